@@ -1,0 +1,531 @@
+/* gstclfilters: abstract base class of the single-input OpenCL filters
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Owns what every filter shares: the OpenCL context (found or created when
+ * going to READY, shared through GstContext), the kernels and scratch buffers
+ * on it, the moves between host and device, errors, QoS, controlled values and
+ * passthrough. A subclass declares formats and properties and enqueues its
+ * kernels in dispatch().
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclbasefilter.h"
+#include "gstclerror.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
+#define GST_CAT_DEFAULT gst_cl_base_filter_debug
+
+#define DEFAULT_DEVICE_INDEX -1
+#define DEFAULT_VARIANT GST_CL_VARIANT_OPTIMIZED
+#define N_SCRATCH 4
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE_INDEX,
+  PROP_VARIANT,
+};
+
+typedef struct
+{
+  gint device_index;
+  GstClVariant variant;
+
+  GstClContext *ctx;
+  GHashTable *kernels;
+  cl_mem scratch[N_SCRATCH];
+  gsize scratch_size[N_SCRATCH];
+  GstClStaging in_staging;
+  GstClStaging out_staging;
+
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+  gboolean negotiated;
+} GstClBaseFilterPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClBaseFilter, gst_cl_base_filter,
+    GST_TYPE_BASE_TRANSFORM, G_ADD_PRIVATE (GstClBaseFilter);
+    GST_DEBUG_CATEGORY_INIT (gst_cl_base_filter_debug, "clbasefilter", 0,
+        "OpenCL base filter"));
+
+#define GET_PRIV(f) \
+    ((GstClBaseFilterPrivate *) gst_cl_base_filter_get_instance_private (f))
+
+GType
+gst_cl_variant_get_type (void)
+{
+  static gsize id = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_VARIANT_REFERENCE, "One output per work-item, the baseline",
+        "reference"},
+    {GST_CL_VARIANT_OPTIMIZED, "The fast kernels for this device",
+        "optimized"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&id)) {
+    GType type = g_enum_register_static ("GstClVariant", values);
+    g_once_init_leave (&id, type);
+  }
+  return (GType) id;
+}
+
+/**
+ * gst_cl_base_filter_class_add_pad_templates:
+ * @caps: the formats, the same on both pads
+ *
+ * Adds always "sink" and "src" pad templates of @caps, in system memory.
+ */
+void
+gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass * klass,
+    const gchar * caps)
+{
+  GstElementClass *eclass = GST_ELEMENT_CLASS (klass);
+  GstCaps *templ = gst_caps_from_string (caps);
+
+  gst_element_class_add_pad_template (eclass,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, templ));
+  gst_element_class_add_pad_template (eclass,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, templ));
+  gst_caps_unref (templ);
+}
+
+static void
+release_device_state (GstClBaseFilter * self)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (self);
+  guint i;
+
+  g_hash_table_remove_all (priv->kernels);
+  for (i = 0; i < N_SCRATCH; i++) {
+    if (priv->scratch[i])
+      clReleaseMemObject (priv->scratch[i]);
+    priv->scratch[i] = NULL;
+    priv->scratch_size[i] = 0;
+  }
+  gst_cl_staging_clear (&priv->in_staging);
+  gst_cl_staging_clear (&priv->out_staging);
+}
+
+/**
+ * gst_cl_base_filter_get_context:
+ *
+ * Returns: (transfer none) (nullable): the context, set from READY on
+ */
+GstClContext *
+gst_cl_base_filter_get_context (GstClBaseFilter * filter)
+{
+  return GET_PRIV (filter)->ctx;
+}
+
+GstClVariant
+gst_cl_base_filter_get_variant (GstClBaseFilter * filter)
+{
+  GstClVariant variant;
+
+  GST_OBJECT_LOCK (filter);
+  variant = GET_PRIV (filter)->variant;
+  GST_OBJECT_UNLOCK (filter);
+  return variant;
+}
+
+/**
+ * gst_cl_base_filter_get_kernel:
+ *
+ * Kernels are created once per (source, options, name) and kept until the
+ * element goes back to NULL; their programs are shared by the context.
+ *
+ * Returns: (transfer none) (nullable): the kernel
+ */
+cl_kernel
+gst_cl_base_filter_get_kernel (GstClBaseFilter * filter, const gchar * source,
+    const gchar * options, const gchar * name, GError ** error)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (filter);
+  gchar *key = g_strdup_printf ("%p|%s|%s", source, options, name);
+  cl_kernel kernel = g_hash_table_lookup (priv->kernels, key);
+
+  if (kernel) {
+    g_free (key);
+    return kernel;
+  }
+  kernel = gst_cl_context_create_kernel (priv->ctx, source, options, name,
+      error);
+  if (kernel)
+    g_hash_table_insert (priv->kernels, key, kernel);
+  else
+    g_free (key);
+  return kernel;
+}
+
+/**
+ * gst_cl_base_filter_get_scratch:
+ * @slot: which of the filter's scratch buffers, 0 to 3
+ *
+ * Returns: (transfer none) (nullable): a device buffer of at least @size
+ *   bytes, kept from frame to frame
+ */
+cl_mem
+gst_cl_base_filter_get_scratch (GstClBaseFilter * filter, guint slot,
+    gsize size, GError ** error)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (filter);
+  cl_int status = CL_SUCCESS;
+
+  g_return_val_if_fail (slot < N_SCRATCH, NULL);
+  if (priv->scratch[slot] && priv->scratch_size[slot] >= size)
+    return priv->scratch[slot];
+  if (priv->scratch[slot])
+    clReleaseMemObject (priv->scratch[slot]);
+  priv->scratch[slot] = clCreateBuffer (priv->ctx->context,
+      CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS, MAX (size, 1), NULL, &status);
+  priv->scratch_size[slot] = size;
+  if (!gst_cl_result (status, error, "clCreateBuffer (scratch)")) {
+    priv->scratch[slot] = NULL;
+    priv->scratch_size[slot] = 0;
+  }
+  return priv->scratch[slot];
+}
+
+/**
+ * gst_cl_base_filter_process:
+ *
+ * Enqueues the element's kernels for frames already on the device, as the
+ * element does for every buffer; for benchmarks and tests. Needs negotiated
+ * caps.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_base_filter_process (GstClBaseFilter * filter, const GstClFrame * in,
+    const GstClFrame * out, GError ** error)
+{
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (filter);
+
+  g_return_val_if_fail (GET_PRIV (filter)->negotiated, FALSE);
+  return klass->dispatch (filter, in, out, error);
+}
+
+static GstStateChangeReturn
+gst_cl_base_filter_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (element);
+  GstClBaseFilterPrivate *priv = GET_PRIV (self);
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY &&
+      !gst_cl_ensure_element_context (element, priv->device_index, &priv->ctx))
+    return GST_STATE_CHANGE_FAILURE;
+
+  ret = GST_ELEMENT_CLASS (gst_cl_base_filter_parent_class)->change_state
+      (element, transition);
+
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
+    release_device_state (self);
+    gst_clear_object (&priv->ctx);
+  }
+  return ret;
+}
+
+static void
+gst_cl_base_filter_set_context (GstElement * element, GstContext * context)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (element));
+
+  gst_cl_handle_set_context (element, context, priv->device_index, &priv->ctx);
+  GST_ELEMENT_CLASS (gst_cl_base_filter_parent_class)->set_context (element,
+      context);
+}
+
+static gboolean
+gst_cl_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (trans));
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_cl_handle_context_query (GST_ELEMENT (trans), query, priv->ctx))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->query
+      (trans, direction, query);
+}
+
+static gboolean
+check_device_limits (GstClBaseFilter * self, const GstVideoInfo * info)
+{
+  GstClContext *ctx = GET_PRIV (self)->ctx;
+
+  if ((guint64) GST_VIDEO_INFO_SIZE (info) <= ctx->caps.max_mem_alloc_size)
+    return TRUE;
+  GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+      ("%dx%d frames are too large for OpenCL device \"%s\"",
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+          ctx->device_name), ("a frame needs %" G_GSIZE_FORMAT " bytes, the "
+          "device allocates at most %" G_GUINT64_FORMAT,
+          GST_VIDEO_INFO_SIZE (info), (guint64) ctx->caps.max_mem_alloc_size));
+  return FALSE;
+}
+
+static void
+update_passthrough (GstClBaseFilter * self)
+{
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  gboolean passthrough = klass->is_passthrough && klass->is_passthrough (self);
+
+  if (passthrough != gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
+          (self))) {
+    GST_DEBUG_OBJECT (self, "passthrough %d", passthrough);
+    gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), passthrough);
+  }
+}
+
+static gboolean
+gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstClBaseFilterPrivate *priv = GET_PRIV (self);
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  GError *err = NULL;
+
+  priv->negotiated = FALSE;
+  if (!gst_video_info_from_caps (&priv->in_info, incaps) ||
+      !gst_video_info_from_caps (&priv->out_info, outcaps))
+    goto invalid_caps;
+  if (!check_device_limits (self, &priv->in_info))
+    return FALSE;
+  if (klass->set_info && !klass->set_info (self, &priv->in_info,
+          &priv->out_info, &err))
+    goto set_info_failed;
+
+  priv->negotiated = TRUE;
+  update_passthrough (self);
+  return TRUE;
+
+  /* ERRORS */
+invalid_caps:
+  {
+    GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT " -> %"
+        GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+set_info_failed:
+  {
+    GST_CL_POST_ERROR (self, err);
+    g_error_free (err);
+    return FALSE;
+  }
+}
+
+static void
+gst_cl_base_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_PTS (buffer));
+
+  if (GST_CLOCK_TIME_IS_VALID (ts))
+    gst_object_sync_values (GST_OBJECT (trans), ts);
+  update_passthrough (GST_CL_BASE_FILTER (trans));
+}
+
+static gboolean
+gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)
+      ->propose_allocation (trans, decide_query, query))
+    return FALSE;
+  /* any stride and plane offset is fine */
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+static GstFlowReturn
+run_kernels (GstClBaseFilter * self, GstVideoFrame * in, GstVideoFrame * out,
+    GError ** error)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (self);
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  GstClFrame cl_in = { 0, }, cl_out = { 0, };
+  gboolean ok;
+
+  ok = gst_cl_frame_import (priv->ctx, in, FALSE, &priv->in_staging, &cl_in,
+      error) && gst_cl_frame_import (priv->ctx, out, TRUE, &priv->out_staging,
+      &cl_out, error) && klass->dispatch (self, &cl_in, &cl_out, error) &&
+      gst_cl_frame_export (priv->ctx, out, &cl_out, error);
+  if (!ok)
+    clFinish (priv->ctx->queue);        /* nothing may still use the frames */
+  gst_cl_frame_release (&cl_in);
+  gst_cl_frame_release (&cl_out);
+  return ok ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
+static GstFlowReturn
+gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstClBaseFilterPrivate *priv = GET_PRIV (self);
+  GstVideoFrame in, out;
+  GstFlowReturn ret;
+  GError *err = NULL;
+
+  if (!priv->negotiated)
+    goto not_negotiated;
+  if (!gst_video_frame_map (&in, &priv->in_info, inbuf, GST_MAP_READ))
+    goto map_failed;
+  if (!gst_video_frame_map (&out, &priv->out_info, outbuf, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&in);
+    goto map_failed;
+  }
+
+  ret = run_kernels (self, &in, &out, &err);
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  if (ret != GST_FLOW_OK) {
+    GST_CL_POST_ERROR (self, err);
+    g_error_free (err);
+  }
+  return ret;
+
+  /* ERRORS */
+not_negotiated:
+  {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("a buffer arrived before caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+map_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("could not map a video frame"),
+        ("the buffer does not match the negotiated caps"));
+    return GST_FLOW_ERROR;
+  }
+}
+
+static gboolean
+gst_cl_base_filter_stop (GstBaseTransform * trans)
+{
+  GET_PRIV (GST_CL_BASE_FILTER (trans))->negotiated = FALSE;
+  return TRUE;
+}
+
+static void
+gst_cl_base_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (object));
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_DEVICE_INDEX:
+      priv->device_index = g_value_get_int (value);
+      break;
+    case PROP_VARIANT:
+      priv->variant = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_cl_base_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (object));
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_DEVICE_INDEX:
+      g_value_set_int (value, priv->device_index);
+      break;
+    case PROP_VARIANT:
+      g_value_set_enum (value, priv->variant);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_cl_base_filter_finalize (GObject * object)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (object);
+  GstClBaseFilterPrivate *priv = GET_PRIV (self);
+
+  release_device_state (self);
+  g_hash_table_unref (priv->kernels);
+  gst_clear_object (&priv->ctx);
+  G_OBJECT_CLASS (gst_cl_base_filter_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_cl_base_filter_set_property;
+  gobject_class->get_property = gst_cl_base_filter_get_property;
+  gobject_class->finalize = gst_cl_base_filter_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_DEVICE_INDEX,
+      g_param_spec_int ("device-index", "Device index",
+          "OpenCL device to use, in the order clinfo -l lists them; -1 picks "
+          "the one GST_CL_DEVICE names, else a GPU, else an accelerator, "
+          "else a CPU", -1, G_MAXINT, DEFAULT_DEVICE_INDEX,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_VARIANT,
+      g_param_spec_enum ("variant", "Variant",
+          "Kernel implementation; both give the same output",
+          GST_TYPE_CL_VARIANT, DEFAULT_VARIANT, G_PARAM_READWRITE |
+          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_change_state);
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_set_context);
+
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_base_filter_query);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_base_filter_set_caps);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_before_transform);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_propose_allocation);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_base_filter_stop);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_FILTER, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_VARIANT, 0);
+}
+
+static void
+release_kernel (gpointer kernel)
+{
+  clReleaseKernel (kernel);
+}
+
+static void
+gst_cl_base_filter_init (GstClBaseFilter * self)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (self);
+
+  priv->device_index = DEFAULT_DEVICE_INDEX;
+  priv->variant = DEFAULT_VARIANT;
+  priv->kernels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      release_kernel);
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
+}

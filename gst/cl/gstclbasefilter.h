@@ -1,0 +1,85 @@
+/* gstclfilters: abstract base class of the single-input OpenCL filters
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include "gstclcontext.h"
+#include "gstclframe.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GstClVariant:
+ * @GST_CL_VARIANT_REFERENCE: one output per work-item, the straightforward
+ *   kernel kept as correctness and speed baseline
+ * @GST_CL_VARIANT_OPTIMIZED: the fast kernels
+ */
+typedef enum
+{
+  GST_CL_VARIANT_REFERENCE,
+  GST_CL_VARIANT_OPTIMIZED,
+} GstClVariant;
+
+#define GST_TYPE_CL_VARIANT (gst_cl_variant_get_type ())
+GType gst_cl_variant_get_type (void);
+
+#define GST_TYPE_CL_BASE_FILTER (gst_cl_base_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
+    CL_BASE_FILTER, GstBaseTransform)
+
+/**
+ * GstClBaseFilterClass:
+ * @set_info: the caps are negotiated; prepare for frames of @in_info
+ * @is_passthrough: whether the current properties leave frames unchanged;
+ *   asked before every frame, after the controlled values are synced
+ * @dispatch: enqueue the kernels that compute @out from @in. @in and @out are
+ *   device buffers, one per plane; the base class waits for them and moves
+ *   them between host and device.
+ *
+ * An element only declares its formats, its properties and its kernels.
+ */
+struct _GstClBaseFilterClass
+{
+  GstBaseTransformClass parent_class;
+
+  gboolean (*set_info)       (GstClBaseFilter * filter,
+                              const GstVideoInfo * in_info,
+                              const GstVideoInfo * out_info,
+                              GError ** error);
+  gboolean (*is_passthrough) (GstClBaseFilter * filter);
+  gboolean (*dispatch)       (GstClBaseFilter * filter,
+                              const GstClFrame * in,
+                              const GstClFrame * out,
+                              GError ** error);
+
+  /*< private >*/
+  gpointer _gst_reserved[GST_PADDING];
+};
+
+void           gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass * klass,
+                                                           const gchar * caps);
+
+GstClContext * gst_cl_base_filter_get_context (GstClBaseFilter * filter);
+
+GstClVariant   gst_cl_base_filter_get_variant (GstClBaseFilter * filter);
+
+cl_kernel      gst_cl_base_filter_get_kernel (GstClBaseFilter * filter,
+                                              const gchar * source,
+                                              const gchar * options,
+                                              const gchar * name,
+                                              GError ** error);
+
+cl_mem         gst_cl_base_filter_get_scratch (GstClBaseFilter * filter,
+                                               guint slot, gsize size,
+                                               GError ** error);
+
+gboolean       gst_cl_base_filter_process (GstClBaseFilter * filter,
+                                           const GstClFrame * in,
+                                           const GstClFrame * out,
+                                           GError ** error);
+
+G_END_DECLS

@@ -1,0 +1,549 @@
+/* gstclfilters: the shared OpenCL context, and its GstContext sharing
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gstclcontext.h"
+#include "gstcldevice.h"
+#include "gstclerror.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_context_debug);
+#define GST_CAT_DEFAULT gst_cl_context_debug
+
+G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
+    GST_DEBUG_CATEGORY_INIT (gst_cl_context_debug, "clcontext", 0,
+        "OpenCL context"));
+
+/* An application's cl_context is wrapped by one GstClContext, whichever
+ * element sees it first, so that its programs and queue are shared too. */
+static GMutex wrapped_lock;
+static GHashTable *wrapped_contexts;
+
+static void
+gst_cl_context_finalize (GObject * object)
+{
+  GstClContext *self = GST_CL_CONTEXT (object);
+
+  if (self->wrapped) {
+    g_mutex_lock (&wrapped_lock);
+    if (g_hash_table_lookup (wrapped_contexts, self->context) == self)
+      g_hash_table_remove (wrapped_contexts, self->context);
+    g_mutex_unlock (&wrapped_lock);
+  }
+  g_hash_table_unref (self->programs);
+  if (self->queue) {
+    clFinish (self->queue);
+    clReleaseCommandQueue (self->queue);
+  }
+  /* balances the retain taken at creation or wrapping */
+  if (self->context)
+    clReleaseContext (self->context);
+  g_free (self->device_name);
+  g_free (self->cache_key);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (gst_cl_context_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_context_class_init (GstClContextClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_context_finalize;
+}
+
+static void
+release_program (gpointer program)
+{
+  clReleaseProgram (program);
+}
+
+static void
+gst_cl_context_init (GstClContext * self)
+{
+  g_mutex_init (&self->lock);
+  self->device_index = -1;
+  self->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      release_program);
+}
+
+static gchar *
+device_info_string (cl_device_id device, cl_device_info what)
+{
+  gsize size = 0;
+  gchar *str;
+
+  if (clGetDeviceInfo (device, what, 0, NULL, &size) != CL_SUCCESS || !size)
+    return g_strdup ("");
+  str = g_malloc0 (size + 1);
+  clGetDeviceInfo (device, what, size, str, NULL);
+  return g_strstrip (str);
+}
+
+#define DEVICE_INFO(dev, what, var) \
+    clGetDeviceInfo ((dev), (what), sizeof (var), &(var), NULL)
+
+static void
+read_device_caps (cl_device_id device, GstClDeviceCaps * caps)
+{
+  cl_bool unified = CL_FALSE, images = CL_FALSE;
+  gchar *ext = device_info_string (device, CL_DEVICE_EXTENSIONS);
+  gchar *clc = device_info_string (device, CL_DEVICE_OPENCL_C_VERSION);
+
+  DEVICE_INFO (device, CL_DEVICE_TYPE, caps->type);
+  DEVICE_INFO (device, CL_DEVICE_HOST_UNIFIED_MEMORY, unified);
+  DEVICE_INFO (device, CL_DEVICE_IMAGE_SUPPORT, images);
+  DEVICE_INFO (device, CL_DEVICE_IMAGE2D_MAX_WIDTH, caps->image2d_max_width);
+  DEVICE_INFO (device, CL_DEVICE_IMAGE2D_MAX_HEIGHT, caps->image2d_max_height);
+  DEVICE_INFO (device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+      caps->max_work_group_size);
+  DEVICE_INFO (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, caps->max_mem_alloc_size);
+  DEVICE_INFO (device, CL_DEVICE_LOCAL_MEM_SIZE, caps->local_mem_size);
+  DEVICE_INFO (device, CL_DEVICE_MAX_COMPUTE_UNITS, caps->compute_units);
+  DEVICE_INFO (device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, caps->mem_base_addr_align);
+  caps->unified_memory = unified;
+  caps->image_support = images;
+  caps->fp16 = strstr (ext, "cl_khr_fp16") != NULL;
+  caps->subgroups = strstr (ext, "cl_khr_subgroups") != NULL ||
+      strstr (ext, "cl_intel_subgroups") != NULL;
+  if (sscanf (clc, "OpenCL C %u.%u", &caps->cl_c_major, &caps->cl_c_minor) != 2) {
+    caps->cl_c_major = 1;
+    caps->cl_c_minor = 2;
+  }
+  g_free (ext);
+  g_free (clc);
+}
+
+static gboolean
+gst_cl_context_setup (GstClContext * self, GError ** error)
+{
+  cl_int status = CL_SUCCESS;
+  gchar *driver = device_info_string (self->device, CL_DRIVER_VERSION);
+  gchar *version = device_info_string (self->device, CL_DEVICE_VERSION);
+  gchar *name = device_info_string (self->device, CL_DEVICE_NAME);
+
+  read_device_caps (self->device, &self->caps);
+  /* what makes a compiled binary valid: the device, its driver, their API */
+  self->cache_key = g_strdup_printf ("%s|%s|%s|" G_STRINGIFY
+      (CL_TARGET_OPENCL_VERSION), name, driver, version);
+  if (!self->device_name)
+    self->device_name = g_strdup (name);
+  g_free (driver);
+  g_free (version);
+  g_free (name);
+
+  self->queue = clCreateCommandQueue (self->context, self->device,
+      CL_QUEUE_PROFILING_ENABLE, &status);
+  if (!gst_cl_result (status, error, "clCreateCommandQueue"))
+    return FALSE;
+
+  GST_INFO_OBJECT (self, "device %d \"%s\" (%s): unified memory %d, images %d, "
+      "fp16 %d, subgroups %d, OpenCL C %u.%u, max work-group %" G_GSIZE_FORMAT,
+      self->device_index, self->device_name,
+      gst_cl_device_type_name (self->caps.type), self->caps.unified_memory,
+      self->caps.image_support, self->caps.fp16, self->caps.subgroups,
+      self->caps.cl_c_major, self->caps.cl_c_minor,
+      self->caps.max_work_group_size);
+  return TRUE;
+}
+
+/**
+ * gst_cl_context_new:
+ * @device_index: as the `device-index` property: -1 for `GST_CL_DEVICE` or the
+ *   best-ranked device
+ *
+ * Returns: (transfer full) (nullable): a new context on the chosen device
+ */
+GstClContext *
+gst_cl_context_new (gint device_index, GError ** error)
+{
+  const GstClDeviceInfo *info;
+  GstClContext *self;
+  cl_context_properties props[3];
+  cl_int status = CL_SUCCESS;
+
+  info = gst_cl_device_choose (device_index, error);
+  if (!info)
+    return NULL;
+
+  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  self->device = info->device;
+  self->device_index = info->index;
+  self->device_name = g_strdup (info->name);
+  props[0] = CL_CONTEXT_PLATFORM;
+  props[1] = (cl_context_properties) info->platform;
+  props[2] = 0;
+  self->context = clCreateContext (props, 1, &info->device, NULL, NULL,
+      &status);
+  if (!gst_cl_result (status, error, "clCreateContext")
+      || !gst_cl_context_setup (self, error)) {
+    gst_object_unref (self);
+    return NULL;
+  }
+  return self;
+}
+
+/**
+ * gst_cl_context_new_wrapped:
+ * @context: an application's OpenCL context
+ * @device: the device of @context to run on
+ *
+ * Wraps, never copies, @context; it is retained while in use and its owner's
+ * reference is never released. Wrapping the same @context twice gives the
+ * same #GstClContext.
+ *
+ * Returns: (transfer full) (nullable): the wrapping context
+ */
+GstClContext *
+gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
+    GError ** error)
+{
+  GstClContext *self;
+  cl_int status;
+
+  g_mutex_lock (&wrapped_lock);
+  if (!wrapped_contexts)
+    wrapped_contexts = g_hash_table_new (NULL, NULL);
+  self = g_hash_table_lookup (wrapped_contexts, context);
+  if (self && g_atomic_int_get (&G_OBJECT (self)->ref_count) > 0 &&
+      self->device == device) {
+    gst_object_ref (self);
+    g_mutex_unlock (&wrapped_lock);
+    return self;
+  }
+
+  status = clRetainContext (context);
+  if (!gst_cl_result (status, error, "clRetainContext")) {
+    g_mutex_unlock (&wrapped_lock);
+    return NULL;
+  }
+  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  self->wrapped = TRUE;
+  self->context = context;
+  self->device = device;
+  g_hash_table_insert (wrapped_contexts, context, self);
+  g_mutex_unlock (&wrapped_lock);
+
+  if (!gst_cl_context_setup (self, error)) {
+    gst_object_unref (self);
+    return NULL;
+  }
+  return self;
+}
+
+/**
+ * gst_cl_context_get_program:
+ * @source: OpenCL C source, one of the embedded kernels/ files
+ * @options: build options, carrying the compile-time constants
+ * @origin: (out) (optional): where the program came from
+ *
+ * Builds once per (source, options) and context, and once per machine
+ * thanks to the disk cache.
+ *
+ * Returns: (transfer none) (nullable): the program, owned by @ctx
+ */
+cl_program
+gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
+    const gchar * options, GstClProgramOrigin * origin, GError ** error)
+{
+  gchar *key;
+  cl_program program;
+  gint64 start;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
+
+  key = g_strdup_printf ("%p|%s", source, options);
+  g_mutex_lock (&ctx->lock);
+  program = g_hash_table_lookup (ctx->programs, key);
+  if (program) {
+    if (origin)
+      *origin = GST_CL_PROGRAM_MEMORY;
+    g_free (key);
+    g_mutex_unlock (&ctx->lock);
+    return program;
+  }
+
+  start = g_get_monotonic_time ();
+  program = gst_cl_program_build (ctx->context, ctx->device, ctx->cache_key,
+      source, options, origin, error);
+  GST_DEBUG_OBJECT (ctx, "program \"%s\" ready in %.1f ms", options,
+      (g_get_monotonic_time () - start) / 1000.0);
+  if (program)
+    g_hash_table_insert (ctx->programs, key, program);
+  else
+    g_free (key);
+  g_mutex_unlock (&ctx->lock);
+  return program;
+}
+
+/**
+ * gst_cl_context_create_kernel:
+ *
+ * Returns: (transfer full) (nullable): a new kernel object of the program
+ *   @source built with @options
+ */
+cl_kernel
+gst_cl_context_create_kernel (GstClContext * ctx, const gchar * source,
+    const gchar * options, const gchar * name, GError ** error)
+{
+  cl_program program;
+  cl_kernel kernel;
+  cl_int status = CL_SUCCESS;
+
+  program = gst_cl_context_get_program (ctx, source, options, NULL, error);
+  if (!program)
+    return NULL;
+  kernel = clCreateKernel (program, name, &status);
+  if (!gst_cl_result (status, error, "clCreateKernel"))
+    return NULL;
+  return kernel;
+}
+
+/**
+ * gst_cl_set_kernel_args:
+ * @n_args: how many (size, pointer) pairs follow; GST_CL_ARG() makes one
+ *
+ * Sets arguments 0 to @n_args - 1 of @kernel.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_set_kernel_args (cl_kernel kernel, GError ** error, guint n_args, ...)
+{
+  va_list args;
+  guint i;
+  cl_int status = CL_SUCCESS;
+
+  va_start (args, n_args);
+  for (i = 0; i < n_args && status == CL_SUCCESS; i++) {
+    gsize size = va_arg (args, gsize);
+    const void *value = va_arg (args, const void *);
+
+    status = clSetKernelArg (kernel, i, size, value);
+  }
+  va_end (args);
+  if (status != CL_SUCCESS) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "OpenCL call failed: %s (%d) in clSetKernelArg (argument %u)",
+        gst_cl_error_name (status), status, i - 1);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_cl_context_enqueue_kernel:
+ * @global: work size per dimension; rounded up to a multiple of @local
+ * @local: (nullable): work-group size, or %NULL for the driver's choice
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_context_enqueue_kernel (GstClContext * ctx, cl_kernel kernel,
+    guint dims, const gsize * global, const gsize * local, GError ** error)
+{
+  gsize rounded[3];
+  guint i;
+
+  g_return_val_if_fail (dims >= 1 && dims <= 3, FALSE);
+  for (i = 0; i < dims; i++)
+    rounded[i] = local ? (global[i] + local[i] - 1) / local[i] * local[i] :
+        global[i];
+  return gst_cl_result (clEnqueueNDRangeKernel (ctx->queue, kernel, dims, NULL,
+          rounded, local, 0, NULL, NULL), error, "clEnqueueNDRangeKernel");
+}
+
+/* GstContext sharing */
+
+GstContext *
+gst_context_new_cl_context (GstClContext * ctx)
+{
+  GstContext *context = gst_context_new (GST_CL_CONTEXT_TYPE, TRUE);
+  GstStructure *s = gst_context_writable_structure (context);
+
+  gst_structure_set (s, "context", GST_TYPE_CL_CONTEXT, ctx,
+      "cl-context", G_TYPE_POINTER, ctx->context,
+      "cl-device", G_TYPE_POINTER, ctx->device,
+      "device-index", G_TYPE_INT, ctx->device_index,
+      "device-name", G_TYPE_STRING, ctx->device_name, NULL);
+  return context;
+}
+
+static GstClContext *
+context_from_structure (GstElement * element, const GstStructure * s,
+    gint device_index)
+{
+  GstClContext *other = NULL;
+  gpointer cl_ctx = NULL, cl_dev = NULL;
+  GError *err = NULL;
+
+  if (gst_structure_get (s, "context", GST_TYPE_CL_CONTEXT, &other, NULL)) {
+    if (device_index < 0 || other->device_index == device_index)
+      return other;
+    GST_DEBUG_OBJECT (element, "ignoring context of device %d, want %d",
+        other->device_index, device_index);
+    gst_object_unref (other);
+    return NULL;
+  }
+
+  if (gst_structure_get (s, "cl-context", G_TYPE_POINTER, &cl_ctx,
+          "cl-device", G_TYPE_POINTER, &cl_dev, NULL) && cl_ctx && cl_dev) {
+    other = gst_cl_context_new_wrapped (cl_ctx, cl_dev, &err);
+    if (!other) {
+      GST_WARNING_OBJECT (element, "application context unusable: %s",
+          err->message);
+      g_clear_error (&err);
+    }
+  }
+  return other;
+}
+
+/**
+ * gst_cl_handle_set_context:
+ * @device_index: the element's `device-index`; a shared context of another
+ *   device is ignored
+ * @ctx: (inout): the element's context, set if still unset
+ *
+ * Returns: %TRUE if @ctx was set from @context
+ */
+gboolean
+gst_cl_handle_set_context (GstElement * element, GstContext * context,
+    gint device_index, GstClContext ** ctx)
+{
+  GstClContext *other;
+
+  if (!context || *ctx)
+    return FALSE;
+  if (g_strcmp0 (gst_context_get_context_type (context),
+          GST_CL_CONTEXT_TYPE) != 0)
+    return FALSE;
+
+  other = context_from_structure (element,
+      gst_context_get_structure (context), device_index);
+  if (!other)
+    return FALSE;
+  GST_DEBUG_OBJECT (element, "using shared context %" GST_PTR_FORMAT, other);
+  *ctx = other;
+  return TRUE;
+}
+
+/**
+ * gst_cl_handle_context_query:
+ *
+ * Answers a context query of type #GST_CL_CONTEXT_TYPE with @ctx.
+ *
+ * Returns: %TRUE if the query was answered
+ */
+gboolean
+gst_cl_handle_context_query (GstElement * element, GstQuery * query,
+    GstClContext * ctx)
+{
+  const gchar *type;
+  GstContext *context;
+
+  if (!ctx || GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return FALSE;
+  if (!gst_query_parse_context_type (query, &type) ||
+      g_strcmp0 (type, GST_CL_CONTEXT_TYPE) != 0)
+    return FALSE;
+
+  context = gst_context_new_cl_context (ctx);
+  gst_query_set_context (query, context);
+  gst_context_unref (context);
+  GST_DEBUG_OBJECT (element, "answered context query with %" GST_PTR_FORMAT,
+      ctx);
+  return TRUE;
+}
+
+static gboolean
+pad_peer_query (const GValue * item, GValue * value, gpointer user_data)
+{
+  GstPad *pad = g_value_get_object (item);
+
+  if (gst_pad_peer_query (pad, GST_QUERY_CAST (user_data))) {
+    g_value_set_boolean (value, TRUE);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+run_peer_query (GstElement * element, GstQuery * query, GstPadDirection dir)
+{
+  GstIterator *it = dir == GST_PAD_SRC ? gst_element_iterate_src_pads (element)
+      : gst_element_iterate_sink_pads (element);
+  GValue res = G_VALUE_INIT;
+  gboolean found;
+
+  g_value_init (&res, G_TYPE_BOOLEAN);
+  gst_iterator_fold (it, pad_peer_query, &res, query);
+  found = g_value_get_boolean (&res);
+  gst_iterator_free (it);
+  return found;
+}
+
+static void
+query_peers (GstElement * element, gint device_index, GstClContext ** ctx)
+{
+  static const GstPadDirection order[] = { GST_PAD_SRC, GST_PAD_SINK };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (order) && !*ctx; i++) {
+    GstQuery *query = gst_query_new_context (GST_CL_CONTEXT_TYPE);
+    GstContext *context = NULL;
+
+    if (run_peer_query (element, query, order[i])) {
+      gst_query_parse_context (query, &context);
+      if (context)
+        gst_element_set_context (element, context);
+    }
+    gst_query_unref (query);
+  }
+}
+
+/**
+ * gst_cl_ensure_element_context:
+ * @ctx: (inout): the element's context
+ *
+ * The upstream flow: keep an existing context, else ask the peers downstream
+ * and upstream, else ask the application and bins with NEED_CONTEXT, else
+ * create one and announce it with HAVE_CONTEXT. Posts an element error when
+ * no context can be had.
+ *
+ * Returns: %TRUE when @ctx is set
+ */
+gboolean
+gst_cl_ensure_element_context (GstElement * element, gint device_index,
+    GstClContext ** ctx)
+{
+  GError *err = NULL;
+  GstContext *context;
+
+  if (*ctx)
+    return TRUE;
+
+  query_peers (element, device_index, ctx);
+  if (!*ctx)
+    gst_element_post_message (element,
+        gst_message_new_need_context (GST_OBJECT (element),
+            GST_CL_CONTEXT_TYPE));
+  if (*ctx)
+    return TRUE;
+
+  *ctx = gst_cl_context_new (device_index, &err);
+  if (!*ctx) {
+    GST_CL_POST_ERROR (element, err);
+    g_error_free (err);
+    return FALSE;
+  }
+  GST_INFO_OBJECT (element, "created context %" GST_PTR_FORMAT " on \"%s\"",
+      *ctx, (*ctx)->device_name);
+  context = gst_context_new_cl_context (*ctx);
+  gst_element_post_message (element,
+      gst_message_new_have_context (GST_OBJECT (element), context));
+  return TRUE;
+}

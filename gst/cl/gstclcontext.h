@@ -1,0 +1,126 @@
+/* gstclfilters: the shared OpenCL context, and its GstContext sharing
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+
+#include "gstclprogram.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GST_CL_CONTEXT_TYPE:
+ *
+ * The GstContext type that carries a #GstClContext through a pipeline. Its
+ * structure has the fields "context" (#GstClContext), "cl-context" and
+ * "cl-device" (gpointer: cl_context, cl_device_id), "device-index" (gint, -1
+ * for an application's context) and "device-name" (gchararray).
+ */
+#define GST_CL_CONTEXT_TYPE "gst.cl.context"
+
+/**
+ * GstClDeviceCaps:
+ *
+ * What the kernels need to know of a device, read once.
+ */
+typedef struct
+{
+  cl_device_type type;
+  gboolean unified_memory;
+  gboolean image_support;
+  gsize image2d_max_width;
+  gsize image2d_max_height;
+  gboolean fp16;
+  gboolean subgroups;
+  guint cl_c_major;
+  guint cl_c_minor;
+  gsize max_work_group_size;
+  cl_ulong max_mem_alloc_size;
+  cl_ulong local_mem_size;
+  cl_uint compute_units;
+  cl_uint mem_base_addr_align;
+} GstClDeviceCaps;
+
+#define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
+G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject)
+
+/**
+ * GstClContext:
+ * @context: the OpenCL context
+ * @device: its one device
+ * @queue: one in-order command queue, with profiling
+ * @device_index: index in gst_cl_device_list(), -1 for an application's context
+ * @device_name: "platform device"
+ * @caps: the device's capabilities
+ *
+ * One OpenCL device and the state kept on it. Shared by every cl element of a
+ * pipeline. Fields are read-only.
+ */
+struct _GstClContext
+{
+  GstObject parent;
+
+  cl_context context;
+  cl_device_id device;
+  cl_command_queue queue;
+  gint device_index;
+  gchar *device_name;
+  GstClDeviceCaps caps;
+
+  /*< private >*/
+  gboolean wrapped;
+  gchar *cache_key;
+  GMutex lock;
+  GHashTable *programs;
+};
+
+GstClContext * gst_cl_context_new (gint device_index, GError ** error);
+
+GstClContext * gst_cl_context_new_wrapped (cl_context context,
+                                           cl_device_id device,
+                                           GError ** error);
+
+cl_program     gst_cl_context_get_program (GstClContext * ctx,
+                                           const gchar * source,
+                                           const gchar * options,
+                                           GstClProgramOrigin * origin,
+                                           GError ** error);
+
+cl_kernel      gst_cl_context_create_kernel (GstClContext * ctx,
+                                             const gchar * source,
+                                             const gchar * options,
+                                             const gchar * name,
+                                             GError ** error);
+
+gboolean       gst_cl_context_enqueue_kernel (GstClContext * ctx,
+                                              cl_kernel kernel, guint dims,
+                                              const gsize * global,
+                                              const gsize * local,
+                                              GError ** error);
+
+/* One (size, pointer) pair of gst_cl_set_kernel_args(). */
+#define GST_CL_ARG(x) (gsize) sizeof (x), (const void *) &(x)
+
+gboolean       gst_cl_set_kernel_args (cl_kernel kernel, GError ** error,
+                                       guint n_args, ...);
+
+/* GstContext sharing, after the upstream CUDA helpers */
+gboolean       gst_cl_ensure_element_context (GstElement * element,
+                                              gint device_index,
+                                              GstClContext ** ctx);
+
+gboolean       gst_cl_handle_set_context (GstElement * element,
+                                          GstContext * context,
+                                          gint device_index,
+                                          GstClContext ** ctx);
+
+gboolean       gst_cl_handle_context_query (GstElement * element,
+                                            GstQuery * query,
+                                            GstClContext * ctx);
+
+GstContext *   gst_context_new_cl_context (GstClContext * ctx);
+
+G_END_DECLS

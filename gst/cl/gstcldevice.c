@@ -1,0 +1,250 @@
+/* gstclfilters: OpenCL device discovery and choice
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gstcldevice.h"
+
+#include <string.h>
+
+#define GST_CL_DEVICE_ENV "GST_CL_DEVICE"
+
+static gchar *
+platform_string (cl_platform_id platform, cl_platform_info what)
+{
+  gsize size = 0;
+  gchar *str;
+
+  if (clGetPlatformInfo (platform, what, 0, NULL, &size) != CL_SUCCESS || !size)
+    return g_strdup ("");
+  str = g_malloc0 (size + 1);
+  clGetPlatformInfo (platform, what, size, str, NULL);
+  return g_strstrip (str);
+}
+
+static gchar *
+device_string (cl_device_id device, cl_device_info what)
+{
+  gsize size = 0;
+  gchar *str;
+
+  if (clGetDeviceInfo (device, what, 0, NULL, &size) != CL_SUCCESS || !size)
+    return g_strdup ("");
+  str = g_malloc0 (size + 1);
+  clGetDeviceInfo (device, what, size, str, NULL);
+  return g_strstrip (str);
+}
+
+static void
+add_platform_devices (GPtrArray * list, cl_platform_id platform)
+{
+  cl_uint n_devices = 0, i;
+  cl_device_id *devices;
+
+  if (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 0, NULL,
+          &n_devices) != CL_SUCCESS || n_devices == 0)
+    return;
+  devices = g_new0 (cl_device_id, n_devices);
+  clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, n_devices, devices, NULL);
+
+  for (i = 0; i < n_devices; i++) {
+    GstClDeviceInfo *info = g_new0 (GstClDeviceInfo, 1);
+
+    info->index = list->len;
+    info->platform = platform;
+    info->device = devices[i];
+    clGetDeviceInfo (devices[i], CL_DEVICE_TYPE, sizeof (info->type),
+        &info->type, NULL);
+    info->platform_name = platform_string (platform, CL_PLATFORM_NAME);
+    info->platform_version = platform_string (platform, CL_PLATFORM_VERSION);
+    info->device_name = device_string (devices[i], CL_DEVICE_NAME);
+    info->driver_version = device_string (devices[i], CL_DRIVER_VERSION);
+    info->name = g_strdup_printf ("%s %s", info->platform_name,
+        info->device_name);
+    g_ptr_array_add (list, info);
+  }
+  g_free (devices);
+}
+
+static gpointer
+enumerate_devices (gpointer unused)
+{
+  GPtrArray *list = g_ptr_array_new ();
+  cl_uint n_platforms = 0, i;
+  cl_platform_id *platforms;
+
+  if (clGetPlatformIDs (0, NULL, &n_platforms) != CL_SUCCESS || !n_platforms)
+    return list;
+  platforms = g_new0 (cl_platform_id, n_platforms);
+  clGetPlatformIDs (n_platforms, platforms, NULL);
+  for (i = 0; i < n_platforms; i++)
+    add_platform_devices (list, platforms[i]);
+  g_free (platforms);
+  return list;
+}
+
+/**
+ * gst_cl_device_list:
+ *
+ * The devices of every OpenCL platform, enumerated once per process.
+ *
+ * Returns: (transfer none) (element-type GstClDeviceInfo): the device list
+ */
+const GPtrArray *
+gst_cl_device_list (void)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  return g_once (&once, enumerate_devices, NULL);
+}
+
+const gchar *
+gst_cl_device_type_name (cl_device_type type)
+{
+  if (type & CL_DEVICE_TYPE_GPU)
+    return "GPU";
+  if (type & CL_DEVICE_TYPE_ACCELERATOR)
+    return "accelerator";
+  if (type & CL_DEVICE_TYPE_CPU)
+    return "CPU";
+  return "other";
+}
+
+/* Lower is better: GPU, then accelerator, then CPU. */
+static gint
+device_rank (const GstClDeviceInfo * info)
+{
+  if (info->type & CL_DEVICE_TYPE_GPU)
+    return 0;
+  if (info->type & CL_DEVICE_TYPE_ACCELERATOR)
+    return 1;
+  if (info->type & CL_DEVICE_TYPE_CPU)
+    return 2;
+  return 3;
+}
+
+/**
+ * gst_cl_device_list_describe:
+ *
+ * Returns: (transfer full): a one-line description of every device, for errors
+ */
+gchar *
+gst_cl_device_list_describe (void)
+{
+  const GPtrArray *list = gst_cl_device_list ();
+  GString *s = g_string_new (NULL);
+  guint i;
+
+  if (list->len == 0) {
+    g_string_append_printf (s, "no OpenCL platform or device (ICD loader "
+        "vendors: %s)", g_getenv ("OCL_ICD_VENDORS") ?
+        g_getenv ("OCL_ICD_VENDORS") : "/etc/OpenCL/vendors");
+  }
+  for (i = 0; i < list->len; i++) {
+    const GstClDeviceInfo *info = g_ptr_array_index (list, i);
+
+    g_string_append_printf (s, "%s%d: \"%s\" (%s)", i ? ", " : "",
+        info->index, info->name, gst_cl_device_type_name (info->type));
+  }
+  return g_string_free (s, FALSE);
+}
+
+static const GstClDeviceInfo *
+choose_auto (const GPtrArray * list)
+{
+  const GstClDeviceInfo *best = NULL;
+  guint i;
+
+  for (i = 0; i < list->len; i++) {
+    const GstClDeviceInfo *info = g_ptr_array_index (list, i);
+
+    if (!best || device_rank (info) < device_rank (best))
+      best = info;
+  }
+  return best;
+}
+
+static const GstClDeviceInfo *
+choose_by_name (const GPtrArray * list, const gchar * wanted)
+{
+  gchar *needle = g_utf8_casefold (wanted, -1);
+  const GstClDeviceInfo *found = NULL;
+  guint i;
+
+  for (i = 0; i < list->len && !found; i++) {
+    const GstClDeviceInfo *info = g_ptr_array_index (list, i);
+    gchar *hay = g_utf8_casefold (info->name, -1);
+
+    if (strstr (hay, needle))
+      found = info;
+    g_free (hay);
+  }
+  g_free (needle);
+  return found;
+}
+
+static const GstClDeviceInfo *
+choose_from_env (const GPtrArray * list, const gchar * env)
+{
+  gchar *end = NULL;
+  gint64 index = g_ascii_strtoll (env, &end, 10);
+
+  if (end != env && *end == '\0')
+    return (index >= 0 && index < list->len) ?
+        g_ptr_array_index (list, index) : NULL;
+  return choose_by_name (list, env);
+}
+
+/**
+ * gst_cl_device_choose:
+ * @index: a `device-index` property value; -1 leaves the choice to
+ *   `GST_CL_DEVICE`, then to the ranking (GPU, accelerator, CPU)
+ * @error: set, with GST_RESOURCE_ERROR_NOT_FOUND, when nothing matches
+ *
+ * Returns: (transfer none) (nullable): the device to use
+ */
+const GstClDeviceInfo *
+gst_cl_device_choose (gint index, GError ** error)
+{
+  const GPtrArray *list = gst_cl_device_list ();
+  const GstClDeviceInfo *info = NULL;
+  const gchar *env = g_getenv (GST_CL_DEVICE_ENV);
+  gchar *found;
+
+  if (list->len == 0)
+    goto no_device;
+
+  if (index >= 0)
+    info = index < (gint) list->len ? g_ptr_array_index (list, index) : NULL;
+  else if (env && *env)
+    info = choose_from_env (list, env);
+  else
+    info = choose_auto (list);
+  if (!info)
+    goto no_match;
+  return info;
+
+  /* ERRORS */
+no_device:
+  {
+    found = gst_cl_device_list_describe ();
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "no OpenCL device found: looked for any GPU, accelerator or CPU "
+        "device on every platform; %s", found);
+    g_free (found);
+    return NULL;
+  }
+no_match:
+  {
+    found = gst_cl_device_list_describe ();
+    if (index >= 0)
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+          "no OpenCL device with device-index %d; devices found: %s", index,
+          found);
+    else
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+          "no OpenCL device matches " GST_CL_DEVICE_ENV "=\"%s\"; devices "
+          "found: %s", env, found);
+    g_free (found);
+    return NULL;
+  }
+}

@@ -1,0 +1,41 @@
+/* gstclfilters: OpenCL device discovery and choice
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GstClDeviceInfo:
+ * @index: position in enumeration order (platform by platform), as `device-index`
+ *   and `GST_CL_DEVICE` count them
+ * @name: "platform device", what `GST_CL_DEVICE` substrings are matched against
+ *
+ * One OpenCL device as the ICD loader reported it. Immutable, owned by the list.
+ */
+typedef struct
+{
+  gint index;
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_device_type type;
+  gchar *platform_name;
+  gchar *platform_version;
+  gchar *device_name;
+  gchar *driver_version;
+  gchar *name;
+} GstClDeviceInfo;
+
+const GPtrArray *       gst_cl_device_list (void);
+
+const GstClDeviceInfo * gst_cl_device_choose (gint index, GError ** error);
+
+gchar *                 gst_cl_device_list_describe (void);
+
+const gchar *           gst_cl_device_type_name (cl_device_type type);
+
+G_END_DECLS

@@ -1,0 +1,28 @@
+/* gstclfilters: OpenCL error names and GError helpers
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+
+G_BEGIN_DECLS
+
+const gchar * gst_cl_error_name (cl_int status);
+
+gboolean      gst_cl_result (cl_int status, GError ** error, const gchar * call);
+
+/* Evaluates a CL call, sets @error (a GError **) and jumps to @label on failure. */
+#define GST_CL_CHECK_GOTO(call, error, label) G_STMT_START {        \
+    if (!gst_cl_result ((call), (error), #call))                  \
+      goto label;                                                 \
+  } G_STMT_END
+
+/* Posts @err (a GError *) as an element error message of @el. */
+#define GST_CL_POST_ERROR(el, err)                                      \
+    gst_element_message_full (GST_ELEMENT_CAST (el), GST_MESSAGE_ERROR, \
+        (err)->domain, (err)->code, g_strdup ((err)->message), NULL,    \
+        __FILE__, GST_FUNCTION, __LINE__)
+
+G_END_DECLS

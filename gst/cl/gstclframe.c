@@ -1,0 +1,195 @@
+/* gstclfilters: video frames as OpenCL buffers, one per plane
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Where the device shares host memory (CPU devices, integrated GPUs) a mapped
+ * frame is wrapped in place with CL_MEM_USE_HOST_PTR: no copy at all. Elsewhere
+ * each plane is copied once to the device and the output once back, through
+ * device buffers kept from frame to frame.
+ */
+#include "gstclframe.h"
+#include "gstclerror.h"
+
+/**
+ * gst_cl_frame_set_geometry:
+ *
+ * Fills the size, pixel stride and row stride of every plane of @frame from
+ * @info (strides included, so a mapped frame's GstVideoMeta is honoured).
+ */
+void
+gst_cl_frame_set_geometry (GstClFrame * frame, const GstVideoInfo * info)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  guint p;
+
+  frame->n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  for (p = 0; p < frame->n_planes; p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    GstClPlane *plane = &frame->planes[p];
+
+    gst_video_format_info_component (finfo, p, comp);
+    plane->mem = NULL;
+    plane->width = GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]);
+    plane->height = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    plane->pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+    plane->stride = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
+  }
+}
+
+/**
+ * gst_cl_plane_size:
+ *
+ * Returns: the bytes from the plane's first pixel to just after its last
+ */
+gsize
+gst_cl_plane_size (const GstClPlane * plane)
+{
+  return (gsize) plane->stride * (plane->height - 1) +
+      (gsize) plane->width * plane->pstride;
+}
+
+static cl_mem
+ensure_staging (GstClContext * ctx, GstClStaging * staging, guint p,
+    gsize size, GError ** error)
+{
+  cl_int status = CL_SUCCESS;
+
+  if (staging->mem[p] && staging->size[p] >= size)
+    return staging->mem[p];
+  if (staging->mem[p])
+    clReleaseMemObject (staging->mem[p]);
+  staging->mem[p] = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size,
+      NULL, &status);
+  staging->size[p] = status == CL_SUCCESS ? size : 0;
+  if (!gst_cl_result (status, error, "clCreateBuffer"))
+    staging->mem[p] = NULL;
+  return staging->mem[p];
+}
+
+static gboolean
+import_plane (GstClContext * ctx, GstVideoFrame * vframe, guint p,
+    gboolean output, GstClStaging * staging, GstClPlane * plane,
+    GError ** error)
+{
+  gpointer data = GST_VIDEO_FRAME_PLANE_DATA (vframe, p);
+  gsize size = gst_cl_plane_size (plane);
+  cl_int status = CL_SUCCESS;
+  cl_mem mem;
+
+  if (ctx->caps.unified_memory) {
+    plane->mem = clCreateBuffer (ctx->context, CL_MEM_USE_HOST_PTR |
+        (output ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY), size, data, &status);
+    return gst_cl_result (status, error, "clCreateBuffer (CL_MEM_USE_HOST_PTR)");
+  }
+
+  mem = ensure_staging (ctx, staging, p, size, error);
+  if (!mem)
+    return FALSE;
+  clRetainMemObject (mem);
+  plane->mem = mem;
+  if (output)
+    return TRUE;
+  /* non-blocking: the frame stays mapped until the output is read back */
+  return gst_cl_result (clEnqueueWriteBuffer (ctx->queue, mem, CL_FALSE, 0,
+          size, data, 0, NULL, NULL), error, "clEnqueueWriteBuffer");
+}
+
+/**
+ * gst_cl_frame_import:
+ * @vframe: a mapped frame, readable (input) or writable (@output)
+ * @staging: device buffers to reuse where host memory cannot be used in place
+ * @frame: (out): one buffer per plane, released with gst_cl_frame_release()
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_frame_import (GstClContext * ctx, GstVideoFrame * vframe,
+    gboolean output, GstClStaging * staging, GstClFrame * frame,
+    GError ** error)
+{
+  guint p;
+
+  gst_cl_frame_set_geometry (frame, &vframe->info);
+  for (p = 0; p < frame->n_planes; p++) {
+    if (frame->planes[p].stride <= 0) {
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+          "plane %u has a stride of %d bytes; only positive strides are "
+          "supported", p, frame->planes[p].stride);
+      goto failed;
+    }
+    if (!import_plane (ctx, vframe, p, output, staging, &frame->planes[p],
+            error))
+      goto failed;
+  }
+  return TRUE;
+
+failed:
+  gst_cl_frame_release (frame);
+  return FALSE;
+}
+
+/**
+ * gst_cl_frame_export:
+ *
+ * Waits for the kernels that write @frame and makes the result visible in the
+ * mapped output @vframe.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_frame_export (GstClContext * ctx, GstVideoFrame * vframe,
+    GstClFrame * frame, GError ** error)
+{
+  guint p;
+
+  for (p = 0; p < frame->n_planes; p++) {
+    GstClPlane *plane = &frame->planes[p];
+    gsize size = gst_cl_plane_size (plane);
+    cl_int status = CL_SUCCESS;
+    gpointer ptr;
+
+    if (!ctx->caps.unified_memory) {
+      if (!gst_cl_result (clEnqueueReadBuffer (ctx->queue, plane->mem,
+                  p + 1 == frame->n_planes, 0, size,
+                  GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, NULL),
+              error, "clEnqueueReadBuffer"))
+        return FALSE;
+      continue;
+    }
+    /* a map is what makes a CL_MEM_USE_HOST_PTR buffer's host copy current;
+     * on unified memory it returns the host pointer itself */
+    ptr = clEnqueueMapBuffer (ctx->queue, plane->mem, CL_TRUE, CL_MAP_READ, 0,
+        size, 0, NULL, NULL, &status);
+    if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
+      return FALSE;
+    if (!gst_cl_result (clEnqueueUnmapMemObject (ctx->queue, plane->mem, ptr,
+                0, NULL, NULL), error, "clEnqueueUnmapMemObject"))
+      return FALSE;
+  }
+  return gst_cl_result (clFinish (ctx->queue), error, "clFinish");
+}
+
+void
+gst_cl_frame_release (GstClFrame * frame)
+{
+  guint p;
+
+  for (p = 0; p < frame->n_planes; p++) {
+    if (frame->planes[p].mem)
+      clReleaseMemObject (frame->planes[p].mem);
+    frame->planes[p].mem = NULL;
+  }
+}
+
+void
+gst_cl_staging_clear (GstClStaging * staging)
+{
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+    if (staging->mem[p])
+      clReleaseMemObject (staging->mem[p]);
+    staging->mem[p] = NULL;
+    staging->size[p] = 0;
+  }
+}

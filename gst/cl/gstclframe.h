@@ -1,0 +1,64 @@
+/* gstclfilters: video frames as OpenCL buffers, one per plane
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/video/video.h>
+
+#include "gstclcontext.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GstClPlane:
+ * @mem: a buffer whose first byte is the plane's first pixel
+ * @width: in pixels of this plane (chroma planes: chroma pixels)
+ * @height: in rows of this plane
+ * @pstride: bytes per pixel, i.e. the interleaved channels (RGBA 4, NV12 UV 2)
+ * @stride: bytes per row, any value >= width * pstride
+ */
+typedef struct
+{
+  cl_mem mem;
+  gint width;
+  gint height;
+  gint pstride;
+  gint stride;
+} GstClPlane;
+
+typedef struct
+{
+  guint n_planes;
+  GstClPlane planes[GST_VIDEO_MAX_PLANES];
+} GstClFrame;
+
+/**
+ * GstClStaging:
+ *
+ * Device buffers reused from frame to frame where the device cannot use host
+ * memory in place.
+ */
+typedef struct
+{
+  cl_mem mem[GST_VIDEO_MAX_PLANES];
+  gsize size[GST_VIDEO_MAX_PLANES];
+} GstClStaging;
+
+void     gst_cl_frame_set_geometry (GstClFrame * frame,
+                                    const GstVideoInfo * info);
+
+gsize    gst_cl_plane_size (const GstClPlane * plane);
+
+gboolean gst_cl_frame_import (GstClContext * ctx, GstVideoFrame * vframe,
+                              gboolean output, GstClStaging * staging,
+                              GstClFrame * frame, GError ** error);
+
+gboolean gst_cl_frame_export (GstClContext * ctx, GstVideoFrame * vframe,
+                              GstClFrame * frame, GError ** error);
+
+void     gst_cl_frame_release (GstClFrame * frame);
+
+void     gst_cl_staging_clear (GstClStaging * staging);
+
+G_END_DECLS

@@ -1,0 +1,273 @@
+/* gstclfilters: building OpenCL programs, with an on-disk binary cache
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Cache entries live in $XDG_CACHE_HOME/gstclfilters/<sha256>.bin, keyed by the
+ * device, its driver, the kernel source and the build options. Each entry holds
+ * a header with the payload's checksum, so a truncated or corrupt file is found
+ * before the driver sees it, and rebuilt.
+ */
+#include "gstclprogram.h"
+#include "gstclerror.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_program_debug);
+#define GST_CAT_DEFAULT gst_cl_program_debug
+
+#define CACHE_MAGIC "GSTCLBN1"
+#define CACHE_MAGIC_LEN 8
+#define CACHE_HEADER_LEN (CACHE_MAGIC_LEN + 8 + 32)
+
+static void
+ensure_debug_category (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_program_debug, "clprogram", 0,
+        "OpenCL program build and cache");
+    g_once_init_leave (&done, 1);
+  }
+}
+
+/**
+ * gst_cl_program_cache_dir:
+ *
+ * Read on every call, so that a change of `XDG_CACHE_HOME` takes effect.
+ *
+ * Returns: (transfer full): the folder of cached program binaries
+ */
+gchar *
+gst_cl_program_cache_dir (void)
+{
+  const gchar *xdg = g_getenv ("XDG_CACHE_HOME");
+
+  if (xdg && g_path_is_absolute (xdg))
+    return g_build_filename (xdg, "gstclfilters", NULL);
+  return g_build_filename (g_get_home_dir (), ".cache", "gstclfilters", NULL);
+}
+
+static gchar *
+cache_path (const gchar * cache_key, const gchar * source,
+    const gchar * options)
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gchar *dir, *file, *path;
+
+  g_checksum_update (sum, (const guchar *) cache_key, -1);
+  g_checksum_update (sum, (const guchar *) "\n", 1);
+  g_checksum_update (sum, (const guchar *) options, -1);
+  g_checksum_update (sum, (const guchar *) "\n", 1);
+  g_checksum_update (sum, (const guchar *) source, -1);
+  dir = gst_cl_program_cache_dir ();
+  file = g_strconcat (g_checksum_get_string (sum), ".bin", NULL);
+  path = g_build_filename (dir, file, NULL);
+  g_free (file);
+  g_free (dir);
+  g_checksum_free (sum);
+  return path;
+}
+
+static void
+payload_digest (const guint8 * data, gsize len, guint8 digest[32])
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize dlen = 32;
+
+  g_checksum_update (sum, data, len);
+  g_checksum_get_digest (sum, digest, &dlen);
+  g_checksum_free (sum);
+}
+
+/* Returns the binary stored at @path, or NULL if missing or damaged. */
+static guint8 *
+cache_read (const gchar * path, gsize * len)
+{
+  gchar *contents = NULL;
+  gsize size = 0;
+  guint64 payload_len;
+  guint8 digest[32];
+  guint8 *payload;
+
+  if (!g_file_get_contents (path, &contents, &size, NULL))
+    return NULL;
+  if (size < CACHE_HEADER_LEN || memcmp (contents, CACHE_MAGIC,
+          CACHE_MAGIC_LEN) != 0)
+    goto damaged;
+  memcpy (&payload_len, contents + CACHE_MAGIC_LEN, 8);
+  payload_len = GUINT64_FROM_LE (payload_len);
+  if (payload_len != size - CACHE_HEADER_LEN || payload_len == 0)
+    goto damaged;
+  payload_digest ((guint8 *) contents + CACHE_HEADER_LEN, payload_len, digest);
+  if (memcmp (digest, contents + CACHE_MAGIC_LEN + 8, 32) != 0)
+    goto damaged;
+
+  payload = g_memdup2 (contents + CACHE_HEADER_LEN, payload_len);
+  *len = payload_len;
+  g_free (contents);
+  return payload;
+
+damaged:
+  GST_WARNING ("cache entry %s is damaged, rebuilding it", path);
+  g_free (contents);
+  return NULL;
+}
+
+static void
+cache_write (const gchar * path, const guint8 * data, gsize len)
+{
+  gsize total = CACHE_HEADER_LEN + len;
+  guint8 *buf = g_malloc (total);
+  guint64 len_le = GUINT64_TO_LE ((guint64) len);
+  gchar *dir = g_path_get_dirname (path);
+  GError *err = NULL;
+
+  memcpy (buf, CACHE_MAGIC, CACHE_MAGIC_LEN);
+  memcpy (buf + CACHE_MAGIC_LEN, &len_le, 8);
+  payload_digest (data, len, buf + CACHE_MAGIC_LEN + 8);
+  memcpy (buf + CACHE_HEADER_LEN, data, len);
+
+  if (g_mkdir_with_parents (dir, 0755) != 0 ||
+      !g_file_set_contents (path, (const gchar *) buf, total, &err)) {
+    GST_WARNING ("could not write program cache %s: %s", path,
+        err ? err->message : g_strerror (errno));
+    g_clear_error (&err);
+  }
+  g_free (dir);
+  g_free (buf);
+}
+
+static gchar *
+build_log (cl_program program, cl_device_id device)
+{
+  gsize size = 0;
+  gchar *log;
+
+  if (clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG, 0, NULL,
+          &size) != CL_SUCCESS || size == 0)
+    return g_strdup ("");
+  log = g_malloc0 (size + 1);
+  clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG, size, log,
+      NULL);
+  return log;
+}
+
+static cl_program
+build_from_binary (cl_context context, cl_device_id device,
+    const guint8 * binary, gsize len, const gchar * options)
+{
+  cl_int status = CL_SUCCESS, bin_status = CL_SUCCESS;
+  cl_program program;
+
+  program = clCreateProgramWithBinary (context, 1, &device, &len, &binary,
+      &bin_status, &status);
+  if (status != CL_SUCCESS || bin_status != CL_SUCCESS)
+    goto failed;
+  status = clBuildProgram (program, 1, &device, options, NULL, NULL);
+  if (status != CL_SUCCESS)
+    goto failed;
+  return program;
+
+failed:
+  GST_WARNING ("cached binary rejected (%s), rebuilding from source",
+      gst_cl_error_name (status != CL_SUCCESS ? status : bin_status));
+  if (program)
+    clReleaseProgram (program);
+  return NULL;
+}
+
+static guint8 *
+program_binary (cl_program program, gsize * len)
+{
+  guint8 *binary;
+
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES, sizeof (gsize), len,
+          NULL) != CL_SUCCESS || *len == 0)
+    return NULL;
+  binary = g_malloc (*len);
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (binary),
+          &binary, NULL) != CL_SUCCESS) {
+    g_free (binary);
+    return NULL;
+  }
+  return binary;
+}
+
+static cl_program
+build_from_source (cl_context context, cl_device_id device,
+    const gchar * source, const gchar * options, GError ** error)
+{
+  cl_int status = CL_SUCCESS;
+  cl_program program;
+  gchar *log;
+
+  program = clCreateProgramWithSource (context, 1, &source, NULL, &status);
+  if (!gst_cl_result (status, error, "clCreateProgramWithSource"))
+    return NULL;
+  status = clBuildProgram (program, 1, &device, options, NULL, NULL);
+  log = build_log (program, device);
+  if (status != CL_SUCCESS) {
+    GST_ERROR ("build with options \"%s\" failed: %s\n%s", options,
+        gst_cl_error_name (status), log);
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "OpenCL kernel build failed: %s (options \"%s\"); the build log is "
+        "in the debug log (GST_DEBUG=clprogram:5): %.200s",
+        gst_cl_error_name (status), options, log);
+    clReleaseProgram (program);
+    program = NULL;
+  } else if (*log) {
+    GST_DEBUG ("build log for options \"%s\":\n%s", options, log);
+  }
+  g_free (log);
+  return program;
+}
+
+/**
+ * gst_cl_program_build:
+ * @cache_key: identifies the device and driver (see #GstClContext)
+ * @origin: (out) (optional): where the program came from
+ *
+ * Builds @source with @options for @device, loading the binary from the disk
+ * cache when a valid entry exists and storing one otherwise.
+ *
+ * Returns: (transfer full) (nullable): the built program
+ */
+cl_program
+gst_cl_program_build (cl_context context, cl_device_id device,
+    const gchar * cache_key, const gchar * source, const gchar * options,
+    GstClProgramOrigin * origin, GError ** error)
+{
+  gchar *path;
+  guint8 *binary;
+  gsize len = 0;
+  cl_program program = NULL;
+
+  ensure_debug_category ();
+  path = cache_path (cache_key, source, options);
+  binary = cache_read (path, &len);
+  if (binary) {
+    program = build_from_binary (context, device, binary, len, options);
+    g_free (binary);
+  }
+  if (program) {
+    GST_DEBUG ("loaded %s", path);
+    if (origin)
+      *origin = GST_CL_PROGRAM_DISK_CACHE;
+    g_free (path);
+    return program;
+  }
+
+  program = build_from_source (context, device, source, options, error);
+  if (program) {
+    binary = program_binary (program, &len);
+    if (binary)
+      cache_write (path, binary, len);
+    g_free (binary);
+    GST_DEBUG ("compiled and stored %s", path);
+    if (origin)
+      *origin = GST_CL_PROGRAM_COMPILED;
+  }
+  g_free (path);
+  return program;
+}

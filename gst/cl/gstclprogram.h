@@ -1,0 +1,32 @@
+/* gstclfilters: building OpenCL programs, with an on-disk binary cache
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GstClProgramOrigin:
+ * @GST_CL_PROGRAM_COMPILED: built from source (and written to the disk cache)
+ * @GST_CL_PROGRAM_DISK_CACHE: loaded as a binary from the disk cache
+ * @GST_CL_PROGRAM_MEMORY: already built for this context
+ */
+typedef enum
+{
+  GST_CL_PROGRAM_COMPILED,
+  GST_CL_PROGRAM_DISK_CACHE,
+  GST_CL_PROGRAM_MEMORY,
+} GstClProgramOrigin;
+
+gchar *    gst_cl_program_cache_dir (void);
+
+cl_program gst_cl_program_build (cl_context context, cl_device_id device,
+                                 const gchar * cache_key, const gchar * source,
+                                 const gchar * options,
+                                 GstClProgramOrigin * origin, GError ** error);
+
+G_END_DECLS

@@ -1,0 +1,246 @@
+/* gstclfilters: clboxblur, a d x d mean filter
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-clboxblur
+ * @title: clboxblur
+ *
+ * Replaces every sample by the rounded mean of the d x d samples around it,
+ * edges replicated: out = floor ((S + n/2) / n), n = d * d. Every channel of
+ * every plane is blurred on its own grid (NV12's U and V separately, at chroma
+ * resolution), alpha included. The optimized kernels use running sums, so a
+ * large diameter costs about as much as a small one.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc ! clboxblur diameter=15 ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclboxblur.h"
+#include "gstclkernels.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_box_blur_debug);
+#define GST_CAT_DEFAULT gst_cl_box_blur_debug
+
+#define DEFAULT_DIAMETER 5
+#define MAX_DIAMETER 255
+
+#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, NV12, I420 }"
+
+enum
+{
+  PROP_0,
+  PROP_DIAMETER,
+};
+
+struct _GstClBoxBlur
+{
+  GstClBaseFilter parent;
+
+  guint diameter;
+};
+
+G_DEFINE_TYPE (GstClBoxBlur, gst_cl_box_blur, GST_TYPE_CL_BASE_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (clboxblur, "clboxblur", GST_RANK_NONE,
+    GST_TYPE_CL_BOX_BLUR);
+
+/**
+ * gst_cl_box_blur_divisor:
+ * @n: the divisor, d * d for an odd d <= 255
+ * @magic: (out): multiplier
+ * @shift: (out): right shift after the high word of the product
+ *
+ * floor (x / n) == mul_hi (x, magic) >> shift for every x < 2^24, with
+ * shift = floor (log2 n) and magic = floor (2^(32+shift) / n) + 1: the error of
+ * the multiplier is below x / 2^(32+shift) < 1/n, too little to reach the next
+ * integer. n == 1 needs no division.
+ */
+void
+gst_cl_box_blur_divisor (guint n, guint * magic, guint * shift)
+{
+  guint s = g_bit_nth_msf (n, -1);
+
+  *shift = s;
+  *magic = n > 1 ? (guint) (((guint64) 1 << (32 + s)) / n + 1) : 0;
+}
+
+/* Rows or columns one work-item slides over: enough to amortize the d loads
+ * that start the window, few enough to keep every compute unit busy. */
+static gint
+items_per_run (guint radius)
+{
+  return CLAMP (GST_ROUND_UP_16 (4 * radius + 1), 32, 512);
+}
+
+static gboolean
+blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
+    const GstClPlane * out, gint radius, GError ** error)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  gchar options[32];
+  cl_kernel k;
+  gsize global[2] = { in->width, in->height };
+
+  g_snprintf (options, sizeof (options), "-DCH=%d", in->pstride);
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
+      "boxblur_reference", error);
+  return k && gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (in->mem),
+      GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
+      GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius)) &&
+      gst_cl_context_enqueue_kernel (ctx, k, 2, global, NULL, error);
+}
+
+static gboolean
+blur_plane_optimized (GstClBaseFilter * base, const GstClPlane * in,
+    const GstClPlane * out, gint radius, GError ** error)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  gint row_bytes = in->width * in->pstride;
+  gint tmp_stride = GST_ROUND_UP_4 (row_bytes);
+  gint run = items_per_run (radius);
+  guint d = 2 * radius + 1, n = d * d, magic, shift;
+  gchar options[32];
+  cl_kernel vsum, hsum;
+  cl_mem tmp;
+  gsize vglobal[2] = { tmp_stride / 4, (in->height + run - 1) / run };
+  gsize hglobal[2] = { (in->width + run - 1) / run, in->height };
+
+  gst_cl_box_blur_divisor (n, &magic, &shift);
+  g_snprintf (options, sizeof (options), "-DCH=%d", in->pstride);
+  tmp = gst_cl_base_filter_get_scratch (base, 0,
+      (gsize) tmp_stride * in->height * sizeof (guint16), error);
+  vsum = tmp ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur,
+      options, "boxblur_vsum", error) : NULL;
+  hsum = vsum ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur,
+      options, "boxblur_hsum", error) : NULL;
+  if (!hsum)
+    return FALSE;
+
+  return gst_cl_set_kernel_args (vsum, error, 8, GST_CL_ARG (in->mem),
+      GST_CL_ARG (in->stride), GST_CL_ARG (tmp), GST_CL_ARG (tmp_stride),
+      GST_CL_ARG (row_bytes), GST_CL_ARG (in->height), GST_CL_ARG (radius),
+      GST_CL_ARG (run)) &&
+      gst_cl_context_enqueue_kernel (ctx, vsum, 2, vglobal, NULL, error) &&
+      gst_cl_set_kernel_args (hsum, error, 11, GST_CL_ARG (tmp),
+      GST_CL_ARG (tmp_stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
+      GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
+      GST_CL_ARG (run), GST_CL_ARG (n), GST_CL_ARG (magic),
+      GST_CL_ARG (shift)) &&
+      gst_cl_context_enqueue_kernel (ctx, hsum, 2, hglobal, NULL, error);
+}
+
+static gboolean
+gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
+    const GstClFrame * out, GError ** error)
+{
+  GstClBoxBlur *self = GST_CL_BOX_BLUR (base);
+  gboolean reference =
+      gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
+  gint radius;
+  guint p;
+
+  GST_OBJECT_LOCK (self);
+  radius = self->diameter / 2;
+  GST_OBJECT_UNLOCK (self);
+
+  for (p = 0; p < in->n_planes; p++) {
+    gboolean ok = reference ?
+        blur_plane_reference (base, &in->planes[p], &out->planes[p], radius,
+        error) : blur_plane_optimized (base, &in->planes[p], &out->planes[p],
+        radius, error);
+    if (!ok)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_cl_box_blur_is_passthrough (GstClBaseFilter * base)
+{
+  GstClBoxBlur *self = GST_CL_BOX_BLUR (base);
+  gboolean identity;
+
+  GST_OBJECT_LOCK (self);
+  identity = self->diameter / 2 == 0;
+  GST_OBJECT_UNLOCK (self);
+  return identity;
+}
+
+static void
+gst_cl_box_blur_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClBoxBlur *self = GST_CL_BOX_BLUR (object);
+
+  switch (prop_id) {
+    case PROP_DIAMETER:
+      GST_OBJECT_LOCK (self);
+      self->diameter = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_box_blur_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstClBoxBlur *self = GST_CL_BOX_BLUR (object);
+
+  switch (prop_id) {
+    case PROP_DIAMETER:
+      GST_OBJECT_LOCK (self);
+      g_value_set_uint (value, self->diameter);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_box_blur_class_init (GstClBoxBlurClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstClBaseFilterClass *filter_class = GST_CL_BASE_FILTER_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_box_blur_debug, "clboxblur", 0,
+      "OpenCL box blur");
+
+  gobject_class->set_property = gst_cl_box_blur_set_property;
+  gobject_class->get_property = gst_cl_box_blur_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_DIAMETER,
+      g_param_spec_uint ("diameter", "Diameter",
+          "Width and height of the averaged square, in pixels; an even value "
+          "is taken as the next odd one, 1 passes frames through", 1,
+          MAX_DIAMETER, DEFAULT_DIAMETER, G_PARAM_READWRITE |
+          GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_set_static_metadata (element_class, "OpenCL box blur",
+      "Filter/Effect/Video", "Mean of the d x d neighbourhood, on an OpenCL "
+      "device", "gstclfilters contributors");
+  gst_cl_base_filter_class_add_pad_templates (filter_class,
+      GST_VIDEO_CAPS_MAKE (FORMATS));
+
+  filter_class->is_passthrough =
+      GST_DEBUG_FUNCPTR (gst_cl_box_blur_is_passthrough);
+  filter_class->dispatch = GST_DEBUG_FUNCPTR (gst_cl_box_blur_dispatch);
+}
+
+static void
+gst_cl_box_blur_init (GstClBoxBlur * self)
+{
+  self->diameter = DEFAULT_DIAMETER;
+}

@@ -1,0 +1,132 @@
+/* gstclfilters: box blur kernels
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Build option CH: interleaved channels per pixel of the plane (1, 2 or 4).
+ * out = floor ((S + n/2) / n) per channel, S the sum of the d x d neighbourhood
+ * with edges replicated, n = d * d.
+ */
+
+/* variant=reference: one output pixel per work-item, d x d loads */
+__kernel void
+boxblur_reference (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int width, int height, int radius)
+{
+  int x = get_global_id (0), y = get_global_id (1);
+  uint d = 2 * radius + 1, n = d * d;
+
+  if (x >= width || y >= height)
+    return;
+  for (int c = 0; c < CH; c++) {
+    uint sum = 0;
+    for (int dy = -radius; dy <= radius; dy++) {
+      int yy = clamp (y + dy, 0, height - 1);
+      for (int dx = -radius; dx <= radius; dx++) {
+        int xx = clamp (x + dx, 0, width - 1);
+        sum += src[yy * src_stride + xx * CH + c];
+      }
+    }
+    dst[y * dst_stride + x * CH + c] = (uchar) ((sum + n / 2) / n);
+  }
+}
+
+/* variant=optimized: separable running sums, whose cost per pixel does not
+ * grow with the diameter. A column sum of d bytes is at most 255 * 255, so the
+ * intermediate fits in 16 bits. */
+
+#define ROW(y) (src + clamp ((y), 0, height - 1) * src_stride)
+
+/* Pass 1: sum of the d rows around each byte, for all channels alike since
+ * the vertical pass does not mix bytes. A work-item takes 4 byte columns and
+ * slides down rows_per_item rows: two loads per output. */
+__kernel void
+boxblur_vsum (__global const uchar * src, int src_stride,
+    __global ushort * tmp, int tmp_stride, int row_bytes, int height,
+    int radius, int rows_per_item)
+{
+  int x = get_global_id (0) * 4;
+  int y0 = get_global_id (1) * rows_per_item;
+  int y1 = min (y0 + rows_per_item, height);
+  /* rows replicated above and below the image, then the rows inside */
+  int top = max (radius - y0, 0), bottom = max (y0 + radius - (height - 1), 0);
+  int first = max (y0 - radius, 0), last = min (y0 + radius, height - 1);
+
+  if (x >= row_bytes || y0 >= height)
+    return;
+
+  if (x + 4 <= row_bytes) {
+    uint4 sum = convert_uint4 (vload4 (0, ROW (0) + x)) * (uint) top +
+        convert_uint4 (vload4 (0, ROW (height - 1) + x)) * (uint) bottom;
+    for (int y = first; y <= last; y++)
+      sum += convert_uint4 (vload4 (0, ROW (y) + x));
+    for (int y = y0; y < y1; y++) {
+      vstore4 (convert_ushort4 (sum), 0, tmp + y * tmp_stride + x);
+      sum += convert_uint4 (vload4 (0, ROW (y + radius + 1) + x));
+      sum -= convert_uint4 (vload4 (0, ROW (y - radius) + x));
+    }
+    return;
+  }
+
+  /* the last 1 to 3 bytes of a row */
+  for (int b = x; b < row_bytes; b++) {
+    uint sum = ROW (0)[b] * (uint) top + ROW (height - 1)[b] * (uint) bottom;
+    for (int y = first; y <= last; y++)
+      sum += ROW (y)[b];
+    for (int y = y0; y < y1; y++) {
+      tmp[y * tmp_stride + b] = (ushort) sum;
+      sum += ROW (y + radius + 1)[b];
+      sum -= ROW (y - radius)[b];
+    }
+  }
+}
+
+#if CH == 1
+#define SUM_T uint
+#define LOAD_SUM(p) ((uint) *(p))
+#define STORE_PIXEL(v, p) (*(p) = (uchar) (v))
+#elif CH == 2
+#define SUM_T uint2
+#define LOAD_SUM(p) convert_uint2 (vload2 (0, (p)))
+#define STORE_PIXEL(v, p) vstore2 (convert_uchar2 (v), 0, (p))
+#elif CH == 4
+#define SUM_T uint4
+#define LOAD_SUM(p) convert_uint4 (vload4 (0, (p)))
+#define STORE_PIXEL(v, p) vstore4 (convert_uchar4 (v), 0, (p))
+#else
+#error "CH must be 1, 2 or 4"
+#endif
+
+#define COL(x) (row + clamp ((x), 0, width - 1) * CH)
+
+/* Pass 2: sum of d column sums along the row, then the rounded division as a
+ * multiply-high by a magic number (exact for every n = d * d and S < 2^24, see
+ * gstclboxblur.c). A work-item slides along cols_per_item pixels. */
+__kernel void
+boxblur_hsum (__global const ushort * tmp, int tmp_stride,
+    __global uchar * dst, int dst_stride, int width, int height, int radius,
+    int cols_per_item, uint n, uint magic, uint shift)
+{
+  int x0 = get_global_id (0) * cols_per_item;
+  int y = get_global_id (1);
+  int x1 = min (x0 + cols_per_item, width);
+  __global const ushort *row = tmp + y * tmp_stride;
+  __global uchar *out = dst + y * dst_stride;
+  int left = max (radius - x0, 0), right = max (x0 + radius - (width - 1), 0);
+  int first = max (x0 - radius, 0), last = min (x0 + radius, width - 1);
+  SUM_T sum;
+
+  if (x0 >= width || y >= height)
+    return;
+
+  sum = LOAD_SUM (COL (0)) * (uint) left +
+      LOAD_SUM (COL (width - 1)) * (uint) right;
+  for (int x = first; x <= last; x++)
+    sum += LOAD_SUM (COL (x));
+  for (int x = x0; x < x1; x++) {
+    SUM_T rounded = sum + n / 2;
+    STORE_PIXEL (n == 1 ? rounded : mul_hi (rounded, (SUM_T) magic) >> shift,
+        out + x * CH);
+    sum += LOAD_SUM (COL (x + radius + 1));
+    sum -= LOAD_SUM (COL (x - radius));
+  }
+}
