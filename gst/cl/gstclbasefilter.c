@@ -345,6 +345,20 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* Output buffers have the negotiated layout, whatever the input's strides. */
+static gboolean
+gst_cl_base_filter_transform_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
+    gsize * othersize)
+{
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, othercaps))
+    return FALSE;
+  *othersize = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}
+
 static GstFlowReturn
 run_kernels (GstClBaseFilter * self, GstVideoFrame * in, GstVideoFrame * out,
     GError ** error)
@@ -505,6 +519,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_before_transform);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_propose_allocation);
+  trans_class->transform_size =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_size);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_base_filter_stop);
 

@@ -543,6 +543,7 @@ gst_cl_ensure_element_context (GstElement * element, gint device_index,
   GST_INFO_OBJECT (element, "created context %" GST_PTR_FORMAT " on \"%s\"",
       *ctx, (*ctx)->device_name);
   context = gst_context_new_cl_context (*ctx);
+  gst_element_set_context (element, context);
   gst_element_post_message (element,
       gst_message_new_have_context (GST_OBJECT (element), context));
   return TRUE;

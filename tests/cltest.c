@@ -1,0 +1,210 @@
+/* gstclfilters tests: frames, harnesses and comparisons shared by the tests
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "cltest.h"
+
+#include <gst/app/gstappsink.h>
+
+/**
+ * cl_test_frame_new:
+ * @pad: bytes added to every row stride, and between planes; 0 for the
+ *   default layout
+ * @info: (out): the layout of the buffer
+ *
+ * A frame of random bytes (padding included) with a GstVideoMeta giving its
+ * strides and plane offsets.
+ */
+GstBuffer *
+cl_test_frame_new (GstVideoFormat format, gint width, gint height, guint pad,
+    guint32 seed, GstVideoInfo * info)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstBuffer *buf;
+  GstMapInfo map;
+  gsize offset = pad;
+  guint p;
+
+  gst_video_info_set_format (info, format, width, height);
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, p, height);
+
+    info->stride[p] += pad;
+    info->offset[p] = offset;
+    offset += (gsize) info->stride[p] * rows + pad;
+  }
+  info->size = offset;
+
+  buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = g_rand_int (rand) & 0xff;
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format,
+      width, height, GST_VIDEO_INFO_N_PLANES (info), info->offset,
+      info->stride);
+  g_rand_free (rand);
+  return buf;
+}
+
+const gchar *
+cl_test_photo_path (void)
+{
+  const gchar *path = g_getenv ("CL_TEST_PHOTO");
+
+  fail_unless (path && g_file_test (path, G_FILE_TEST_EXISTS),
+      "no test photo at CL_TEST_PHOTO=%s: run tools/setup.sh first",
+      path ? path : "(unset)");
+  return path;
+}
+
+/**
+ * cl_test_photo_new:
+ *
+ * The real test photo, decoded, converted and scaled with GStreamer's own
+ * elements.
+ */
+GstBuffer *
+cl_test_photo_new (GstVideoFormat format, gint width, gint height)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! decodebin ! "
+      "videoconvert ! videoscale ! video/x-raw,format=%s,width=%d,height=%d,"
+      "pixel-aspect-ratio=1/1 ! appsink name=sink", cl_test_photo_path (),
+      gst_video_format_to_string (format), width, height);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *sink;
+  GstSample *sample;
+  GstBuffer *buf;
+
+  fail_unless (pipeline != NULL, "could not build %s", desc);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+      10 * GST_SECOND);
+  fail_unless (sample != NULL, "the photo did not decode");
+  buf = gst_buffer_ref (gst_sample_get_buffer (sample));
+  gst_sample_unref (sample);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  return buf;
+}
+
+/* One OpenCL context for every harness of a test program, handed in as an
+ * application would, so that programs are built once per process. */
+static GstContext *shared_context;
+
+static GstElement *
+element_with_shared_context (const gchar * factory)
+{
+  GstElement *element = gst_element_factory_make (factory, NULL);
+
+  fail_unless (element != NULL, "no element %s", factory);
+  if (shared_context) {
+    gst_element_set_context (element, shared_context);
+  } else {
+    fail_unless (gst_element_set_state (element, GST_STATE_READY) ==
+        GST_STATE_CHANGE_SUCCESS, "%s did not reach READY", factory);
+    shared_context = gst_element_get_context (element, "gst.cl.context");
+    fail_unless (shared_context != NULL);
+  }
+  return element;
+}
+
+GstHarness *
+cl_test_harness_new (const gchar * factory, GstVideoFormat format,
+    gint width, gint height)
+{
+  GstHarness *h = gst_harness_new_with_element (element_with_shared_context
+      (factory), "sink", "src");
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1", gst_video_format_to_string (format), width, height);
+
+  gst_harness_set_src_caps_str (h, caps);
+  g_free (caps);
+  return h;
+}
+
+/* Pushes @in (transfer full) and returns what came out, failing the test on
+ * an error or no output. */
+GstBuffer *
+cl_test_push_pull (GstHarness * h, GstBuffer * in)
+{
+  GstBuffer *out = gst_harness_push_and_pull (h, in);
+
+  fail_unless (out != NULL, "the element produced no buffer");
+  return out;
+}
+
+void
+cl_test_plane_of (const GstVideoFrame * frame, guint plane, ClRefPlane * out)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+  gst_video_format_info_component (frame->info.finfo, plane, comp);
+  out->data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
+  out->stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
+  out->width = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp[0]);
+  out->height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp[0]);
+  out->pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp[0]);
+}
+
+static gboolean
+compare_plane (const GstVideoFrame * in, const GstVideoFrame * out, guint p,
+    ClRefPlaneFunc ref, gpointer user_data, gchar ** why)
+{
+  ClRefPlane o;
+  guint8 *expected;
+  gint row_bytes;
+  gboolean same = TRUE;
+
+  cl_test_plane_of (out, p, &o);
+  row_bytes = o.width * o.pstride;
+  expected = g_malloc0 ((gsize) row_bytes * o.height);
+  ref (in, p, expected, row_bytes, user_data);
+  for (gint y = 0; y < o.height && same; y++) {
+    const guint8 *got = o.data + (gsize) y * o.stride;
+    const guint8 *want = expected + (gsize) y * row_bytes;
+
+    for (gint i = 0; i < row_bytes; i++) {
+      if (got[i] != want[i]) {
+        *why = g_strdup_printf ("plane %u pixel (%d,%d) channel %d: got %u, "
+            "expected %u", p, i / o.pstride, y, i % o.pstride, got[i],
+            want[i]);
+        same = FALSE;
+        break;
+      }
+    }
+  }
+  g_free (expected);
+  return same;
+}
+
+/**
+ * cl_test_check_output:
+ * @info: the layout of @in (from cl_test_frame_new(), or the caps)
+ * @why: (out): set to the first difference when the output is wrong
+ *
+ * Returns: %TRUE if every plane of @out equals @ref's, bit for bit
+ */
+gboolean
+cl_test_check_output (GstBuffer * in, GstBuffer * out,
+    const GstVideoInfo * info, ClRefPlaneFunc ref, gpointer user_data,
+    gchar ** why)
+{
+  GstVideoFrame fin, fout;
+  gboolean same = TRUE;
+  GstVideoInfo out_info;
+
+  gst_video_info_set_format (&out_info, GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
+  fail_unless (gst_video_frame_map (&fin, (GstVideoInfo *) info, in,
+          GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, &out_info, out, GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fin) && same; p++)
+    same = compare_plane (&fin, &fout, p, ref, user_data, why);
+  gst_video_frame_unmap (&fout);
+  gst_video_frame_unmap (&fin);
+  return same;
+}

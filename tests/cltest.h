@@ -1,0 +1,40 @@
+/* gstclfilters tests: frames, harnesses and comparisons shared by the tests
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "clref.h"
+
+G_BEGIN_DECLS
+
+/* Computes the expected output plane @plane of a filter from the input frame. */
+typedef void (*ClRefPlaneFunc) (const GstVideoFrame * in, guint plane,
+                                guint8 * out, gint out_stride,
+                                gpointer user_data);
+
+GstBuffer * cl_test_frame_new (GstVideoFormat format, gint width, gint height,
+                               guint pad, guint32 seed, GstVideoInfo * info);
+
+GstBuffer * cl_test_photo_new (GstVideoFormat format, gint width, gint height);
+
+GstHarness * cl_test_harness_new (const gchar * factory, GstVideoFormat format,
+                                  gint width, gint height);
+
+gboolean    cl_test_check_output (GstBuffer * in, GstBuffer * out,
+                                  const GstVideoInfo * info,
+                                  ClRefPlaneFunc ref, gpointer user_data,
+                                  gchar ** why);
+
+GstBuffer * cl_test_push_pull (GstHarness * h, GstBuffer * in);
+
+void        cl_test_plane_of (const GstVideoFrame * frame, guint plane,
+                              ClRefPlane * out);
+
+const gchar * cl_test_photo_path (void);
+
+G_END_DECLS

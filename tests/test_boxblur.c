@@ -1,0 +1,241 @@
+/* gstclfilters tests: clboxblur against the C reference
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "cltest.h"
+
+#include <gst/controller/controller.h>
+
+static const GstVideoFormat formats[] = {
+  GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_ARGB,
+  GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
+  GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_GRAY8,
+  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
+};
+
+static const gchar *variants[] = { "reference", "optimized" };
+
+static void
+ref_boxblur (const GstVideoFrame * in, guint plane, guint8 * out,
+    gint out_stride, gpointer user_data)
+{
+  ClRefPlane p;
+
+  cl_test_plane_of (in, plane, &p);
+  cl_ref_boxblur (&p, out, out_stride, GPOINTER_TO_UINT (user_data));
+}
+
+/* One random frame through clboxblur, checked bit for bit. */
+static void
+check_blur (GstVideoFormat format, gint width, gint height, guint pad,
+    guint diameter, const gchar * variant)
+{
+  GstHarness *h = cl_test_harness_new ("clboxblur", format, width, height);
+  GstVideoInfo info;
+  GstBuffer *in = cl_test_frame_new (format, width, height, pad,
+      width * 31 + diameter, &info);
+  GstBuffer *out;
+  gchar *why = NULL;
+
+  gst_util_set_object_arg (G_OBJECT (h->element), "variant", variant);
+  g_object_set (h->element, "diameter", diameter, NULL);
+  out = cl_test_push_pull (h, gst_buffer_ref (in));
+  fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
+          GUINT_TO_POINTER (diameter), &why), "%s %dx%d pad %u d=%u %s: %s",
+      gst_video_format_to_string (format), width, height, pad, diameter, variant, why);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+}
+
+GST_START_TEST (test_formats_and_sizes)
+{
+  static const gint sizes[][2] = { {1, 1}, {7, 5}, {2, 3}, {64, 33}, {130, 9} };
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      for (guint pad = 0; pad <= 13; pad += 13)
+        for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
+          check_blur (formats[f], sizes[s][0], sizes[s][1], pad, 5,
+              variants[v]);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_every_diameter)
+{
+  /* odd diameters 3..255 and a few even ones, both variants, on grids smaller
+   * and larger than the window */
+  for (guint d = 2; d <= 255; d++) {
+    if (d % 2 == 0 && d != 2 && d != 4 && d != 64 && d != 254)
+      continue;
+    for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
+      check_blur (GST_VIDEO_FORMAT_GRAY8, 37, 23, 3, d, variants[v]);
+      if (d % 16 == 1 || d > 250)
+        check_blur (GST_VIDEO_FORMAT_NV12, 301, 77, 0, d, variants[v]);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_large_odd_frame)
+{
+  static const GstVideoFormat large[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (large); f++) {
+    check_blur (large[f], 1917, 1079, 64, 3, "optimized");
+    check_blur (large[f], 1917, 1079, 0, 11, "optimized");
+  }
+  check_blur (GST_VIDEO_FORMAT_RGBA, 1917, 1079, 0, 3, "reference");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_real_photo)
+{
+  static const GstVideoFormat photo_formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (photo_formats); f++) {
+    GstVideoInfo info;
+    GstBuffer *in = cl_test_photo_new (photo_formats[f], 512, 512);
+
+    gst_video_info_set_format (&info, photo_formats[f], 512, 512);
+    for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
+      GstHarness *h = cl_test_harness_new ("clboxblur", photo_formats[f], 512,
+          512);
+      GstBuffer *out;
+      gchar *why = NULL;
+
+      gst_util_set_object_arg (G_OBJECT (h->element), "variant", variants[v]);
+      g_object_set (h->element, "diameter", 21, NULL);
+      out = cl_test_push_pull (h, gst_buffer_ref (in));
+      fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
+              GUINT_TO_POINTER (21), &why), "photo %s %s: %s",
+          gst_video_format_to_string (photo_formats[f]), variants[v], why);
+      gst_buffer_unref (out);
+      gst_harness_teardown (h);
+    }
+    gst_buffer_unref (in);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_diameter_one_passes_through)
+{
+  GstHarness *h = cl_test_harness_new ("clboxblur", GST_VIDEO_FORMAT_RGBA, 16,
+      16);
+  GstVideoInfo info;
+  GstBuffer *in = cl_test_frame_new (GST_VIDEO_FORMAT_RGBA, 16, 16, 0, 1,
+      &info);
+  GstBuffer *out;
+
+  g_object_set (h->element, "diameter", 1, NULL);
+  out = cl_test_push_pull (h, gst_buffer_ref (in));
+  fail_unless (out == in, "diameter 1 must pass the buffer through");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_diameter_change_while_playing)
+{
+  GstHarness *h = cl_test_harness_new ("clboxblur", GST_VIDEO_FORMAT_I420, 40,
+      30);
+  GstVideoInfo info;
+  guint diameters[] = { 3, 1, 9, 31 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (diameters); i++) {
+    GstBuffer *in = cl_test_frame_new (GST_VIDEO_FORMAT_I420, 40, 30, 0, i,
+        &info);
+    GstBuffer *out;
+    gchar *why = NULL;
+
+    g_object_set (h->element, "diameter", diameters[i], NULL);
+    out = cl_test_push_pull (h, gst_buffer_ref (in));
+    fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
+            GUINT_TO_POINTER (diameters[i]), &why), "d=%u: %s", diameters[i],
+        why);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_controlled_diameter)
+{
+  GstHarness *h = cl_test_harness_new ("clboxblur", GST_VIDEO_FORMAT_GRAY8, 21,
+      13);
+  GstControlSource *cs = gst_interpolation_control_source_new ();
+  GstTimedValueControlSource *tvcs = (GstTimedValueControlSource *) cs;
+  GstVideoInfo info;
+
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, NULL);
+  gst_timed_value_control_source_set (tvcs, 0, 3);
+  gst_timed_value_control_source_set (tvcs, GST_SECOND, 7);
+  gst_object_add_control_binding (GST_OBJECT (h->element),
+      gst_direct_control_binding_new_absolute (GST_OBJECT (h->element),
+          "diameter", cs));
+
+  for (guint i = 0; i < 2; i++) {
+    GstBuffer *in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, 21, 13, 0, i,
+        &info);
+    GstBuffer *out;
+    gchar *why = NULL;
+    guint d = i ? 7 : 3;
+
+    GST_BUFFER_PTS (in) = i * GST_SECOND;
+    out = cl_test_push_pull (h, gst_buffer_ref (in));
+    fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
+            GUINT_TO_POINTER (d), &why), "controlled d=%u: %s", d, why);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  gst_object_unref (cs);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_rejected)
+{
+  GstHarness *h = gst_harness_new ("clboxblur");
+
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=YUY2,width=8,height=8,"
+      "framerate=30/1");
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, 128, NULL)), GST_FLOW_NOT_NEGOTIATED);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+boxblur_suite (void)
+{
+  Suite *s = suite_create ("clboxblur");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_formats_and_sizes);
+  tcase_add_test (tc, test_every_diameter);
+  tcase_add_test (tc, test_large_odd_frame);
+  tcase_add_test (tc, test_real_photo);
+  tcase_add_test (tc, test_diameter_one_passes_through);
+  tcase_add_test (tc, test_diameter_change_while_playing);
+  tcase_add_test (tc, test_controlled_diameter);
+  tcase_add_test (tc, test_caps_rejected);
+  return s;
+}
+
+GST_CHECK_MAIN (boxblur);

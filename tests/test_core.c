@@ -1,0 +1,224 @@
+/* gstclfilters tests: the core under gst/cl/, called directly
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "cltest.h"
+#include "cl/gstcldevice.h"
+#include "cl/gstclcontext.h"
+#include "gstclboxblur.h"
+#include "gstclkernels.h"
+
+GST_START_TEST (test_device_list)
+{
+  const GPtrArray *list = gst_cl_device_list ();
+
+  fail_unless (list->len >= 1, "the tests need one OpenCL device");
+  for (guint i = 0; i < list->len; i++) {
+    const GstClDeviceInfo *info = g_ptr_array_index (list, i);
+
+    fail_unless_equals_int (info->index, i);
+    fail_unless (info->name && *info->name);
+  }
+  fail_unless (gst_cl_device_list () == list, "enumerated once");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_device_choice)
+{
+  const GPtrArray *list = gst_cl_device_list ();
+  const GstClDeviceInfo *first = g_ptr_array_index (list, 0);
+  GError *err = NULL;
+  gchar *upper;
+
+  g_unsetenv ("GST_CL_DEVICE");
+  fail_unless (gst_cl_device_choose (0, &err) == first);
+  fail_unless (gst_cl_device_choose (-1, &err) != NULL);
+
+  fail_unless (gst_cl_device_choose (99, &err) == NULL);
+  fail_unless (err && strstr (err->message, "device-index 99") &&
+      strstr (err->message, first->name), "%s", err->message);
+  fail_unless (err->domain == GST_RESOURCE_ERROR);
+  g_clear_error (&err);
+
+  g_setenv ("GST_CL_DEVICE", "0", TRUE);
+  fail_unless (gst_cl_device_choose (-1, &err) == first);
+  upper = g_ascii_strup (first->device_name, -1);
+  g_setenv ("GST_CL_DEVICE", upper, TRUE);
+  fail_unless (gst_cl_device_choose (-1, &err) == first,
+      "names match whatever their case");
+  g_free (upper);
+  /* the property wins over the environment */
+  g_setenv ("GST_CL_DEVICE", "no-such-device", TRUE);
+  fail_unless (gst_cl_device_choose (0, &err) == first);
+  fail_unless (gst_cl_device_choose (-1, &err) == NULL);
+  fail_unless (strstr (err->message, "GST_CL_DEVICE=\"no-such-device\"") &&
+      strstr (err->message, first->name), "%s", err->message);
+  g_clear_error (&err);
+  g_setenv ("GST_CL_DEVICE", "42", TRUE);
+  fail_unless (gst_cl_device_choose (-1, &err) == NULL);
+  g_clear_error (&err);
+  g_unsetenv ("GST_CL_DEVICE");
+}
+
+GST_END_TEST;
+
+static GstClProgramOrigin
+build_in_new_context (const gchar * options)
+{
+  GstClContext *ctx = gst_cl_context_new (-1, NULL);
+  GstClProgramOrigin origin = -1;
+  GError *err = NULL;
+
+  fail_unless (ctx != NULL);
+  fail_unless (gst_cl_context_get_program (ctx, gst_cl_kernel_boxblur,
+          options, &origin, &err) != NULL, "%s", err ? err->message : "");
+  gst_object_unref (ctx);
+  return origin;
+}
+
+static gchar *
+only_cache_file (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+  gchar *path = NULL;
+  guint n = 0;
+
+  fail_unless (d != NULL, "no cache folder %s", dir);
+  while ((name = g_dir_read_name (d))) {
+    n++;
+    g_free (path);
+    path = g_build_filename (dir, name, NULL);
+  }
+  g_dir_close (d);
+  fail_unless_equals_int (n, 1);
+  return path;
+}
+
+GST_START_TEST (test_program_cache)
+{
+  gchar *home = g_dir_make_tmp ("clcache-XXXXXX", NULL);
+  gchar *dir = g_build_filename (home, "gstclfilters", NULL);
+  gchar *old = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  GstClContext *ctx;
+  GstClProgramOrigin origin;
+  gchar *file;
+
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  /* cold: compiled and stored; warm: loaded, nothing compiled */
+  fail_unless_equals_int (build_in_new_context ("-DCH=4"),
+      GST_CL_PROGRAM_COMPILED);
+  fail_unless_equals_int (build_in_new_context ("-DCH=4"),
+      GST_CL_PROGRAM_DISK_CACHE);
+
+  /* within one context, built once */
+  ctx = gst_cl_context_new (-1, NULL);
+  gst_cl_context_get_program (ctx, gst_cl_kernel_boxblur, "-DCH=4", NULL,
+      NULL);
+  gst_cl_context_get_program (ctx, gst_cl_kernel_boxblur, "-DCH=4", &origin,
+      NULL);
+  fail_unless_equals_int (origin, GST_CL_PROGRAM_MEMORY);
+  gst_object_unref (ctx);
+
+  /* a damaged entry is rebuilt, not fatal */
+  file = only_cache_file (dir);
+  fail_unless (g_file_set_contents (file, "GSTCLBN1garbage", -1, NULL));
+  fail_unless_equals_int (build_in_new_context ("-DCH=4"),
+      GST_CL_PROGRAM_COMPILED);
+  fail_unless_equals_int (build_in_new_context ("-DCH=4"),
+      GST_CL_PROGRAM_DISK_CACHE);
+  /* other options are another entry */
+  fail_unless_equals_int (build_in_new_context ("-DCH=2"),
+      GST_CL_PROGRAM_COMPILED);
+
+  if (old)
+    g_setenv ("XDG_CACHE_HOME", old, TRUE);
+  g_free (old);
+  g_free (file);
+  g_free (dir);
+  g_free (home);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_build_error)
+{
+  GstClContext *ctx = gst_cl_context_new (-1, NULL);
+  GError *err = NULL;
+
+  fail_unless (gst_cl_context_get_program (ctx, "__kernel void k () { oops; }",
+          "", NULL, &err) == NULL);
+  fail_unless (err && strstr (err->message, "CL_BUILD_PROGRAM_FAILURE"),
+      "%s", err ? err->message : "no error");
+  g_clear_error (&err);
+  gst_object_unref (ctx);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_wrapped_context)
+{
+  const GstClDeviceInfo *info = gst_cl_device_choose (-1, NULL);
+  cl_context app = clCreateContext (NULL, 1, &info->device, NULL, NULL, NULL);
+  GstClContext *a = gst_cl_context_new_wrapped (app, info->device, NULL);
+  GstClContext *b = gst_cl_context_new_wrapped (app, info->device, NULL);
+  cl_uint refs = 0;
+
+  fail_unless (a != NULL && a == b, "one wrapper per application context");
+  fail_unless (a->context == app);
+  gst_object_unref (a);
+  gst_object_unref (b);
+  /* the application's reference is still there */
+  fail_unless_equals_int (clGetContextInfo (app, CL_CONTEXT_REFERENCE_COUNT,
+          sizeof (refs), &refs, NULL), CL_SUCCESS);
+  fail_unless_equals_int (refs, 1);
+  clReleaseContext (app);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_box_blur_divisor)
+{
+  /* floor (x / n) for every x up to the largest sum + n/2: checked where the
+   * quotient changes, which is enough since both sides are monotonic */
+  for (guint d = 3; d <= 255; d += 2) {
+    guint n = d * d, magic, shift;
+
+    gst_cl_box_blur_divisor (n, &magic, &shift);
+    for (guint k = 0; k <= 256; k++) {
+      guint64 xs[] = { (guint64) k * n, (guint64) k * n + n - 1 };
+
+      for (guint i = 0; i < 2; i++) {
+        guint64 x = xs[i];
+
+        if (x >= (1u << 24))
+          continue;
+        fail_unless_equals_uint64 (((x * magic) >> 32) >> shift, x / n);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+core_suite (void)
+{
+  Suite *s = suite_create ("clcore");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_device_list);
+  tcase_add_test (tc, test_device_choice);
+  tcase_add_test (tc, test_program_cache);
+  tcase_add_test (tc, test_build_error);
+  tcase_add_test (tc, test_wrapped_context);
+  tcase_add_test (tc, test_box_blur_divisor);
+  return s;
+}
+
+GST_CHECK_MAIN (core);

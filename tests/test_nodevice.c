@@ -1,0 +1,49 @@
+/* gstclfilters tests: no OpenCL device (the ICD loader finds no vendor)
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "cltest.h"
+
+GST_START_TEST (test_no_device_is_an_element_error)
+{
+  GstElement *pipeline = gst_pipeline_new (NULL);
+  GstElement *blur = gst_element_factory_make ("clboxblur", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  GError *err = NULL;
+
+  fail_unless (blur != NULL, "the plugin registers its elements anyway");
+  gst_bin_add (GST_BIN (pipeline), blur);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_READY),
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (err->domain == GST_RESOURCE_ERROR);
+  fail_unless (strstr (err->message, "no OpenCL device found") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (err->message, "looked for") != NULL, "%s",
+      err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+static Suite *
+nodevice_suite (void)
+{
+  Suite *s = suite_create ("nodevice");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_no_device_is_an_element_error);
+  return s;
+}
+
+GST_CHECK_MAIN (nodevice);
