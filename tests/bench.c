@@ -1,0 +1,307 @@
+/* gstclfilters: benchmark of every filter's kernels, against the copy floor
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Times what an element enqueues for one frame already on the device (no
+ * host transfers), for each variant, and compares it with the floor: the
+ * frame's bytes in and out over the device's copy bandwidth, measured in the
+ * same run. Prints Markdown tables.
+ *
+ *   clfilters-bench [--quick] [--only NAME] [--startup-only]
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gst/check/gstharness.h>
+
+#include "cl/gstclbasefilter.h"
+#include "cl/gstcldevice.h"
+#include "cl/gstclerror.h"
+#include "bench-cases.h"
+
+static gboolean quick;
+static gchar *only;
+static gboolean startup_only;
+static gdouble min_seconds = 0.4;
+
+static GOptionEntry entries[] = {
+  {"quick", 'q', 0, G_OPTION_ARG_NONE, &quick, "Fewer and smaller cases", NULL},
+  {"only", 'o', 0, G_OPTION_ARG_STRING, &only,
+      "Only cases whose element name contains this", "NAME"},
+  {"startup-only", 0, 0, G_OPTION_ARG_NONE, &startup_only,
+      "Only time the first frame, cold and warm", NULL},
+  {"seconds", 's', 0, G_OPTION_ARG_DOUBLE, &min_seconds,
+      "Time each case for at least this long", "S"},
+  {NULL}
+};
+
+static gdouble
+now (void)
+{
+  return g_get_monotonic_time () / 1e6;
+}
+
+static void
+check (cl_int status, const gchar * what)
+{
+  if (status != CL_SUCCESS) {
+    g_printerr ("%s failed: %s\n", what, gst_cl_error_name (status));
+    exit (1);
+  }
+}
+
+/* Device-to-device copy bandwidth, counting bytes read and written. */
+static gdouble
+copy_bandwidth (GstClContext * ctx)
+{
+  gsize size = MIN (256 << 20, ctx->caps.max_mem_alloc_size / 2);
+  cl_int status;
+  cl_mem a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size, NULL,
+      &status);
+  cl_mem b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size, NULL,
+      &status);
+  guint8 zero = 0;
+  gdouble start, best = G_MAXDOUBLE;
+
+  check (status, "clCreateBuffer");
+  check (clEnqueueFillBuffer (ctx->queue, a, &zero, 1, 0, size, 0, NULL, NULL),
+      "clEnqueueFillBuffer");
+  check (clEnqueueCopyBuffer (ctx->queue, a, b, 0, 0, size, 0, NULL, NULL),
+      "clEnqueueCopyBuffer");
+  clFinish (ctx->queue);
+  for (guint i = 0; i < 5; i++) {
+    start = now ();
+    check (clEnqueueCopyBuffer (ctx->queue, a, b, 0, 0, size, 0, NULL, NULL),
+        "clEnqueueCopyBuffer");
+    clFinish (ctx->queue);
+    best = MIN (best, now () - start);
+  }
+  clReleaseMemObject (a);
+  clReleaseMemObject (b);
+  return 2.0 * size / best;
+}
+
+static void
+device_frame_new (GstClContext * ctx, const GstVideoInfo * info,
+    GstClFrame * frame, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  gst_cl_frame_set_geometry (frame, info);
+  for (guint p = 0; p < frame->n_planes; p++) {
+    gsize size = gst_cl_plane_size (&frame->planes[p]);
+    guint8 *data = g_malloc (size);
+    cl_int status;
+
+    for (gsize i = 0; i < size; i++)
+      data[i] = g_rand_int (rand) & 0xff;
+    frame->planes[p].mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE |
+        CL_MEM_COPY_HOST_PTR, size, data, &status);
+    check (status, "clCreateBuffer");
+    g_free (data);
+  }
+  g_rand_free (rand);
+}
+
+static GstHarness *
+harness_new (const BenchCase * c, const gchar * variant)
+{
+  GstElement *element = gst_element_factory_make (c->factory, NULL);
+  gchar **props = g_strsplit (c->props, " ", -1);
+  GstHarness *h;
+  gchar *caps;
+
+  if (!element) {
+    g_printerr ("no element %s\n", c->factory);
+    exit (1);
+  }
+  for (gchar ** p = props; *p; p++) {
+    gchar **kv = g_strsplit (*p, "=", 2);
+
+    if (kv[0] && kv[1])
+      gst_util_set_object_arg (G_OBJECT (element), kv[0], kv[1]);
+    g_strfreev (kv);
+  }
+  g_strfreev (props);
+  gst_util_set_object_arg (G_OBJECT (element), "variant", variant);
+  h = gst_harness_new_with_element (element, "sink", "src");
+  caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1", gst_video_format_to_string (c->format), c->width,
+      c->height);
+  gst_harness_set_src_caps_str (h, caps);
+  g_free (caps);
+  gst_object_unref (element);
+  return h;
+}
+
+/* Returns the milliseconds one frame takes, the mean of as many frames as fit
+ * in min_seconds (a slow case runs once). */
+static gdouble
+time_case (const BenchCase * c, const gchar * variant, GstClContext ** ctx_out)
+{
+  GstHarness *h = harness_new (c, variant);
+  GstClBaseFilter *filter = GST_CL_BASE_FILTER (h->element);
+  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
+  GstVideoInfo info;
+  GstClFrame in, out;
+  GError *err = NULL;
+  gdouble start, elapsed;
+  guint n = 0;
+
+  gst_video_info_set_format (&info, c->format, c->width, c->height);
+  device_frame_new (ctx, &info, &in, 1);
+  device_frame_new (ctx, &info, &out, 2);
+  if (!gst_cl_base_filter_process (filter, &in, &out, &err)) {
+    g_printerr ("%s %s: %s\n", c->factory, c->props, err->message);
+    exit (1);
+  }
+  clFinish (ctx->queue);
+
+  start = now ();
+  do {
+    gst_cl_base_filter_process (filter, &in, &out, NULL);
+    if (++n % 8 == 0 || n < 8)
+      clFinish (ctx->queue);
+    elapsed = now () - start;
+  } while (elapsed < min_seconds && n < 2000);
+  clFinish (ctx->queue);
+  elapsed = now () - start;
+
+  gst_cl_frame_release (&in);
+  gst_cl_frame_release (&out);
+  if (ctx_out)
+    *ctx_out = gst_object_ref (ctx);
+  gst_harness_teardown (h);
+  return 1000.0 * elapsed / n;
+}
+
+static gsize
+frame_bytes (const BenchCase * c)
+{
+  GstVideoInfo info;
+
+  gst_video_info_set_format (&info, c->format, c->width, c->height);
+  return GST_VIDEO_INFO_SIZE (&info);
+}
+
+static void
+run_cases (GstClContext * ctx, gdouble bandwidth)
+{
+  const BenchCase *cases = bench_cases ();
+  const gchar *last = NULL;
+
+  for (const BenchCase * c = cases; c->factory; c++) {
+    gdouble floor_ms, ref_ms = -1, opt_ms;
+    gchar *size;
+
+    if ((only && !strstr (c->factory, only)) || (quick && c->width > 1920))
+      continue;
+    if (g_strcmp0 (last, c->factory) != 0) {
+      g_print ("\n| element | properties | format | size | reference ms "
+          "| optimized ms | floor ms | optimized / floor | reference / "
+          "optimized |\n|---|---|---|---|---:|---:|---:|---:|---:|\n");
+      last = c->factory;
+    }
+    floor_ms = 1000.0 * 2 * frame_bytes (c) / bandwidth;
+    if (!c->skip_reference)
+      ref_ms = time_case (c, "reference", NULL);
+    opt_ms = time_case (c, "optimized", NULL);
+    size = g_strdup_printf ("%dx%d", c->width, c->height);
+    if (ref_ms >= 0)
+      g_print ("| %s | %s | %s | %s | %.3f | %.3f | %.4f | %.2f | %.2f |\n",
+          c->factory, c->props, gst_video_format_to_string (c->format), size,
+          ref_ms, opt_ms, floor_ms, opt_ms / floor_ms, ref_ms / opt_ms);
+    else
+      g_print ("| %s | %s | %s | %s | - | %.3f | %.4f | %.2f | - |\n",
+          c->factory, c->props, gst_video_format_to_string (c->format), size,
+          opt_ms, floor_ms, opt_ms / floor_ms);
+  }
+}
+
+/* Wall time from an empty pipeline to its first frame out, which includes
+ * creating the context and getting the kernels: from source with an empty
+ * cache, from the disk cache the second time. */
+static gdouble
+first_frame_ms (const gchar * factory, const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=NV12,width=1920,height=1080 ! %s %s ! fakesink",
+      factory, props);
+  gdouble start = now ();
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (!msg || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS) {
+    g_printerr ("%s did not run\n", desc);
+    exit (1);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  return 1000.0 * (now () - start);
+}
+
+static void
+run_startup (void)
+{
+  gchar *dir = g_dir_make_tmp ("clbench-cache-XXXXXX", NULL);
+  gchar *old = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  gdouble cold, warm;
+
+  g_setenv ("XDG_CACHE_HOME", dir, TRUE);
+  gst_cl_device_list ();
+  first_frame_ms ("identity", "");      /* loads the other plugins */
+  cold = first_frame_ms ("clboxblur", "");
+  warm = first_frame_ms ("clboxblur", "");
+  g_print ("\n| first 1080p frame through clboxblur | ms |\n|---|---:|\n"
+      "| cold (kernels compiled) | %.1f |\n| warm (kernels from the disk "
+      "cache) | %.1f |\n", cold, warm);
+  if (old)
+    g_setenv ("XDG_CACHE_HOME", old, TRUE);
+  else
+    g_unsetenv ("XDG_CACHE_HOME");
+  g_free (old);
+  g_free (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  GOptionContext *opts = g_option_context_new ("- time the clfilters kernels");
+  GError *err = NULL;
+  GstClContext *ctx;
+  gdouble bandwidth;
+
+  g_option_context_add_main_entries (opts, entries, NULL);
+  g_option_context_add_group (opts, gst_init_get_option_group ());
+  if (!g_option_context_parse (opts, &argc, &argv, &err)) {
+    g_printerr ("%s\n", err->message);
+    return 2;
+  }
+  g_option_context_free (opts);
+  bench_register_elements ();
+
+  run_startup ();
+  if (startup_only)
+    return 0;
+
+  ctx = gst_cl_context_new (-1, &err);
+  if (!ctx) {
+    g_printerr ("%s\n", err->message);
+    return 1;
+  }
+  bandwidth = copy_bandwidth (ctx);
+  g_print ("\ndevice: %s (%s, %u compute units); copy bandwidth %.1f GB/s "
+      "(read + write)\n", ctx->device_name,
+      gst_cl_device_type_name (ctx->caps.type), ctx->caps.compute_units,
+      bandwidth / 1e9);
+  gst_object_unref (ctx);
+  run_cases (NULL, bandwidth);
+  return 0;
+}
