@@ -38,11 +38,21 @@ enum
   PROP_DIAMETER,
 };
 
+/* How the optimized passes walk the image: along rows suits CPUs, whose
+ * caches follow one work-item; column runs stored through a transposing local
+ * tile suit GPUs, whose warps want neighbouring addresses. */
+typedef enum
+{
+  BOX_BLUR_RUNS_ALONG_ROWS,
+  BOX_BLUR_RUNS_TRANSPOSED,
+} BoxBlurMethod;
+
 struct _GstClBoxBlur
 {
   GstClBaseFilter parent;
 
   guint diameter;
+  BoxBlurMethod method;
 };
 
 G_DEFINE_TYPE (GstClBoxBlur, gst_cl_box_blur, GST_TYPE_CL_BASE_FILTER);
@@ -72,9 +82,32 @@ gst_cl_box_blur_divisor (guint n, guint * magic, guint * shift)
 /* Rows or columns one work-item slides over: enough to amortize the d loads
  * that start the window, few enough to keep every compute unit busy. */
 static gint
-items_per_run (guint radius)
+items_per_run (BoxBlurMethod method, guint radius)
 {
+  if (method == BOX_BLUR_RUNS_TRANSPOSED)
+    return CLAMP (GST_ROUND_UP_32 (2 * radius + 1), 64, 256);
   return CLAMP (GST_ROUND_UP_16 (4 * radius + 1), 32, 512);
+}
+
+/* GST_CL_BOXBLUR_METHOD=rows|transposed overrides the choice, to compare. */
+static gboolean
+gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info, GError ** error)
+{
+  GstClBoxBlur *self = GST_CL_BOX_BLUR (base);
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  const gchar *env = g_getenv ("GST_CL_BOXBLUR_METHOD");
+
+  if (env && g_str_equal (env, "rows"))
+    self->method = BOX_BLUR_RUNS_ALONG_ROWS;
+  else if (env && g_str_equal (env, "transposed"))
+    self->method = BOX_BLUR_RUNS_TRANSPOSED;
+  else
+    self->method = (ctx->caps.type & CL_DEVICE_TYPE_CPU) ?
+        BOX_BLUR_RUNS_ALONG_ROWS : BOX_BLUR_RUNS_TRANSPOSED;
+  GST_DEBUG_OBJECT (self, "optimized passes run %s",
+      self->method == BOX_BLUR_RUNS_ALONG_ROWS ? "along rows" : "transposed");
+  return TRUE;
 }
 
 static gboolean
@@ -96,42 +129,54 @@ blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
 }
 
 static gboolean
-blur_plane_optimized (GstClBaseFilter * base, const GstClPlane * in,
+blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
     const GstClPlane * out, gint radius, GError ** error)
 {
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  gboolean transposed = self->method == BOX_BLUR_RUNS_TRANSPOSED;
   gint row_bytes = in->width * in->pstride;
-  gint tmp_stride = GST_ROUND_UP_4 (row_bytes);
-  gint run = items_per_run (radius);
+  /* in elements of the tmp buffer: ushort along rows, pixels transposed */
+  gint tmp_stride = transposed ? in->height : GST_ROUND_UP_4 (row_bytes);
+  gint extent = transposed ? in->width : tmp_stride / 4;
+  /* what pass 1 walks across: pixels when transposed, bytes along rows */
+  gint vsum_width = transposed ? in->width : row_bytes;
+  gsize tmp_size = (transposed ? (gsize) row_bytes * in->height :
+      (gsize) tmp_stride * in->height) * sizeof (guint16);
+  gint run = items_per_run (self->method, radius);
   guint d = 2 * radius + 1, n = d * d, magic, shift;
   gchar options[32];
   cl_kernel vsum, hsum;
   cl_mem tmp;
-  gsize vglobal[2] = { tmp_stride / 4, (in->height + run - 1) / run };
-  gsize hglobal[2] = { (in->width + run - 1) / run, in->height };
+  gsize tile[2] = { 32, 1 };
+  gsize vglobal[2] = { extent, (in->height + run - 1) / run };
+  gsize hglobal[2] = { transposed ? in->height : (in->width + run - 1) / run,
+    transposed ? (in->width + run - 1) / run : in->height
+  };
 
   gst_cl_box_blur_divisor (n, &magic, &shift);
   g_snprintf (options, sizeof (options), "-DCH=%d", in->pstride);
-  tmp = gst_cl_base_filter_get_scratch (base, 0,
-      (gsize) tmp_stride * in->height * sizeof (guint16), error);
+  tmp = gst_cl_base_filter_get_scratch (base, 0, tmp_size, error);
   vsum = tmp ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur,
-      options, "boxblur_vsum", error) : NULL;
+      options, transposed ? "boxblur_vsum_t" : "boxblur_vsum", error) : NULL;
   hsum = vsum ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur,
-      options, "boxblur_hsum", error) : NULL;
+      options, transposed ? "boxblur_hsum_t" : "boxblur_hsum", error) : NULL;
   if (!hsum)
     return FALSE;
 
   return gst_cl_set_kernel_args (vsum, error, 8, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (tmp), GST_CL_ARG (tmp_stride),
-      GST_CL_ARG (row_bytes), GST_CL_ARG (in->height), GST_CL_ARG (radius),
-      GST_CL_ARG (run)) &&
-      gst_cl_context_enqueue_kernel (ctx, vsum, 2, vglobal, NULL, error) &&
+      GST_CL_ARG (vsum_width),
+      GST_CL_ARG (in->height), GST_CL_ARG (radius), GST_CL_ARG (run)) &&
+      gst_cl_context_enqueue_kernel (ctx, vsum, 2, vglobal,
+      transposed ? tile : NULL, error) &&
       gst_cl_set_kernel_args (hsum, error, 11, GST_CL_ARG (tmp),
       GST_CL_ARG (tmp_stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
       GST_CL_ARG (run), GST_CL_ARG (n), GST_CL_ARG (magic),
       GST_CL_ARG (shift)) &&
-      gst_cl_context_enqueue_kernel (ctx, hsum, 2, hglobal, NULL, error);
+      gst_cl_context_enqueue_kernel (ctx, hsum, 2, hglobal,
+      transposed ? tile : NULL, error);
 }
 
 static gboolean
@@ -151,7 +196,7 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   for (p = 0; p < in->n_planes; p++) {
     gboolean ok = reference ?
         blur_plane_reference (base, &in->planes[p], &out->planes[p], radius,
-        error) : blur_plane_optimized (base, &in->planes[p], &out->planes[p],
+        error) : blur_plane_optimized (self, &in->planes[p], &out->planes[p],
         radius, error);
     if (!ok)
       return FALSE;
@@ -234,6 +279,7 @@ gst_cl_box_blur_class_init (GstClBoxBlurClass * klass)
   gst_cl_base_filter_class_add_pad_templates (filter_class,
       GST_VIDEO_CAPS_MAKE (FORMATS));
 
+  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_box_blur_set_info);
   filter_class->is_passthrough =
       GST_DEBUG_FUNCPTR (gst_cl_box_blur_is_passthrough);
   filter_class->dispatch = GST_DEBUG_FUNCPTR (gst_cl_box_blur_dispatch);

@@ -130,3 +130,124 @@ boxblur_hsum (__global const ushort * tmp, int tmp_stride,
     sum -= LOAD_SUM (COL (x - radius));
   }
 }
+
+/* The same two passes laid out for GPUs, where a work-item sliding along a row
+ * would read and write memory far from its neighbours'. Both passes slide
+ * down columns, so a warp's loads are coalesced, and each stores its result
+ * transposed through a local tile, so its stores are too: pass 1 turns image
+ * columns into rows of tmp, pass 2 turns them back. A work-group is TILE
+ * work-items wide and moves TILE rows at a time. */
+#define TILE 32
+
+#if CH == 1
+#define TMP_T ushort
+#define PIX_T uchar
+#define LOAD_TMP(i, p) ((uint) (p)[i])
+#define STORE_TMP(v, i, p) ((p)[i] = (v))
+#define STORE_PIX(v, i, p) ((p)[i] = (v))
+#define TO_TMP(v) convert_ushort (v)
+#define TO_PIX(v) convert_uchar (v)
+#elif CH == 2
+#define TMP_T ushort2
+#define PIX_T uchar2
+#define LOAD_TMP(i, p) convert_uint2 (vload2 ((i), (p)))
+#define STORE_TMP(v, i, p) vstore2 ((v), (i), (p))
+#define STORE_PIX(v, i, p) vstore2 ((v), (i), (p))
+#define TO_TMP(v) convert_ushort2 (v)
+#define TO_PIX(v) convert_uchar2 (v)
+#else
+#define TMP_T ushort4
+#define PIX_T uchar4
+#define LOAD_TMP(i, p) convert_uint4 (vload4 ((i), (p)))
+#define STORE_TMP(v, i, p) vstore4 ((v), (i), (p))
+#define STORE_PIX(v, i, p) vstore4 ((v), (i), (p))
+#define TO_TMP(v) convert_ushort4 (v)
+#define TO_PIX(v) convert_uchar4 (v)
+#endif
+
+#define PIX(y, x) LOAD_SUM (ROW (y) + (x) * CH)
+
+/* Pass 1: tmp[x * tmp_stride + y] = sum of the d rows around (x, y). */
+__kernel __attribute__ ((reqd_work_group_size (TILE, 1, 1)))
+void
+boxblur_vsum_t (__global const uchar * src, int src_stride,
+    __global ushort * tmp, int tmp_stride, int width, int height, int radius,
+    int rows_per_item)
+{
+  __local TMP_T tile[TILE][TILE + 1];
+  int lx = get_local_id (0);
+  int gx = get_group_id (0) * TILE;
+  /* work-items past the edge compute a copy of the last column, to take part
+   * in the barriers, and store nothing */
+  int x = min (gx + lx, width - 1);
+  int y0 = get_global_id (1) * rows_per_item;
+  int y1 = min (y0 + rows_per_item, height);
+  int top = max (radius - y0, 0), bottom = max (y0 + radius - (height - 1), 0);
+  int first = max (y0 - radius, 0), last = min (y0 + radius, height - 1);
+  SUM_T sum;
+
+  if (y0 >= height)
+    return;
+
+  sum = PIX (0, x) * (uint) top + PIX (height - 1, x) * (uint) bottom;
+  for (int y = first; y <= last; y++)
+    sum += PIX (y, x);
+
+  for (int yb = y0; yb < y1; yb += TILE) {
+    for (int i = 0; i < TILE; i++) {
+      tile[i][lx] = TO_TMP (sum);
+      sum += PIX (yb + i + radius + 1, x);
+      sum -= PIX (yb + i - radius, x);
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (yb + lx < y1) {
+      for (int j = 0; j < TILE && gx + j < width; j++)
+        STORE_TMP (tile[lx][j], (gx + j) * tmp_stride + yb + lx, tmp);
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+/* Pass 2: the sum of the d values of tmp around (x, y) along x, divided. */
+__kernel __attribute__ ((reqd_work_group_size (TILE, 1, 1)))
+void
+boxblur_hsum_t (__global const ushort * tmp, int tmp_stride,
+    __global uchar * dst, int dst_stride, int width, int height, int radius,
+    int cols_per_item, uint n, uint magic, uint shift)
+{
+  __local PIX_T tile[TILE][TILE + 1];
+  int ly = get_local_id (0);
+  int gy = get_group_id (0) * TILE;
+  int y = min (gy + ly, height - 1);
+  int x0 = get_global_id (1) * cols_per_item;
+  int x1 = min (x0 + cols_per_item, width);
+  int left = max (radius - x0, 0), right = max (x0 + radius - (width - 1), 0);
+  int first = max (x0 - radius, 0), last = min (x0 + radius, width - 1);
+  SUM_T sum;
+
+#define T(x) LOAD_TMP (clamp ((x), 0, width - 1) * tmp_stride + y, tmp)
+  if (x0 >= width)
+    return;
+
+  sum = T (0) * (uint) left + T (width - 1) * (uint) right;
+  for (int x = first; x <= last; x++)
+    sum += T (x);
+
+  for (int xb = x0; xb < x1; xb += TILE) {
+    for (int i = 0; i < TILE; i++) {
+      SUM_T rounded = sum + n / 2;
+
+      tile[i][ly] = TO_PIX (n == 1 ? rounded :
+          mul_hi (rounded, (SUM_T) magic) >> shift);
+      sum += T (xb + i + radius + 1);
+      sum -= T (xb + i - radius);
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (xb + ly < x1) {
+      for (int j = 0; j < TILE && gy + j < height; j++)
+        STORE_PIX (tile[ly][j], xb + ly, dst + (gy + j) * dst_stride);
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+#undef T
+}
