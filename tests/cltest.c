@@ -79,8 +79,7 @@ cl_test_photo_new (GstVideoFormat format, gint width, gint height)
   fail_unless (pipeline != NULL, "could not build %s", desc);
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-      10 * GST_SECOND);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 10 * GST_SECOND);
   fail_unless (sample != NULL, "the photo did not decode");
   buf = gst_buffer_ref (gst_sample_get_buffer (sample));
   gst_sample_unref (sample);
@@ -170,8 +169,7 @@ compare_plane (const GstVideoFrame * in, const GstVideoFrame * out, guint p,
     for (gint i = 0; i < row_bytes; i++) {
       if (got[i] != want[i]) {
         *why = g_strdup_printf ("plane %u pixel (%d,%d) channel %d: got %u, "
-            "expected %u", p, i / o.pstride, y, i % o.pstride, got[i],
-            want[i]);
+            "expected %u", p, i / o.pstride, y, i % o.pstride, got[i], want[i]);
         same = FALSE;
         break;
       }

@@ -42,7 +42,8 @@ check_blur (GstVideoFormat format, gint width, gint height, guint pad,
   out = cl_test_push_pull (h, gst_buffer_ref (in));
   fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
           GUINT_TO_POINTER (diameter), &why), "%s %dx%d pad %u d=%u %s: %s",
-      gst_video_format_to_string (format), width, height, pad, diameter, variant, why);
+      gst_video_format_to_string (format), width, height, pad, diameter,
+      variant, why);
   gst_buffer_unref (out);
   gst_buffer_unref (in);
   gst_harness_teardown (h);

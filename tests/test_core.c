@@ -117,8 +117,7 @@ GST_START_TEST (test_program_cache)
 
   /* within one context, built once */
   ctx = gst_cl_context_new (-1, NULL);
-  gst_cl_context_get_program (ctx, gst_cl_kernel_boxblur, "-DCH=4", NULL,
-      NULL);
+  gst_cl_context_get_program (ctx, gst_cl_kernel_boxblur, "-DCH=4", NULL, NULL);
   gst_cl_context_get_program (ctx, gst_cl_kernel_boxblur, "-DCH=4", &origin,
       NULL);
   fail_unless_equals_int (origin, GST_CL_PROGRAM_MEMORY);

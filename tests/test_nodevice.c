@@ -24,8 +24,7 @@ GST_START_TEST (test_no_device_is_an_element_error)
   fail_unless (err->domain == GST_RESOURCE_ERROR);
   fail_unless (strstr (err->message, "no OpenCL device found") != NULL, "%s",
       err->message);
-  fail_unless (strstr (err->message, "looked for") != NULL, "%s",
-      err->message);
+  fail_unless (strstr (err->message, "looked for") != NULL, "%s", err->message);
   g_error_free (err);
   gst_message_unref (msg);
   gst_element_set_state (pipeline, GST_STATE_NULL);

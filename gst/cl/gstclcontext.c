@@ -102,7 +102,8 @@ read_device_caps (cl_device_id device, GstClDeviceCaps * caps)
   DEVICE_INFO (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, caps->max_mem_alloc_size);
   DEVICE_INFO (device, CL_DEVICE_LOCAL_MEM_SIZE, caps->local_mem_size);
   DEVICE_INFO (device, CL_DEVICE_MAX_COMPUTE_UNITS, caps->compute_units);
-  DEVICE_INFO (device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, caps->mem_base_addr_align);
+  DEVICE_INFO (device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+      caps->mem_base_addr_align);
   caps->unified_memory = unified;
   caps->image_support = images;
   caps->fp16 = strstr (ext, "cl_khr_fp16") != NULL;
@@ -351,7 +352,7 @@ gst_cl_context_enqueue_kernel (GstClContext * ctx, cl_kernel kernel,
 
   g_return_val_if_fail (dims >= 1 && dims <= 3, FALSE);
   for (i = 0; i < dims; i++)
-    rounded[i] = local ? (global[i] + local[i] - 1) / local[i] * local[i] :
+    rounded[i] = local ? (global[i] + local[i] - 1) /local[i] * local[i] :
         global[i];
   return gst_cl_result (clEnqueueNDRangeKernel (ctx->queue, kernel, dims, NULL,
           rounded, local, 0, NULL, NULL), error, "clEnqueueNDRangeKernel");

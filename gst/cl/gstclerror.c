@@ -110,7 +110,8 @@ gst_cl_result (cl_int status, GError ** error, const gchar * call)
       code = GST_RESOURCE_ERROR_FAILED;
       break;
   }
-  g_set_error (error, GST_RESOURCE_ERROR, code, "OpenCL call failed: %s (%d) in %s",
-      gst_cl_error_name (status), status, call);
+  g_set_error (error, GST_RESOURCE_ERROR, code,
+      "OpenCL call failed: %s (%d) in %s", gst_cl_error_name (status), status,
+      call);
   return FALSE;
 }

@@ -79,7 +79,8 @@ import_plane (GstClContext * ctx, GstVideoFrame * vframe, guint p,
   if (ctx->caps.unified_memory) {
     plane->mem = clCreateBuffer (ctx->context, CL_MEM_USE_HOST_PTR |
         (output ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY), size, data, &status);
-    return gst_cl_result (status, error, "clCreateBuffer (CL_MEM_USE_HOST_PTR)");
+    return gst_cl_result (status, error,
+        "clCreateBuffer (CL_MEM_USE_HOST_PTR)");
   }
 
   mem = ensure_staging (ctx, staging, p, size, error);
