@@ -37,4 +37,6 @@ void        cl_test_plane_of (const GstVideoFrame * frame, guint plane,
 
 const gchar * cl_test_photo_path (void);
 
+void        cl_test_teardown (void);
+
 G_END_DECLS

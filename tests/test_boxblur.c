@@ -227,6 +227,7 @@ boxblur_suite (void)
   TCase *tc = tcase_create ("general");
 
   tcase_set_timeout (tc, 600);
+  tcase_add_checked_fixture (tc, NULL, cl_test_teardown);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_formats_and_sizes);
   tcase_add_test (tc, test_every_diameter);
