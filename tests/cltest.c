@@ -59,28 +59,35 @@ cl_test_photo_path (void)
 }
 
 /**
- * cl_test_photo_new:
+ * cl_test_photo_through:
+ * @filter: (nullable): a gst-launch description of what the photo goes
+ *   through, or %NULL for nothing
  *
  * The real test photo, decoded, converted and scaled with GStreamer's own
- * elements.
+ * elements, then through @filter, in a real pipeline.
  */
 GstBuffer *
-cl_test_photo_new (GstVideoFormat format, gint width, gint height)
+cl_test_photo_through (GstVideoFormat format, gint width, gint height,
+    const gchar * filter)
 {
   gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! decodebin ! "
       "videoconvert ! videoscale ! video/x-raw,format=%s,width=%d,height=%d,"
-      "pixel-aspect-ratio=1/1 ! appsink name=sink", cl_test_photo_path (),
-      gst_video_format_to_string (format), width, height);
-  GstElement *pipeline = gst_parse_launch (desc, NULL);
+      "pixel-aspect-ratio=1/1 ! %s ! appsink name=sink", cl_test_photo_path (),
+      gst_video_format_to_string (format), width, height,
+      filter ? filter : "identity");
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
   GstElement *sink;
   GstSample *sample;
   GstBuffer *buf;
 
-  fail_unless (pipeline != NULL, "could not build %s", desc);
+  fail_unless (pipeline != NULL, "could not build %s: %s", desc,
+      err ? err->message : "");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 10 * GST_SECOND);
-  fail_unless (sample != NULL, "the photo did not decode");
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+      30 * GST_SECOND);
+  fail_unless (sample != NULL, "no frame out of %s", desc);
   buf = gst_buffer_ref (gst_sample_get_buffer (sample));
   gst_sample_unref (sample);
   gst_element_set_state (pipeline, GST_STATE_NULL);
@@ -88,6 +95,12 @@ cl_test_photo_new (GstVideoFormat format, gint width, gint height)
   gst_object_unref (pipeline);
   g_free (desc);
   return buf;
+}
+
+GstBuffer *
+cl_test_photo_new (GstVideoFormat format, gint width, gint height)
+{
+  return cl_test_photo_through (format, width, height, NULL);
 }
 
 /* One OpenCL context for every harness of a test program, handed in as an

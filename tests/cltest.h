@@ -22,6 +22,9 @@ GstBuffer * cl_test_frame_new (GstVideoFormat format, gint width, gint height,
 
 GstBuffer * cl_test_photo_new (GstVideoFormat format, gint width, gint height);
 
+GstBuffer * cl_test_photo_through (GstVideoFormat format, gint width,
+                                   gint height, const gchar * filter);
+
 GstHarness * cl_test_harness_new (const gchar * factory, GstVideoFormat format,
                                   gint width, gint height);
 

@@ -127,6 +127,25 @@ GST_START_TEST (test_real_photo)
 
 GST_END_TEST;
 
+GST_START_TEST (test_real_pipeline)
+{
+  /* the photo at an odd size, through a real pipeline: decoder, converter,
+   * scaler, clboxblur and a sink */
+  GstVideoInfo info;
+  GstBuffer *in = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 333, 251);
+  GstBuffer *out = cl_test_photo_through (GST_VIDEO_FORMAT_NV12, 333, 251,
+      "clboxblur diameter=7");
+  gchar *why = NULL;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 333, 251);
+  fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
+          GUINT_TO_POINTER (7), &why), "pipeline: %s", why);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_diameter_one_passes_through)
 {
   GstHarness *h = cl_test_harness_new ("clboxblur", GST_VIDEO_FORMAT_RGBA, 16,
@@ -233,6 +252,7 @@ boxblur_suite (void)
   tcase_add_test (tc, test_every_diameter);
   tcase_add_test (tc, test_large_odd_frame);
   tcase_add_test (tc, test_real_photo);
+  tcase_add_test (tc, test_real_pipeline);
   tcase_add_test (tc, test_diameter_one_passes_through);
   tcase_add_test (tc, test_diameter_change_while_playing);
   tcase_add_test (tc, test_controlled_diameter);
