@@ -345,6 +345,57 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* Output buffers come from downstream's pool when it offers one (so its
+ * strides are honoured), else from a video pool of our own, aligned as the
+ * device likes host memory it uses in place. */
+static gboolean
+gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (trans));
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  GstAllocationParams params;
+  GstCaps *caps;
+  guint size, min = 0, max = 0;
+  gboolean update = gst_query_get_n_allocation_pools (query) > 0;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps)
+    return FALSE;
+  size = GST_VIDEO_INFO_SIZE (&priv->out_info);
+  if (update)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  if (!pool)
+    pool = gst_video_buffer_pool_new ();
+
+  gst_allocation_params_init (&params);
+  params.align = MAX (priv->ctx->caps.mem_base_addr_align / 8, 1) - 1;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_set_allocator (config, NULL, &params);
+  if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max)
+        || !gst_buffer_pool_set_config (pool, config)) {
+      GST_WARNING_OBJECT (trans, "downstream pool refused our configuration");
+      gst_clear_object (&pool);
+    }
+  }
+
+  if (pool && update)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else if (pool)
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_clear_object (&pool);
+
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)
+      ->decide_allocation (trans, query);
+}
+
 /* Output buffers have the negotiated layout, whatever the input's strides. */
 static gboolean
 gst_cl_base_filter_transform_size (GstBaseTransform * trans,
@@ -519,6 +570,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_before_transform);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_decide_allocation);
   trans_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_size);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform);
