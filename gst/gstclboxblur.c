@@ -80,10 +80,16 @@ gst_cl_box_blur_divisor (guint n, guint * magic, guint * shift)
 }
 
 /* Rows or columns one work-item slides over: enough to amortize the d loads
- * that start the window, few enough to keep every compute unit busy. */
+ * that start the window, few enough to keep every compute unit busy.
+ * GST_CL_BOXBLUR_RUN overrides it, for tuning. */
 static gint
 items_per_run (BoxBlurMethod method, guint radius)
 {
+  const gchar *env = g_getenv ("GST_CL_BOXBLUR_RUN");
+  gint64 run = env ? g_ascii_strtoll (env, NULL, 10) : 0;
+
+  if (run > 0)
+    return method == BOX_BLUR_RUNS_TRANSPOSED ? GST_ROUND_UP_32 (run) : run;
   if (method == BOX_BLUR_RUNS_TRANSPOSED)
     return CLAMP (GST_ROUND_UP_32 (2 * radius + 1), 64, 256);
   return CLAMP (GST_ROUND_UP_16 (4 * radius + 1), 32, 512);
