@@ -7,6 +7,7 @@
 #endif
 
 #include "gstclboxblur.h"
+#include "gstclsobel.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -14,6 +15,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (clboxblur, plugin);
+  ret |= GST_ELEMENT_REGISTER (clsobel, plugin);
   return ret;
 }
 
