@@ -7,6 +7,7 @@
 #endif
 
 #include "gstclboxblur.h"
+#include "gstclepsilon.h"
 #include "gstclsobel.h"
 
 static gboolean
@@ -16,6 +17,7 @@ plugin_init (GstPlugin * plugin)
 
   ret |= GST_ELEMENT_REGISTER (clboxblur, plugin);
   ret |= GST_ELEMENT_REGISTER (clsobel, plugin);
+  ret |= GST_ELEMENT_REGISTER (clepsilon, plugin);
   return ret;
 }
 

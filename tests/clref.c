@@ -86,3 +86,30 @@ cl_ref_sobel (const ClRefPlane * in, guint8 * out, gint out_stride,
       out[(gsize) y * out_stride + x] = sobel_magnitude (gx, gy, mode);
     }
 }
+
+/* SPEC: P = the pixels p of the d x d clamped window with |p - c| <=
+ * threshold, out = floor ((sum (P) + |P|/2) / |P|); an even diameter is the
+ * next odd one. For the luma plane @in (pstride 1). */
+void
+cl_ref_epsilon (const ClRefPlane * in, guint8 * out, gint out_stride,
+    guint threshold, guint diameter)
+{
+  gint r = diameter / 2;
+
+  for (gint y = 0; y < in->height; y++)
+    for (gint x = 0; x < in->width; x++) {
+      gint c = cl_ref_sample (in, x, y, 0);
+      guint sum = 0, n = 0;
+
+      for (gint dy = -r; dy <= r; dy++)
+        for (gint dx = -r; dx <= r; dx++) {
+          gint p = cl_ref_sample (in, x + dx, y + dy, 0);
+
+          if ((guint) abs (p - c) <= threshold) {
+            sum += p;
+            n++;
+          }
+        }
+      out[(gsize) y * out_stride + x] = (sum + n / 2) / n;
+    }
+}

@@ -41,4 +41,7 @@ void cl_ref_boxblur (const ClRefPlane * in, guint8 * out, gint out_stride,
 void cl_ref_sobel   (const ClRefPlane * in, guint8 * out, gint out_stride,
                      ClRefSobelMode mode);
 
+void cl_ref_epsilon (const ClRefPlane * in, guint8 * out, gint out_stride,
+                     guint threshold, guint diameter);
+
 G_END_DECLS
