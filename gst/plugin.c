@@ -7,6 +7,8 @@
 #endif
 
 #include "gstclboxblur.h"
+#include "gstclepsilon.h"
+#include "gstclsobel.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -14,6 +16,8 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (clboxblur, plugin);
+  ret |= GST_ELEMENT_REGISTER (clsobel, plugin);
+  ret |= GST_ELEMENT_REGISTER (clepsilon, plugin);
   return ret;
 }
 

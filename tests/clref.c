@@ -6,6 +6,9 @@
  */
 #include "clref.h"
 
+#include <math.h>
+#include <stdlib.h>
+
 /* SPEC: out = floor ((S + n/2) / n), S the sum of the d x d clamped
  * neighbourhood, n = d * d; an even diameter is the next odd one. */
 void
@@ -26,4 +29,87 @@ cl_ref_boxblur (const ClRefPlane * in, guint8 * out, gint out_stride,
         out[(gsize) y * out_stride + (gsize) x * in->pstride + c] =
             (sum + n / 2) / n;
       }
+}
+
+/* SPEC: gx = [-1 0 1; -2 0 2; -1 0 1] * Y, gy its transpose, clamped. */
+static void
+sobel_gradient (const ClRefPlane * in, gint x, gint y, gint * gx, gint * gy)
+{
+  static const gint kx[3][3] = { {-1, 0, 1}, {-2, 0, 2}, {-1, 0, 1} };
+
+  *gx = *gy = 0;
+  for (gint j = 0; j < 3; j++)
+    for (gint i = 0; i < 3; i++) {
+      gint p = cl_ref_sample (in, x + i - 1, y + j - 1, 0);
+
+      *gx += kx[j][i] * p;
+      *gy += kx[i][j] * p;
+    }
+}
+
+/* SPEC: l1 min (255, |gx| + |gy|), l2 min (255, floor (sqrt (gx^2 + gy^2) +
+ * 0.5)), x min (255, |gx|), y min (255, |gy|). The double square root of an
+ * integer below 2^22 is never within 1e-4 of a half-integer it is not, so
+ * the floor is exact. */
+static guint8
+sobel_magnitude (gint gx, gint gy, ClRefSobelMode mode)
+{
+  gint m = 0;
+
+  switch (mode) {
+    case CL_REF_SOBEL_L1:
+      m = abs (gx) + abs (gy);
+      break;
+    case CL_REF_SOBEL_L2:
+      m = (gint) floor (sqrt ((double) (gx * gx + gy * gy)) + 0.5);
+      break;
+    case CL_REF_SOBEL_X:
+      m = abs (gx);
+      break;
+    case CL_REF_SOBEL_Y:
+      m = abs (gy);
+      break;
+  }
+  return MIN (m, 255);
+}
+
+/* The luma plane @in (pstride 1) of clsobel's output. */
+void
+cl_ref_sobel (const ClRefPlane * in, guint8 * out, gint out_stride,
+    ClRefSobelMode mode)
+{
+  for (gint y = 0; y < in->height; y++)
+    for (gint x = 0; x < in->width; x++) {
+      gint gx, gy;
+
+      sobel_gradient (in, x, y, &gx, &gy);
+      out[(gsize) y * out_stride + x] = sobel_magnitude (gx, gy, mode);
+    }
+}
+
+/* SPEC: P = the pixels p of the d x d clamped window with |p - c| <=
+ * threshold, out = floor ((sum (P) + |P|/2) / |P|); an even diameter is the
+ * next odd one. For the luma plane @in (pstride 1). */
+void
+cl_ref_epsilon (const ClRefPlane * in, guint8 * out, gint out_stride,
+    guint threshold, guint diameter)
+{
+  gint r = diameter / 2;
+
+  for (gint y = 0; y < in->height; y++)
+    for (gint x = 0; x < in->width; x++) {
+      gint c = cl_ref_sample (in, x, y, 0);
+      guint sum = 0, n = 0;
+
+      for (gint dy = -r; dy <= r; dy++)
+        for (gint dx = -r; dx <= r; dx++) {
+          gint p = cl_ref_sample (in, x + dx, y + dy, 0);
+
+          if ((guint) abs (p - c) <= threshold) {
+            sum += p;
+            n++;
+          }
+        }
+      out[(gsize) y * out_stride + x] = (sum + n / 2) / n;
+    }
 }

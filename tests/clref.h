@@ -26,7 +26,22 @@ cl_ref_sample (const ClRefPlane * p, gint x, gint y, gint c)
   return p->data[(gsize) y * p->stride + (gsize) x * p->pstride + c];
 }
 
+/* the values of clsobel's mode property */
+typedef enum
+{
+  CL_REF_SOBEL_L1,
+  CL_REF_SOBEL_L2,
+  CL_REF_SOBEL_X,
+  CL_REF_SOBEL_Y,
+} ClRefSobelMode;
+
 void cl_ref_boxblur (const ClRefPlane * in, guint8 * out, gint out_stride,
                      guint diameter);
+
+void cl_ref_sobel   (const ClRefPlane * in, guint8 * out, gint out_stride,
+                     ClRefSobelMode mode);
+
+void cl_ref_epsilon (const ClRefPlane * in, guint8 * out, gint out_stride,
+                     guint threshold, guint diameter);
 
 G_END_DECLS

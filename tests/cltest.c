@@ -108,16 +108,14 @@ cl_test_photo_new (GstVideoFormat format, gint width, gint height)
 static GstContext *shared_context;
 
 static GstElement *
-element_with_shared_context (const gchar * factory)
+with_shared_context (GstElement * element)
 {
-  GstElement *element = gst_element_factory_make (factory, NULL);
-
-  fail_unless (element != NULL, "no element %s", factory);
   if (shared_context) {
     gst_element_set_context (element, shared_context);
   } else {
     fail_unless (gst_element_set_state (element, GST_STATE_READY) ==
-        GST_STATE_CHANGE_SUCCESS, "%s did not reach READY", factory);
+        GST_STATE_CHANGE_SUCCESS, "%s did not reach READY",
+        GST_ELEMENT_NAME (element));
     shared_context = gst_element_get_context (element, "gst.cl.context");
     fail_unless (shared_context != NULL);
   }
@@ -136,19 +134,39 @@ cl_test_teardown (void)
   g_clear_pointer (&shared_context, gst_context_unref);
 }
 
+/**
+ * cl_test_harness_new_with_element:
+ * @element: (transfer floating): a new filter, made by a factory or not
+ *
+ * A harness around @element with caps of @format, @width x @height set.
+ */
+GstHarness *
+cl_test_harness_new_with_element (GstElement * element, GstVideoFormat format,
+    gint width, gint height)
+{
+  GstHarness *h;
+  gchar *caps;
+
+  gst_object_ref_sink (element);
+  h = gst_harness_new_with_element (with_shared_context (element), "sink",
+      "src");
+  caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1", gst_video_format_to_string (format), width, height);
+
+  gst_object_unref (element);
+  gst_harness_set_src_caps_str (h, caps);
+  g_free (caps);
+  return h;
+}
+
 GstHarness *
 cl_test_harness_new (const gchar * factory, GstVideoFormat format,
     gint width, gint height)
 {
-  GstElement *element = element_with_shared_context (factory);
-  GstHarness *h = gst_harness_new_with_element (element, "sink", "src");
-  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1", gst_video_format_to_string (format), width, height);
+  GstElement *element = gst_element_factory_make (factory, NULL);
 
-  gst_harness_set_src_caps_str (h, caps);
-  gst_object_unref (element);
-  g_free (caps);
-  return h;
+  fail_unless (element != NULL, "no element %s", factory);
+  return cl_test_harness_new_with_element (element, format, width, height);
 }
 
 /* Pushes @in (transfer full) and returns what came out, failing the test on

@@ -28,6 +28,10 @@ GstBuffer * cl_test_photo_through (GstVideoFormat format, gint width,
 GstHarness * cl_test_harness_new (const gchar * factory, GstVideoFormat format,
                                   gint width, gint height);
 
+GstHarness * cl_test_harness_new_with_element (GstElement * element,
+                                               GstVideoFormat format,
+                                               gint width, gint height);
+
 gboolean    cl_test_check_output (GstBuffer * in, GstBuffer * out,
                                   const GstVideoInfo * info,
                                   ClRefPlaneFunc ref, gpointer user_data,

@@ -1,0 +1,143 @@
+/* gstclfilters: epsilon filter kernels
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * For a centre c, the set P of the pixels p of the d x d window (edges
+ * replicated) with |p - c| <= threshold; out = floor ((sum (P) + |P|/2) / |P|).
+ * c itself is always in P, so |P| >= 1.
+ *
+ * Build options of epsilon_optimized: RADIUS (d = 2 RADIUS + 1, at most 15)
+ * and PX, the outputs of one work-item along a row (1, 2, 4, 8 or 16).
+ */
+
+/* variant=reference: one output pixel per work-item, d x d loads */
+__kernel void
+epsilon_reference (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int width, int height, int radius,
+    int threshold)
+{
+  int x = get_global_id (0), y = get_global_id (1);
+  uint sum = 0, n = 0;
+  int c;
+
+  if (x >= width || y >= height)
+    return;
+  c = src[y * src_stride + x];
+  for (int dy = -radius; dy <= radius; dy++) {
+    int yy = clamp (y + dy, 0, height - 1);
+    for (int dx = -radius; dx <= radius; dx++) {
+      int p = src[yy * src_stride + clamp (x + dx, 0, width - 1)];
+      if (abs (p - c) <= threshold) {
+        sum += p;
+        n++;
+      }
+    }
+  }
+  dst[y * dst_stride + x] = (uchar) ((sum + n / 2) / n);
+}
+
+/* variant=optimized: a work-item computes PX neighbouring outputs of a row
+ * at once, in ushort vectors: sums stay below 225 * 255 + 112 < 2^16. For
+ * each column offset of the window, one vector load gives all PX outputs
+ * their pixel at that offset, so each load serves PX outputs and the window
+ * slides along the row one vector at a time. The loads overlap and are
+ * served by the cache: on PoCL that measured twice as fast as a private copy
+ * of the row, and several times faster than shuffles of it in registers. */
+#ifdef PX
+
+#define CAT_(a, b) a ## b
+#define CAT(a, b) CAT_(a, b)
+
+/* pixels of a row that the windows of PX outputs cover */
+#define SPAN (PX + 2 * RADIUS)
+
+#if PX == 1
+#define VUSHORT ushort
+#define LOAD_PX(p) ((ushort) *(p))
+#define TO_UCHAR(v) ((uchar) (v))
+#define VSTORE(v, o, p) ((p)[o] = (v))
+#elif PX == 2 || PX == 4 || PX == 8 || PX == 16
+#define VUSHORT CAT (ushort, PX)
+#define LOAD_PX(p) CAT (convert_ushort, PX) (CAT (vload, PX) (0, (p)))
+#define TO_UCHAR(v) CAT (convert_uchar, PX) (v)
+#define VSTORE CAT (vstore, PX)
+#else
+#error "PX must be 1, 2, 4, 8 or 16"
+#endif
+
+/* For the work-items at the left and right edges of the image: the SPAN
+ * pixels of a row from column xs on, columns clamped. */
+inline void
+load_clamped (__global const uchar * row, int xs, int width, uchar * span)
+{
+  for (int i = 0; i < SPAN; i++)
+    span[i] = row[clamp (xs + i, 0, width - 1)];
+}
+
+/* Counts the pixels p, one per output, that are close to their centres. */
+inline void
+accumulate (VUSHORT p, VUSHORT centre, VUSHORT threshold, VUSHORT * sum,
+    VUSHORT * n)
+{
+  VUSHORT in_set = abs_diff (p, centre) <= threshold ? (VUSHORT) 1 :
+      (VUSHORT) 0;
+
+  *sum += p * in_set;
+  *n += in_set;
+}
+
+/* Outputs past the right edge of the image are not written. */
+inline void
+store_outputs (VUSHORT v, __global uchar * out, int n)
+{
+  if (n >= PX) {
+    VSTORE (TO_UCHAR (v), 0, out);
+  } else {
+    uchar px[PX];
+
+    VSTORE (TO_UCHAR (v), 0, px);
+    for (int i = 0; i < n; i++)
+      out[i] = px[i];
+  }
+}
+
+__kernel void
+epsilon_optimized (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int width, int height,
+    int threshold)
+{
+  int x0 = get_global_id (0) * PX, y = get_global_id (1);
+  int xs = x0 - RADIUS;
+  int inside = xs >= 0 && xs + SPAN <= width;
+  VUSHORT t = (VUSHORT) threshold;
+  VUSHORT centre, sum = 0, n = 0;
+  uchar span[SPAN];
+
+  if (x0 >= width || y >= height)
+    return;
+
+  if (inside) {
+    centre = LOAD_PX (src + y * src_stride + x0);
+  } else {
+    load_clamped (src + y * src_stride, xs, width, span);
+    centre = LOAD_PX (span + RADIUS);
+  }
+
+  for (int dy = -RADIUS; dy <= RADIUS; dy++) {
+    __global const uchar *row = src + clamp (y + dy, 0, height - 1) *
+        src_stride;
+
+    if (inside) {
+      for (int dx = 0; dx <= 2 * RADIUS; dx++)
+        accumulate (LOAD_PX (row + xs + dx), centre, t, &sum, &n);
+    } else {
+      load_clamped (row, xs, width, span);
+      for (int dx = 0; dx <= 2 * RADIUS; dx++)
+        accumulate (LOAD_PX (span + dx), centre, t, &sum, &n);
+    }
+  }
+  store_outputs ((sum + n / (VUSHORT) 2) / n, dst + y * dst_stride + x0,
+      width - x0);
+}
+
+#endif /* PX */

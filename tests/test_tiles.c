@@ -1,0 +1,127 @@
+/* gstclfilters tests: every work-item shape of the optimized kernels
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The elements are linked in, not loaded, to reach the setters that a
+ * benchmark uses; the device picks one shape, these tests try them all.
+ */
+#include "cltest.h"
+#include "gstclepsilon.h"
+#include "gstclsobel.h"
+
+static void
+ref_sobel (const GstVideoFrame * in, guint plane, guint8 * out,
+    gint out_stride, gpointer user_data)
+{
+  ClRefPlane p;
+
+  cl_test_plane_of (in, plane, &p);
+  cl_ref_sobel (&p, out, out_stride, GPOINTER_TO_UINT (user_data));
+}
+
+static void
+ref_epsilon (const GstVideoFrame * in, guint plane, guint8 * out,
+    gint out_stride, gpointer user_data)
+{
+  const guint *settings = user_data;
+  ClRefPlane p;
+
+  cl_test_plane_of (in, plane, &p);
+  cl_ref_epsilon (&p, out, out_stride, settings[0], settings[1]);
+}
+
+/* @h's output for a random GRAY8 frame of @width x @height, bit for bit */
+static void
+check_gray (GstHarness * h, gint width, gint height, ClRefPlaneFunc ref,
+    gpointer user_data, const gchar * what)
+{
+  GstVideoInfo info;
+  GstBuffer *in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, width, height,
+      3, width * 131 + height, &info);
+  GstBuffer *out;
+  gchar *why = NULL;
+
+  gst_harness_set_src_caps (h, gst_video_info_to_caps (&info));
+  out = cl_test_push_pull (h, gst_buffer_ref (in));
+  fail_unless (cl_test_check_output (in, out, &info, ref, user_data, &why),
+      "%s %dx%d: %s", what, width, height, why);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
+/* frames narrower, as wide as and wider than the tiles, with tails */
+static const gint sizes[][2] = { {1, 1}, {2, 3}, {7, 5}, {16, 4}, {37, 23},
+{130, 9}
+};
+
+GST_START_TEST (test_sobel_tiles)
+{
+  static const guint widths[] = { 2, 4, 8, 16 };
+  static const guint heights[] = { 1, 2, 3, 4, 8, 16 };
+  static const ClRefSobelMode modes[] = { CL_REF_SOBEL_L2, CL_REF_SOBEL_L1 };
+
+  /* l2, the longest magnitude code, at every tile; l1 at every width */
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
+    GstClSobel *sobel = g_object_new (GST_TYPE_CL_SOBEL, "mode", modes[m],
+        NULL);
+    GstHarness *h = cl_test_harness_new_with_element (GST_ELEMENT (sobel),
+        GST_VIDEO_FORMAT_GRAY8, 1, 1);
+
+    for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+      for (guint t = 0; t < (m ? 1 : G_N_ELEMENTS (heights)); t++) {
+        gchar *what = g_strdup_printf ("mode %d tile %ux%u", modes[m],
+            widths[w], heights[t]);
+
+        gst_cl_sobel_set_tile (sobel, widths[w], heights[t]);
+        for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+          check_gray (h, sizes[s][0], sizes[s][1], ref_sobel,
+              GUINT_TO_POINTER (modes[m]), what);
+        g_free (what);
+      }
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_epsilon_pixels_per_item)
+{
+  static const guint settings[][2] = { {20, 3}, {255, 9}, {7, 15} };
+
+  for (guint s = 0; s < G_N_ELEMENTS (settings); s++) {
+    GstClEpsilon *epsilon = g_object_new (GST_TYPE_CL_EPSILON, "threshold",
+        settings[s][0], "diameter", settings[s][1], NULL);
+    GstHarness *h = cl_test_harness_new_with_element (GST_ELEMENT (epsilon),
+        GST_VIDEO_FORMAT_GRAY8, 1, 1);
+
+    for (guint n = 1; n <= 16; n *= 2) {
+      gchar *what = g_strdup_printf ("threshold %u d=%u %u pixels per item",
+          settings[s][0], settings[s][1], n);
+
+      gst_cl_epsilon_set_pixels_per_item (epsilon, n);
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        check_gray (h, sizes[i][0], sizes[i][1], ref_epsilon,
+            (gpointer) settings[s], what);
+      g_free (what);
+    }
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+tiles_suite (void)
+{
+  Suite *s = suite_create ("tiles");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  tcase_add_checked_fixture (tc, NULL, cl_test_teardown);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_sobel_tiles);
+  tcase_add_test (tc, test_epsilon_pixels_per_item);
+  return s;
+}
+
+GST_CHECK_MAIN (tiles);
