@@ -4,13 +4,21 @@
  */
 #include "bench-cases.h"
 #include "gstclboxblur.h"
+#include "gstclepsilon.h"
+#include "gstclsobel.h"
 
 #define RGBA GST_VIDEO_FORMAT_RGBA
+#define GRAY8 GST_VIDEO_FORMAT_GRAY8
+#define NV12 GST_VIDEO_FORMAT_NV12
 
 /* clboxblur: the issue's sizes and diameters; the naive reference is not
  * timed where its d x d loop takes seconds a frame */
 #define BOX(d, w, h, skip_ref) \
   {"clboxblur", "diameter=" #d, RGBA, w, h, skip_ref}
+/* clsobel and clepsilon: the seeds' 3264x2448 and 4K */
+#define SOBEL(mode, w, h) {"clsobel", "mode=" #mode, GRAY8, w, h, FALSE}
+#define EPSILON(t, d, w, h) \
+  {"clepsilon", "threshold=" #t " diameter=" #d, NV12, w, h, FALSE}
 
 static const BenchCase cases[] = {
   BOX (3, 1920, 1080, FALSE), BOX (5, 1920, 1080, FALSE),
@@ -19,6 +27,11 @@ static const BenchCase cases[] = {
   BOX (3, 3840, 2160, FALSE), BOX (5, 3840, 2160, FALSE),
   BOX (11, 3840, 2160, FALSE), BOX (31, 3840, 2160, TRUE),
   BOX (101, 3840, 2160, TRUE),
+  SOBEL (l1, 1920, 1080), SOBEL (l1, 3264, 2448), SOBEL (l2, 3264, 2448),
+  SOBEL (l1, 3840, 2160), SOBEL (l2, 3840, 2160),
+  EPSILON (20, 9, 1920, 1080), EPSILON (20, 9, 3264, 2448),
+  EPSILON (20, 5, 3840, 2160), EPSILON (20, 9, 3840, 2160),
+  EPSILON (20, 15, 3840, 2160),
   {NULL, NULL, GST_VIDEO_FORMAT_UNKNOWN, 0, 0, FALSE}
 };
 
@@ -28,9 +41,47 @@ bench_cases (void)
   return cases;
 }
 
+static void
+apply_sobel_tile (GstElement * element, guint m, guint n)
+{
+  gst_cl_sobel_set_tile (GST_CL_SOBEL (element), m, n);
+}
+
+static void
+apply_epsilon_pixels (GstElement * element, guint n, guint unused)
+{
+  gst_cl_epsilon_set_pixels_per_item (GST_CL_EPSILON (element), n);
+}
+
+#define TILE(w, h, m, n) \
+  {SOBEL (l1, w, h), #m "x" #n, apply_sobel_tile, m, n}
+#define TILES(w, h) \
+  TILE (w, h, 4, 1), TILE (w, h, 8, 1), TILE (w, h, 16, 1), \
+  TILE (w, h, 4, 4), TILE (w, h, 8, 4), TILE (w, h, 16, 2), \
+  TILE (w, h, 16, 4), TILE (w, h, 16, 8), TILE (w, h, 16, 16)
+#define PIXELS(d, w, h, n) \
+  {EPSILON (20, d, w, h), #n " px", apply_epsilon_pixels, n, 0}
+#define ALL_PIXELS(d, w, h) PIXELS (d, w, h, 1), PIXELS (d, w, h, 2), \
+  PIXELS (d, w, h, 4), PIXELS (d, w, h, 8), PIXELS (d, w, h, 16)
+
+static const BenchTuning tunings[] = {
+  TILES (3264, 2448), TILES (3840, 2160),
+  ALL_PIXELS (9, 3264, 2448), ALL_PIXELS (9, 3840, 2160),
+  ALL_PIXELS (15, 3840, 2160),
+  {{NULL, NULL, GST_VIDEO_FORMAT_UNKNOWN, 0, 0, FALSE}, NULL, NULL, 0, 0}
+};
+
+const BenchTuning *
+bench_tunings (void)
+{
+  return tunings;
+}
+
 /* The benchmark links the elements in, and registers them statically. */
 void
 bench_register_elements (void)
 {
   GST_ELEMENT_REGISTER (clboxblur, NULL);
+  GST_ELEMENT_REGISTER (clsobel, NULL);
+  GST_ELEMENT_REGISTER (clepsilon, NULL);
 }

@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include <gst/gst.h>
 #include <gst/video/video.h>
 
 typedef struct
@@ -16,6 +17,18 @@ typedef struct
   gboolean skip_reference;      /* too slow to time where it is naive */
 } BenchCase;
 
-const BenchCase * bench_cases (void);
+/* One work-item shape of an optimized kernel, forced through the element's
+ * setter for the sweep. */
+typedef struct
+{
+  BenchCase c;
+  const gchar *label;
+  void (*apply) (GstElement * element, guint a, guint b);
+  guint a, b;
+} BenchTuning;
 
-void              bench_register_elements (void);
+const BenchCase *   bench_cases (void);
+
+const BenchTuning * bench_tunings (void);
+
+void                bench_register_elements (void);

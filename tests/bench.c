@@ -7,7 +7,7 @@
  * frame's bytes in and out over the device's copy bandwidth, measured in the
  * same run. Prints Markdown tables.
  *
- *   clfilters-bench [--quick] [--only NAME] [--startup-only]
+ *   clfilters-bench [--quick] [--only NAME] [--startup-only] [--sweep]
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +22,7 @@
 static gboolean quick;
 static gchar *only;
 static gboolean startup_only;
+static gboolean sweep;
 static gdouble min_seconds = 0.4;
 
 static GOptionEntry entries[] = {
@@ -30,6 +31,8 @@ static GOptionEntry entries[] = {
       "Only cases whose element name contains this", "NAME"},
   {"startup-only", 0, 0, G_OPTION_ARG_NONE, &startup_only,
       "Only time the first frame, cold and warm", NULL},
+  {"sweep", 0, 0, G_OPTION_ARG_NONE, &sweep,
+      "Also time every work-item shape of the optimized kernels", NULL},
   {"seconds", 's', 0, G_OPTION_ARG_DOUBLE, &min_seconds,
       "Time each case for at least this long", "S"},
   {NULL}
@@ -104,7 +107,8 @@ device_frame_new (GstClContext * ctx, const GstVideoInfo * info,
 }
 
 static GstHarness *
-harness_new (const BenchCase * c, const gchar * variant)
+harness_new (const BenchCase * c, const gchar * variant,
+    const BenchTuning * tuning)
 {
   GstElement *element = gst_element_factory_make (c->factory, NULL);
   gchar **props = g_strsplit (c->props, " ", -1);
@@ -124,6 +128,8 @@ harness_new (const BenchCase * c, const gchar * variant)
   }
   g_strfreev (props);
   gst_util_set_object_arg (G_OBJECT (element), "variant", variant);
+  if (tuning)
+    tuning->apply (element, tuning->a, tuning->b);
   h = gst_harness_new_with_element (element, "sink", "src");
   caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
       "framerate=30/1", gst_video_format_to_string (c->format), c->width,
@@ -137,9 +143,10 @@ harness_new (const BenchCase * c, const gchar * variant)
 /* Returns the milliseconds one frame takes, the mean of as many frames as fit
  * in min_seconds (a slow case runs once). */
 static gdouble
-time_case (const BenchCase * c, const gchar * variant, GstClContext ** ctx_out)
+time_case (const BenchCase * c, const gchar * variant,
+    const BenchTuning * tuning)
 {
-  GstHarness *h = harness_new (c, variant);
+  GstHarness *h = harness_new (c, variant, tuning);
   GstClBaseFilter *filter = GST_CL_BASE_FILTER (h->element);
   GstClContext *ctx = gst_cl_base_filter_get_context (filter);
   GstVideoInfo info;
@@ -169,8 +176,6 @@ time_case (const BenchCase * c, const gchar * variant, GstClContext ** ctx_out)
 
   gst_cl_frame_release (&in);
   gst_cl_frame_release (&out);
-  if (ctx_out)
-    *ctx_out = gst_object_ref (ctx);
   gst_harness_teardown (h);
   return 1000.0 * elapsed / n;
 }
@@ -184,8 +189,14 @@ frame_bytes (const BenchCase * c)
   return GST_VIDEO_INFO_SIZE (&info);
 }
 
+static gboolean
+wanted (const BenchCase * c)
+{
+  return !(only && !strstr (c->factory, only)) && !(quick && c->width > 1920);
+}
+
 static void
-run_cases (GstClContext * ctx, gdouble bandwidth)
+run_cases (gdouble bandwidth)
 {
   const BenchCase *cases = bench_cases ();
   const gchar *last = NULL;
@@ -194,7 +205,7 @@ run_cases (GstClContext * ctx, gdouble bandwidth)
     gdouble floor_ms, ref_ms = -1, opt_ms;
     gchar *size;
 
-    if ((only && !strstr (c->factory, only)) || (quick && c->width > 1920))
+    if (!wanted (c))
       continue;
     if (g_strcmp0 (last, c->factory) != 0) {
       g_print ("\n| element | properties | format | size | reference ms "
@@ -215,6 +226,25 @@ run_cases (GstClContext * ctx, gdouble bandwidth)
       g_print ("| %s | %s | %s | %s | - | %.3f | %.4f | %.2f | - |\n",
           c->factory, c->props, gst_video_format_to_string (c->format), size,
           opt_ms, floor_ms, opt_ms / floor_ms);
+  }
+}
+
+/* Every work-item shape the sweep table lists, optimized variant. */
+static void
+run_tunings (gdouble bandwidth)
+{
+  g_print ("\n| element | properties | format | size | work-item shape | "
+      "optimized ms | optimized / floor |\n|---|---|---|---|---|---:|---:|\n");
+  for (const BenchTuning * t = bench_tunings (); t->c.factory; t++) {
+    gdouble floor_ms = 1000.0 * 2 * frame_bytes (&t->c) / bandwidth;
+    gdouble ms;
+
+    if (!wanted (&t->c))
+      continue;
+    ms = time_case (&t->c, "optimized", t);
+    g_print ("| %s | %s | %s | %dx%d | %s | %.3f | %.2f |\n", t->c.factory,
+        t->c.props, gst_video_format_to_string (t->c.format), t->c.width,
+        t->c.height, t->label, ms, ms / floor_ms);
   }
 }
 
@@ -302,6 +332,8 @@ main (int argc, char **argv)
       gst_cl_device_type_name (ctx->caps.type), ctx->caps.compute_units,
       bandwidth / 1e9);
   gst_object_unref (ctx);
-  run_cases (NULL, bandwidth);
+  run_cases (bandwidth);
+  if (sweep)
+    run_tunings (bandwidth);
   return 0;
 }

@@ -61,14 +61,24 @@ gboolean
 gst_cl_plane_copy (GstClContext * ctx, const GstClPlane * src,
     const GstClPlane * dst, GError ** error)
 {
-  const gsize origin[3] = { 0, 0, 0 };
-  const gsize region[3] = { (gsize) src->width * src->pstride, src->height, 1 };
+  gsize global[2] = { (gsize) src->width * src->pstride, src->height };
+  cl_kernel k;
+  gboolean ok;
 
   g_return_val_if_fail (src->width == dst->width &&
       src->height == dst->height && src->pstride == dst->pstride, FALSE);
-  return gst_cl_result (clEnqueueCopyBufferRect (ctx->queue, src->mem,
-          dst->mem, origin, origin, region, src->stride, 0, dst->stride, 0, 0,
-          NULL, NULL), error, "clEnqueueCopyBufferRect");
+  /* not clEnqueueCopyBufferRect: drivers differ on whether a rectangle may
+   * end before the last row's full pitch, which a plane's buffer does */
+  k = gst_cl_context_create_kernel (ctx, gst_cl_kernel_plane, "",
+      "plane_copy", error);
+  if (!k)
+    return FALSE;
+  ok = gst_cl_set_kernel_args (k, error, 4, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride)) &&
+      gst_cl_context_enqueue_kernel (ctx, k, 2, global, NULL, error);
+  clReleaseKernel (k);
+  return ok;
 }
 
 /**
