@@ -56,24 +56,28 @@ struct _GstClEpsilon
    * (0 = automatic), and as picked for the device */
   guint pixels_per_item;
   guint auto_pixels_per_item;
+  const gchar *kernel;
 };
 
 G_DEFINE_TYPE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_CL_BASE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (clepsilon, "clepsilon", GST_RANK_NONE,
     GST_TYPE_CL_EPSILON);
 
-/* Outputs per work-item of the optimized kernel, by device type. GPUs: 4,
- * the best of the Adreno measurements behind this kernel, where 8 gained
- * little and 16 spilled registers. CPUs (PoCL, 1920x1080, threshold 20,
- * d = 9): 16 takes 5-6 ms, 8 takes 8-9, 4 takes 24, the reference 62; the
- * order is the same for d = 3 and d = 15. */
+/* The optimized kernel and its outputs per work-item, by device type.
+ * CPUs (PoCL, 1920x1080, threshold 20, d = 9): 16-bit vectors, 16 outputs,
+ * 5-6 ms, where 8 takes 8-9, 4 takes 24, the reference 62; the order is the
+ * same for d = 3 and d = 15. GPUs: 32-bit scalars with a packed
+ * accumulator (see kernels/epsilon.cl) and 4 outputs, measured in
+ * docs/benchmarks.md. GST_CL_EPSILON_KERNEL=vector|packed overrides the
+ * kernel, to compare. */
 static const struct
 {
   cl_device_type type;
   guint pixels;
+  const gchar *kernel;
 } pixels_per_item[] = {
-  {CL_DEVICE_TYPE_GPU, 4},
-  {CL_DEVICE_TYPE_CPU, 16},
+  {CL_DEVICE_TYPE_GPU, 4, "epsilon_packed"},
+  {CL_DEVICE_TYPE_CPU, 16, "epsilon_optimized"},
 };
 
 #define FALLBACK_PIXELS_PER_ITEM 4
@@ -106,14 +110,22 @@ gst_cl_epsilon_set_info (GstClBaseFilter * base,
   cl_device_type type = gst_cl_base_filter_get_context (base)->caps.type;
   guint i;
 
+  const gchar *env = g_getenv ("GST_CL_EPSILON_KERNEL");
+
   self->auto_pixels_per_item = FALLBACK_PIXELS_PER_ITEM;
+  self->kernel = "epsilon_packed";
   for (i = 0; i < G_N_ELEMENTS (pixels_per_item); i++) {
     if (type & pixels_per_item[i].type) {
       self->auto_pixels_per_item = pixels_per_item[i].pixels;
+      self->kernel = pixels_per_item[i].kernel;
       break;
     }
   }
-  GST_DEBUG_OBJECT (self, "%u pixels per work-item",
+  if (g_strcmp0 (env, "vector") == 0)
+    self->kernel = "epsilon_optimized";
+  else if (g_strcmp0 (env, "packed") == 0)
+    self->kernel = "epsilon_packed";
+  GST_DEBUG_OBJECT (self, "%s, %u pixels per work-item", self->kernel,
       self->auto_pixels_per_item);
   return TRUE;
 }
@@ -148,7 +160,7 @@ filter_luma_optimized (GstClBaseFilter * base, const GstClPlane * in,
   /* the radius is built in, so that the window loops unroll */
   g_snprintf (options, sizeof (options), "-DRADIUS=%d -DPX=%u", radius, pixels);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_epsilon, options,
-      "epsilon_optimized", error);
+      GST_CL_EPSILON (base)->kernel, error);
   return k && gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height),

@@ -140,4 +140,52 @@ epsilon_optimized (__global const uchar * src, int src_stride,
       width - x0);
 }
 
+/* variant=optimized on GPUs, whose ALUs work on 32-bit lanes, where 16-bit
+ * vectors only add conversions: PX outputs per work-item in scalars, the
+ * window's pixels held in registers row by row, and per pixel and output
+ * only a subtraction, an unsigned compare, a select and an add. The sum
+ * (< 2^16) and the count (<= 225) share one accumulator, p << 16 | 1 per
+ * pixel taken; |p - c| <= t is the unsigned (p - (c - t)) <= 2t. */
+__kernel void
+epsilon_packed (__global const uchar * src, int src_stride,
+    __global uchar * dst, int dst_stride, int width, int height,
+    int threshold)
+{
+  int x0 = get_global_id (0) * PX, y = get_global_id (1);
+  int xs = x0 - RADIUS;
+  int inside = xs >= 0 && xs + SPAN <= width;
+  uint range = 2 * threshold;
+  int low[PX];
+  uint acc[PX];
+
+  if (x0 >= width || y >= height)
+    return;
+
+  for (int j = 0; j < PX; j++) {
+    low[j] = src[y * src_stride + min (x0 + j, width - 1)] - threshold;
+    acc[j] = 0;
+  }
+
+  for (int dy = -RADIUS; dy <= RADIUS; dy++) {
+    __global const uchar *row = src + clamp (y + dy, 0, height - 1) *
+        src_stride;
+    int v[SPAN];
+    uint taken[SPAN];
+
+    for (int i = 0; i < SPAN; i++) {
+      v[i] = inside ? row[xs + i] : row[clamp (xs + i, 0, width - 1)];
+      taken[i] = ((uint) v[i] << 16) | 1;
+    }
+    for (int j = 0; j < PX; j++)
+      for (int k = 0; k <= 2 * RADIUS; k++)
+        acc[j] += (uint) (v[j + k] - low[j]) <= range ? taken[j + k] : 0;
+  }
+
+  for (int j = 0; j < PX && x0 + j < width; j++) {
+    uint sum = acc[j] >> 16, n = acc[j] & 0xffff;
+
+    dst[y * dst_stride + x0 + j] = (uchar) ((sum + n / 2) / n);
+  }
+}
+
 #endif /* PX */

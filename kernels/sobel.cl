@@ -74,8 +74,8 @@ sobel_reference (__global const uchar * src, int src_stride,
 }
 
 /* variant=optimized: a work-item computes PX_W x PX_H outputs from the
- * (PX_W + 2) x (PX_H + 2) pixels around them, loaded once, two vector loads a
- * row, and slides down the rows keeping the last three in registers. */
+ * (PX_W + 2) x (PX_H + 2) pixels around them, loaded once, a vector and two
+ * bytes a row, and slides down the rows keeping the last three in registers. */
 #ifdef PX_W
 
 #define VSHORT CAT (short, PX_W)
@@ -84,42 +84,57 @@ sobel_reference (__global const uchar * src, int src_stride,
 #define VSTORE CAT (vstore, PX_W)
 #define TO_VSHORT CAT (convert_short, PX_W)
 
-/* From the PX_W + 2 pixels of a row, as a (the first PX_W) and t (the last
- * two): the centres and right neighbours of the PX_W outputs; a itself holds
- * their left neighbours. */
+/* The left and right neighbours of the PX_W pixels c, l and r being the
+ * pixels just before and after them. */
 #if PX_W == 2
-#define CENTRES(a, t) ((short2) (a.s1, t.s0))
-#define RIGHTS(a, t) (t)
+#define LEFTS(c, l) ((short2) (l, c.s0))
+#define RIGHTS(c, r) ((short2) (c.s1, r))
 #elif PX_W == 4
-#define CENTRES(a, t) ((short4) (a.s123, t.s0))
-#define RIGHTS(a, t) ((short4) (a.s23, t))
+#define LEFTS(c, l) ((short4) (l, c.s012))
+#define RIGHTS(c, r) ((short4) (c.s123, r))
 #elif PX_W == 8
-#define CENTRES(a, t) ((short8) (a.s1234, a.s567, t.s0))
-#define RIGHTS(a, t) ((short8) (a.s2345, a.s67, t))
+#define LEFTS(c, l) ((short8) (l, c.s0123, c.s456))
+#define RIGHTS(c, r) ((short8) (c.s1234, c.s567, r))
 #elif PX_W == 16
-#define CENTRES(a, t) ((short16) (a.s1234, a.s5678, a.s9abc, a.sdef, t.s0))
-#define RIGHTS(a, t) ((short16) (a.s2345, a.s6789, a.sabcd, a.sef, t))
+#define LEFTS(c, l) ((short16) (l, c.s0123, c.s4567, c.s89ab, c.scde))
+#define RIGHTS(c, r) ((short16) (c.s1234, c.s5678, c.s9abc, c.sdef, r))
 #else
 #error "PX_W must be 2, 4, 8 or 16"
 #endif
 
-/* Columns x0 - 1 .. x0 + PX_W of a row into a and t. Tiles at the left and
- * right edges go through a private copy with clamped columns. */
+/* Columns x0 - 1 .. x0 + PX_W of a row, as the left neighbours, centres
+ * and right neighbours of the PX_W outputs. The centres come in one vector
+ * load, a whole aligned word where the row allows (GPUs split unaligned
+ * vector loads into bytes); tiles at the left and right edges go through a
+ * private copy with clamped columns. */
 inline void
 load_row (__global const uchar * row, int x0, int width, int inside,
-    VSHORT * a, short2 * t)
+    VSHORT * left, VSHORT * centre, VSHORT * right)
 {
-  if (inside) {
-    *a = TO_VSHORT (VLOAD (0, row + x0 - 1));
-    *t = convert_short2 (vload2 (0, row + x0 - 1 + PX_W));
-  } else {
-    uchar px[PX_W + 2];
+  VUCHAR c;
+  short l, r;
 
-    for (int i = 0; i < PX_W + 2; i++)
-      px[i] = row[clamp (x0 - 1 + i, 0, width - 1)];
-    *a = TO_VSHORT (VLOAD (0, px));
-    *t = convert_short2 (vload2 (0, px + PX_W));
+  if (inside) {
+    __global const uchar *p = row + x0;
+
+    c = ((size_t) p & (PX_W - 1)) == 0 ? *(__global const VUCHAR *) p :
+        VLOAD (0, p);
+    l = p[-1];
+    r = p[PX_W];
+  } else {
+    uchar px[PX_W];
+
+    for (int i = 0; i < PX_W; i++)
+      px[i] = row[clamp (x0 + i, 0, width - 1)];
+    c = VLOAD (0, px);
+    l = row[max (x0 - 1, 0)];
+    r = row[min (x0 + PX_W, width - 1)];
   }
+  VSHORT cs = TO_VSHORT (c);
+
+  *centre = cs;
+  *left = LEFTS (cs, l);
+  *right = RIGHTS (cs, r);
 }
 
 /* Outputs past the right edge of the image are not written. */
@@ -154,13 +169,9 @@ sobel_optimized (__global const uchar * src, int src_stride,
   for (int r = 0; r < PX_H + 2; r++) {
     __global const uchar *row = src + clamp (y0 - 1 + r, 0, height - 1) *
         src_stride;
-    VSHORT a, left, centre, right, diff, smooth;
-    short2 t;
+    VSHORT left, centre, right, diff, smooth;
 
-    load_row (row, x0, width, inside, &a, &t);
-    left = a;
-    centre = CENTRES (a, t);
-    right = RIGHTS (a, t);
+    load_row (row, x0, width, inside, &left, &centre, &right);
     diff = right - left;
     smooth = left + centre + centre + right;
     if (r >= 2 && y0 + r - 2 < height) {

@@ -84,6 +84,33 @@ copy_bandwidth (GstClContext * ctx)
   return 2.0 * size / best;
 }
 
+/* Microseconds between back-to-back launches of an empty kernel, timed as
+ * the cases are: the least any one-kernel frame can take. */
+static gdouble
+launch_overhead_us (GstClContext * ctx)
+{
+  cl_kernel k = gst_cl_context_create_kernel (ctx,
+      "__kernel void empty (void) { }", "", "empty", NULL);
+  gsize one = 1;
+  gdouble start;
+  guint n = 2000;
+
+  if (!k)
+    return -1;
+  clEnqueueNDRangeKernel (ctx->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL);
+  clFinish (ctx->queue);
+  start = now ();
+  for (guint i = 0; i < n; i++) {
+    clEnqueueNDRangeKernel (ctx->queue, k, 1, NULL, &one, NULL, 0, NULL,
+        NULL);
+    if (i % 8 == 7)
+      clFinish (ctx->queue);
+  }
+  clFinish (ctx->queue);
+  clReleaseKernel (k);
+  return 1e6 * (now () - start) / n;
+}
+
 static void
 device_frame_new (GstClContext * ctx, const GstVideoInfo * info,
     GstClFrame * frame, guint32 seed)
@@ -328,9 +355,9 @@ main (int argc, char **argv)
   }
   bandwidth = copy_bandwidth (ctx);
   g_print ("\ndevice: %s (%s, %u compute units); copy bandwidth %.1f GB/s "
-      "(read + write)\n", ctx->device_name,
+      "(read + write); an empty kernel every %.1f us\n", ctx->device_name,
       gst_cl_device_type_name (ctx->caps.type), ctx->caps.compute_units,
-      bandwidth / 1e9);
+      bandwidth / 1e9, launch_overhead_us (ctx));
   gst_object_unref (ctx);
   run_cases (bandwidth);
   if (sweep)
