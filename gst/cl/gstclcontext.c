@@ -69,19 +69,6 @@ gst_cl_context_init (GstClContext * self)
       release_program);
 }
 
-static gchar *
-device_info_string (cl_device_id device, cl_device_info what)
-{
-  gsize size = 0;
-  gchar *str;
-
-  if (clGetDeviceInfo (device, what, 0, NULL, &size) != CL_SUCCESS || !size)
-    return g_strdup ("");
-  str = g_malloc0 (size + 1);
-  clGetDeviceInfo (device, what, size, str, NULL);
-  return g_strstrip (str);
-}
-
 #define DEVICE_INFO(dev, what, var) \
     clGetDeviceInfo ((dev), (what), sizeof (var), &(var), NULL)
 
@@ -89,8 +76,8 @@ static void
 read_device_caps (cl_device_id device, GstClDeviceCaps * caps)
 {
   cl_bool unified = CL_FALSE, images = CL_FALSE;
-  gchar *ext = device_info_string (device, CL_DEVICE_EXTENSIONS);
-  gchar *clc = device_info_string (device, CL_DEVICE_OPENCL_C_VERSION);
+  gchar *ext = gst_cl_device_get_string (device, CL_DEVICE_EXTENSIONS);
+  gchar *clc = gst_cl_device_get_string (device, CL_DEVICE_OPENCL_C_VERSION);
 
   DEVICE_INFO (device, CL_DEVICE_TYPE, caps->type);
   DEVICE_INFO (device, CL_DEVICE_HOST_UNIFIED_MEMORY, unified);
@@ -121,9 +108,9 @@ static gboolean
 gst_cl_context_setup (GstClContext * self, GError ** error)
 {
   cl_int status = CL_SUCCESS;
-  gchar *driver = device_info_string (self->device, CL_DRIVER_VERSION);
-  gchar *version = device_info_string (self->device, CL_DEVICE_VERSION);
-  gchar *name = device_info_string (self->device, CL_DEVICE_NAME);
+  gchar *driver = gst_cl_device_get_string (self->device, CL_DRIVER_VERSION);
+  gchar *version = gst_cl_device_get_string (self->device, CL_DEVICE_VERSION);
+  gchar *name = gst_cl_device_get_string (self->device, CL_DEVICE_NAME);
 
   read_device_caps (self->device, &self->caps);
   /* what makes a compiled binary valid: the device, its driver, their API */

@@ -21,8 +21,14 @@ platform_string (cl_platform_id platform, cl_platform_info what)
   return g_strstrip (str);
 }
 
-static gchar *
-device_string (cl_device_id device, cl_device_info what)
+/**
+ * gst_cl_device_get_string:
+ * @what: a string-valued device query, such as CL_DEVICE_NAME
+ *
+ * Returns: (transfer full): the answer, stripped; "" where there is none
+ */
+gchar *
+gst_cl_device_get_string (cl_device_id device, cl_device_info what)
 {
   gsize size = 0;
   gchar *str;
@@ -56,10 +62,11 @@ add_platform_devices (GPtrArray * list, cl_platform_id platform)
         &info->type, NULL);
     info->platform_name = platform_string (platform, CL_PLATFORM_NAME);
     info->platform_version = platform_string (platform, CL_PLATFORM_VERSION);
-    info->device_name = device_string (devices[i], CL_DEVICE_NAME);
-    info->driver_version = device_string (devices[i], CL_DRIVER_VERSION);
-    info->name = g_strdup_printf ("%s %s", info->platform_name,
-        info->device_name);
+    info->device_name = gst_cl_device_get_string (devices[i], CL_DEVICE_NAME);
+    info->driver_version =
+        gst_cl_device_get_string (devices[i], CL_DRIVER_VERSION);
+    info->name =
+        g_strdup_printf ("%s %s", info->platform_name, info->device_name);
     g_ptr_array_add (list, info);
   }
   g_free (devices);

@@ -36,6 +36,9 @@ const GstClDeviceInfo * gst_cl_device_choose (gint index, GError ** error);
 
 gchar *                 gst_cl_device_list_describe (void);
 
+gchar *                 gst_cl_device_get_string (cl_device_id device,
+                                                  cl_device_info what);
+
 const gchar *           gst_cl_device_type_name (cl_device_type type);
 
 G_END_DECLS
