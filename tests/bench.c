@@ -222,37 +222,74 @@ wanted (const BenchCase * c)
   return !(only && !strstr (c->factory, only)) && !(quick && c->width > 1920);
 }
 
+/* Milliseconds to copy a buffer of @bytes on the device, timed as the cases
+ * are: what a frame costs when nothing is computed, launch included. */
+static gdouble
+time_frame_copy (GstClContext * ctx, gsize bytes)
+{
+  cl_int status;
+  cl_mem a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
+      &status);
+  cl_mem b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
+      &status);
+  gdouble start, elapsed;
+  guint n = 0;
+
+  check (status, "clCreateBuffer");
+  clEnqueueCopyBuffer (ctx->queue, a, b, 0, 0, bytes, 0, NULL, NULL);
+  clFinish (ctx->queue);
+  start = now ();
+  do {
+    clEnqueueCopyBuffer (ctx->queue, a, b, 0, 0, bytes, 0, NULL, NULL);
+    if (++n % 8 == 0 || n < 8)
+      clFinish (ctx->queue);
+    elapsed = now () - start;
+  } while (elapsed < min_seconds && n < 2000);
+  clFinish (ctx->queue);
+  elapsed = now () - start;
+  clReleaseMemObject (a);
+  clReleaseMemObject (b);
+  return 1000.0 * elapsed / n;
+}
+
 static void
-run_cases (gdouble bandwidth)
+run_cases (GstClContext * ctx, gdouble bandwidth)
 {
   const BenchCase *cases = bench_cases ();
   const gchar *last = NULL;
 
   for (const BenchCase * c = cases; c->factory; c++) {
-    gdouble floor_ms, ref_ms = -1, opt_ms;
+    gdouble floor_ms, copy_ms, ref_ms = -1, opt_ms;
     gchar *size;
 
     if (!wanted (c))
       continue;
     if (g_strcmp0 (last, c->factory) != 0) {
       g_print ("\n| element | properties | format | size | reference ms "
-          "| optimized ms | floor ms | optimized / floor | reference / "
-          "optimized |\n|---|---|---|---|---:|---:|---:|---:|---:|\n");
+          "| optimized ms | floor ms | frame copy ms | optimized / floor | "
+          "optimized / copy | reference / optimized |\n"
+          "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
       last = c->factory;
     }
     floor_ms = 1000.0 * 2 * frame_bytes (c) / bandwidth;
+    copy_ms = time_frame_copy (ctx, frame_bytes (c));
     if (!c->skip_reference)
       ref_ms = time_case (c, "reference", NULL);
     opt_ms = time_case (c, "optimized", NULL);
     size = g_strdup_printf ("%dx%d", c->width, c->height);
+    g_print ("| %s | %s | %s | %s | ", c->factory, c->props,
+        gst_video_format_to_string (c->format), size);
     if (ref_ms >= 0)
-      g_print ("| %s | %s | %s | %s | %.3f | %.3f | %.4f | %.2f | %.2f |\n",
-          c->factory, c->props, gst_video_format_to_string (c->format), size,
-          ref_ms, opt_ms, floor_ms, opt_ms / floor_ms, ref_ms / opt_ms);
+      g_print ("%.3f | ", ref_ms);
     else
-      g_print ("| %s | %s | %s | %s | - | %.3f | %.4f | %.2f | - |\n",
-          c->factory, c->props, gst_video_format_to_string (c->format), size,
-          opt_ms, floor_ms, opt_ms / floor_ms);
+      g_print ("- | ");
+    g_print ("%.3f | %.4f | %.4f | %.2f | %.2f | ", opt_ms, floor_ms, copy_ms,
+        opt_ms / floor_ms, opt_ms / copy_ms);
+    if (ref_ms >= 0)
+      g_print ("%.2f |\n", ref_ms / opt_ms);
+    else
+      g_print ("- |\n");
+    g_free (size);
   }
 }
 
@@ -358,9 +395,9 @@ main (int argc, char **argv)
       "(read + write); an empty kernel every %.1f us\n", ctx->device_name,
       gst_cl_device_type_name (ctx->caps.type), ctx->caps.compute_units,
       bandwidth / 1e9, launch_overhead_us (ctx));
-  gst_object_unref (ctx);
-  run_cases (bandwidth);
+  run_cases (ctx, bandwidth);
   if (sweep)
     run_tunings (bandwidth);
+  gst_object_unref (ctx);
   return 0;
 }
