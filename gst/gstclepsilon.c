@@ -270,15 +270,17 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_uint ("threshold", "Threshold",
           "Pixels of the window within this much of the centre pixel are "
-          "averaged; 0 passes frames through", 0, MAX_THRESHOLD, DEFAULT_THRESHOLD,
-          G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
-          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+          "averaged; 0 passes frames through", 0, MAX_THRESHOLD,
+          DEFAULT_THRESHOLD,
+          G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING
+          | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_DIAMETER,
       g_param_spec_uint ("diameter", "Diameter",
           "Width and height of the window, in pixels; an even value is taken "
           "as the next odd one, 1 passes frames through", 1, MAX_DIAMETER,
-          DEFAULT_DIAMETER, G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
-          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+          DEFAULT_DIAMETER,
+          G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING
+          | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_set_static_metadata (element_class,
       "OpenCL epsilon filter", "Filter/Effect/Video",

@@ -101,8 +101,7 @@ launch_overhead_us (GstClContext * ctx)
   clFinish (ctx->queue);
   start = now ();
   for (guint i = 0; i < n; i++) {
-    clEnqueueNDRangeKernel (ctx->queue, k, 1, NULL, &one, NULL, 0, NULL,
-        NULL);
+    clEnqueueNDRangeKernel (ctx->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL);
     if (i % 8 == 7)
       clFinish (ctx->queue);
   }

@@ -85,8 +85,7 @@ cl_test_photo_through (GstVideoFormat format, gint width, gint height,
       err ? err->message : "");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-      30 * GST_SECOND);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 30 * GST_SECOND);
   fail_unless (sample != NULL, "no frame out of %s", desc);
   buf = gst_buffer_ref (gst_sample_get_buffer (sample));
   gst_sample_unref (sample);
@@ -169,13 +168,17 @@ cl_test_harness_new (const gchar * factory, GstVideoFormat format,
   return cl_test_harness_new_with_element (element, format, width, height);
 }
 
-/* Pushes @in (transfer full) and returns what came out, failing the test on
- * an error or no output. */
+/* Pushes @in (transfer full) and returns what came out, failing the test at
+ * once, with the element's error, when there is none. */
 GstBuffer *
 cl_test_push_pull (GstHarness * h, GstBuffer * in)
 {
-  GstBuffer *out = gst_harness_push_and_pull (h, in);
+  GstFlowReturn ret = gst_harness_push (h, in);
+  GstBuffer *out;
 
+  fail_unless (ret == GST_FLOW_OK, "the element returned %s; see its error "
+      "in the log", gst_flow_get_name (ret));
+  out = gst_harness_pull (h);
   fail_unless (out != NULL, "the element produced no buffer");
   return out;
 }

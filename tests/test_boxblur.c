@@ -2,6 +2,8 @@
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <string.h>
+
 #include "cltest.h"
 
 #include <gst/controller/controller.h>
@@ -239,6 +241,34 @@ GST_START_TEST (test_caps_rejected)
 
 GST_END_TEST;
 
+GST_START_TEST (test_frame_too_large)
+{
+  /* a 2.1 GB plane: over what 32-bit offsets reach, a clear error */
+  GstHarness *h = cl_test_harness_new ("clboxblur", GST_VIDEO_FORMAT_GRAY8, 8,
+      8);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *err = NULL;
+
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=46341,"
+      "height=46341,framerate=30/1");
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error for a frame too large");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NO_SPACE_LEFT), "%s", err->message);
+  fail_unless (strstr (err->message, "46341x46341 frames are too large"),
+      "%s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 boxblur_suite (void)
 {
@@ -257,6 +287,7 @@ boxblur_suite (void)
   tcase_add_test (tc, test_diameter_change_while_playing);
   tcase_add_test (tc, test_controlled_diameter);
   tcase_add_test (tc, test_caps_rejected);
+  tcase_add_test (tc, test_frame_too_large);
   return s;
 }
 

@@ -86,6 +86,10 @@ gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass * klass,
   GstElementClass *eclass = GST_ELEMENT_CLASS (klass);
   GstCaps *templ = gst_caps_from_string (caps);
 
+  /* the neighbourhood filters would mix the two fields of interlaced video */
+  gst_caps_set_simple (templ, "interlace-mode", G_TYPE_STRING, "progressive",
+      NULL);
+
   gst_element_class_add_pad_template (eclass,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, templ));
   gst_element_class_add_pad_template (eclass,
@@ -254,20 +258,36 @@ gst_cl_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
       (trans, direction, query);
 }
 
+/* The kernels address planes with 32-bit offsets, and a plane must fit in
+ * one device allocation (clboxblur's scratch takes twice its bytes). */
 static gboolean
 check_device_limits (GstClBaseFilter * self, const GstVideoInfo * info)
 {
   GstClContext *ctx = GET_PRIV (self)->ctx;
+  guint64 limit = MIN ((guint64) G_MAXINT, ctx->caps.max_mem_alloc_size / 2);
+  guint p;
 
-  if ((guint64) GST_VIDEO_INFO_SIZE (info) <= ctx->caps.max_mem_alloc_size)
-    return TRUE;
-  GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-      ("%dx%d frames are too large for OpenCL device \"%s\"",
-          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
-          ctx->device_name), ("a frame needs %" G_GSIZE_FORMAT " bytes, the "
-          "device allocates at most %" G_GUINT64_FORMAT,
-          GST_VIDEO_INFO_SIZE (info), (guint64) ctx->caps.max_mem_alloc_size));
-  return FALSE;
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, p,
+        GST_VIDEO_INFO_HEIGHT (info));
+    guint64 bytes = (guint64) GST_VIDEO_INFO_PLANE_STRIDE (info, p) * rows;
+
+    if (bytes > limit)
+      goto too_large;
+  }
+  return TRUE;
+
+  /* ERRORS */
+too_large:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("%dx%d frames are too large for OpenCL device \"%s\"",
+            GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+            ctx->device_name), ("a plane may take at most %" G_GUINT64_FORMAT
+            " bytes on this device (2 GiB, and half its largest allocation)",
+            limit));
+    return FALSE;
+  }
 }
 
 static void
@@ -316,7 +336,7 @@ invalid_caps:
 set_info_failed:
   {
     GST_CL_POST_ERROR (self, err);
-    g_error_free (err);
+    g_clear_error (&err);
     return FALSE;
   }
 }
@@ -340,8 +360,10 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
   if (!GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)
       ->propose_allocation (trans, decide_query, query))
     return FALSE;
-  /* any stride and plane offset is fine */
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  /* any stride and plane offset is fine, unless the query went on to
+   * downstream (passthrough), which answers for itself */
+  if (decide_query)
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   return TRUE;
 }
 
@@ -354,26 +376,39 @@ gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
 {
   GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (trans));
   GstBufferPool *pool = NULL;
-  GstStructure *config;
+  GstAllocator *allocator = NULL;
   GstAllocationParams params;
+  GstStructure *config;
   GstCaps *caps;
   guint size, min = 0, max = 0;
+  gsize align = MAX (priv->ctx->caps.mem_base_addr_align / 8, 1) - 1;
   gboolean update = gst_query_get_n_allocation_pools (query) > 0;
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps)
     return FALSE;
+
+  /* the base class configures the pool with the query's allocation params:
+   * raise their alignment there */
+  gst_allocation_params_init (&params);
+  if (gst_query_get_n_allocation_params (query) > 0) {
+    gst_query_parse_nth_allocation_param (query, 0, &allocator, &params);
+    params.align = MAX (params.align, align);
+    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+    gst_clear_object (&allocator);
+  } else {
+    params.align = align;
+    gst_query_add_allocation_param (query, NULL, &params);
+  }
+
   size = GST_VIDEO_INFO_SIZE (&priv->out_info);
   if (update)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
   if (!pool)
     pool = gst_video_buffer_pool_new ();
 
-  gst_allocation_params_init (&params);
-  params.align = MAX (priv->ctx->caps.mem_base_addr_align / 8, 1) - 1;
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  gst_buffer_pool_config_set_allocator (config, NULL, &params);
   if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -454,7 +489,7 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   gst_video_frame_unmap (&in);
   if (ret != GST_FLOW_OK) {
     GST_CL_POST_ERROR (self, err);
-    g_error_free (err);
+    g_clear_error (&err);
   }
   return ret;
 

@@ -113,6 +113,10 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
   gchar *name = gst_cl_device_get_string (self->device, CL_DEVICE_NAME);
 
   read_device_caps (self->device, &self->caps);
+  /* GST_CL_NO_ZERO_COPY=1 takes the copy path of discrete GPUs anywhere, so
+   * that it can be tested without one */
+  if (g_strcmp0 (g_getenv ("GST_CL_NO_ZERO_COPY"), "1") == 0)
+    self->caps.unified_memory = FALSE;
   /* what makes a compiled binary valid: the device, its driver, their API */
   self->cache_key = g_strdup_printf ("%s|%s|%s|" G_STRINGIFY
       (CL_TARGET_OPENCL_VERSION), name, driver, version);
@@ -174,6 +178,23 @@ gst_cl_context_new (gint device_index, GError ** error)
   return self;
 }
 
+/* The index of an application's device in our list, so that an element
+ * whose device-index names it takes the application's context. */
+static gint
+wrapped_device_index (cl_device_id device)
+{
+  const GPtrArray *list = gst_cl_device_list ();
+  guint i;
+
+  for (i = 0; i < list->len; i++) {
+    const GstClDeviceInfo *info = g_ptr_array_index (list, i);
+
+    if (info->device == device)
+      return info->index;
+  }
+  return -1;
+}
+
 /**
  * gst_cl_context_new_wrapped:
  * @context: an application's OpenCL context
@@ -213,6 +234,7 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
   self->wrapped = TRUE;
   self->context = context;
   self->device = device;
+  self->device_index = wrapped_device_index (device);
   g_hash_table_insert (wrapped_contexts, context, self);
   g_mutex_unlock (&wrapped_lock);
 
@@ -493,26 +515,12 @@ query_peers (GstElement * element, gint device_index, GstClContext ** ctx)
   }
 }
 
-/**
- * gst_cl_ensure_element_context:
- * @ctx: (inout): the element's context
- *
- * The upstream flow: keep an existing context, else ask the peers downstream
- * and upstream, else ask the application and bins with NEED_CONTEXT, else
- * create one and announce it with HAVE_CONTEXT. Posts an element error when
- * no context can be had.
- *
- * Returns: %TRUE when @ctx is set
- */
-gboolean
-gst_cl_ensure_element_context (GstElement * element, gint device_index,
+static gboolean
+find_or_create_context (GstElement * element, gint device_index,
     GstClContext ** ctx)
 {
   GError *err = NULL;
   GstContext *context;
-
-  if (*ctx)
-    return TRUE;
 
   query_peers (element, device_index, ctx);
   if (!*ctx)
@@ -535,4 +543,30 @@ gst_cl_ensure_element_context (GstElement * element, gint device_index,
   gst_element_post_message (element,
       gst_message_new_have_context (GST_OBJECT (element), context));
   return TRUE;
+}
+
+/**
+ * gst_cl_ensure_element_context:
+ * @ctx: (inout): the element's context
+ *
+ * The upstream flow: keep an existing context, else ask the peers downstream
+ * and upstream, else ask the application and bins with NEED_CONTEXT, else
+ * create one and announce it with HAVE_CONTEXT. Posts an element error when
+ * no context can be had.
+ *
+ * Returns: %TRUE when @ctx is set
+ */
+gboolean
+gst_cl_ensure_element_context (GstElement * element, gint device_index,
+    GstClContext ** ctx)
+{
+  static GRecMutex lock;
+  gboolean ok = TRUE;
+
+  /* elements going to READY in parallel must not each create a context */
+  g_rec_mutex_lock (&lock);
+  if (!*ctx)
+    ok = find_or_create_context (element, device_index, ctx);
+  g_rec_mutex_unlock (&lock);
+  return ok;
 }

@@ -17,7 +17,7 @@ G_BEGIN_DECLS
  * The GstContext type that carries a #GstClContext through a pipeline. Its
  * structure has the fields "context" (#GstClContext), "cl-context" and
  * "cl-device" (gpointer: cl_context, cl_device_id), "device-index" (gint, -1
- * for an application's context) and "device-name" (gchararray).
+ * for an application's device the ICD loader does not list) and "device-name" (gchararray).
  */
 #define GST_CL_CONTEXT_TYPE "gst.cl.context"
 
@@ -52,7 +52,8 @@ G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject)
  * @context: the OpenCL context
  * @device: its one device
  * @queue: one in-order command queue, with profiling
- * @device_index: index in gst_cl_device_list(), -1 for an application's context
+ * @device_index: index in gst_cl_device_list(), -1 for an application's
+ *   device that is not in it
  * @device_name: "platform device"
  * @caps: the device's capabilities
  *

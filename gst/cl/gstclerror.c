@@ -115,3 +115,24 @@ gst_cl_result (cl_int status, GError ** error, const gchar * call)
       call);
   return FALSE;
 }
+
+/**
+ * gst_cl_post_error:
+ * @err: (nullable): what failed; %NULL where a precondition failed without
+ *   saying why, which still must not go unreported
+ *
+ * Posts an element error; use GST_CL_POST_ERROR().
+ */
+void
+gst_cl_post_error (GstElement * element, const GError * err,
+    const gchar * file, const gchar * function, gint line)
+{
+  if (err)
+    gst_element_message_full (element, GST_MESSAGE_ERROR, err->domain,
+        err->code, g_strdup (err->message), NULL, file, function, line);
+  else
+    gst_element_message_full (element, GST_MESSAGE_ERROR, GST_CORE_ERROR,
+        GST_CORE_ERROR_FAILED, g_strdup ("internal OpenCL filter error"),
+        g_strdup ("a call failed without an error; see the debug log"), file,
+        function, line);
+}

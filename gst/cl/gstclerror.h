@@ -19,10 +19,13 @@ gboolean      gst_cl_result (cl_int status, GError ** error, const gchar * call)
       goto label;                                                 \
   } G_STMT_END
 
-/* Posts @err (a GError *) as an element error message of @el. */
+/* Posts @err (a GError *, may be NULL) as an element error message of @el. */
 #define GST_CL_POST_ERROR(el, err)                                      \
-    gst_element_message_full (GST_ELEMENT_CAST (el), GST_MESSAGE_ERROR, \
-        (err)->domain, (err)->code, g_strdup ((err)->message), NULL,    \
-        __FILE__, GST_FUNCTION, __LINE__)
+    gst_cl_post_error (GST_ELEMENT_CAST (el), (err), __FILE__,          \
+        GST_FUNCTION, __LINE__)
+
+void          gst_cl_post_error (GstElement * element, const GError * err,
+                                 const gchar * file, const gchar * function,
+                                 gint line);
 
 G_END_DECLS

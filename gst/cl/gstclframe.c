@@ -149,7 +149,9 @@ import_plane (GstClContext * ctx, GstVideoFrame * vframe, guint p,
         "clCreateBuffer (CL_MEM_USE_HOST_PTR)");
   }
 
-  mem = ensure_staging (ctx, staging, p, size, error);
+  /* whole rows, so that rectangle reads never end inside a row */
+  mem = ensure_staging (ctx, staging, p, (gsize) plane->stride *
+      plane->height, error);
   if (!mem)
     return FALSE;
   clRetainMemObject (mem);
@@ -216,10 +218,17 @@ gst_cl_frame_export (GstClContext * ctx, GstVideoFrame * vframe,
     gpointer ptr;
 
     if (!ctx->caps.unified_memory) {
-      if (!gst_cl_result (clEnqueueReadBuffer (ctx->queue, plane->mem,
-                  p + 1 == frame->n_planes, 0, size,
+      /* the pixels only: a row's padding may hold another plane */
+      const gsize origin[3] = { 0, 0, 0 };
+      const gsize region[3] = { (gsize) plane->width * plane->pstride,
+        plane->height, 1
+      };
+
+      if (!gst_cl_result (clEnqueueReadBufferRect (ctx->queue, plane->mem,
+                  p + 1 == frame->n_planes, origin, origin, region,
+                  plane->stride, 0, plane->stride, 0,
                   GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, NULL),
-              error, "clEnqueueReadBuffer"))
+              error, "clEnqueueReadBufferRect"))
         return FALSE;
       continue;
     }
