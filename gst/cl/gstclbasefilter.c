@@ -582,7 +582,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_DEVICE_INDEX,
       g_param_spec_int ("device-index", "Device index",
-          "OpenCL device to use, in the order clinfo -l lists them; -1 picks "
+          "OpenCL device to use, counting platform by platform as clinfo -l "
+          "lists them; -1 picks "
           "the one GST_CL_DEVICE names, else a GPU, else an accelerator, "
           "else a CPU", -1, G_MAXINT, DEFAULT_DEVICE_INDEX,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |

@@ -13,12 +13,6 @@ const gchar * gst_cl_error_name (cl_int status);
 
 gboolean      gst_cl_result (cl_int status, GError ** error, const gchar * call);
 
-/* Evaluates a CL call, sets @error (a GError **) and jumps to @label on failure. */
-#define GST_CL_CHECK_GOTO(call, error, label) G_STMT_START {        \
-    if (!gst_cl_result ((call), (error), #call))                  \
-      goto label;                                                 \
-  } G_STMT_END
-
 /* Posts @err (a GError *, may be NULL) as an element error message of @el. */
 #define GST_CL_POST_ERROR(el, err)                                      \
     gst_cl_post_error (GST_ELEMENT_CAST (el), (err), __FILE__,          \
