@@ -2,6 +2,9 @@
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <stdarg.h>
+#include <string.h>
+
 #include "cltest.h"
 
 #include <gst/app/gstappsink.h>
@@ -252,4 +255,34 @@ cl_test_check_output (GstBuffer * in, GstBuffer * out,
   gst_video_frame_unmap (&fout);
   gst_video_frame_unmap (&fin);
   return same;
+}
+
+/**
+ * cl_test_expect_error:
+ * @bus: where the element posts
+ * @code: the GST_RESOURCE_ERROR code expected
+ * @...: strings the message must contain, %NULL-terminated
+ *
+ * Fails the test unless @bus holds an error of the RESOURCE domain with
+ * @code whose message contains each string.
+ */
+void
+cl_test_expect_error (GstBus * bus, gint code, ...)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  const gchar *needle;
+  va_list args;
+
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR, code),
+      "unexpected error: %s", err->message);
+  va_start (args, code);
+  while ((needle = va_arg (args, const gchar *)))
+      fail_unless (strstr (err->message, needle) != NULL, "\"%s\" not in "
+        "\"%s\"", needle, err->message);
+  va_end (args);
+  g_error_free (err);
+  gst_message_unref (msg);
 }

@@ -46,4 +46,7 @@ const gchar * cl_test_photo_path (void);
 
 void        cl_test_teardown (void);
 
+void        cl_test_expect_error (GstBus * bus, gint code, ...)
+                                  G_GNUC_NULL_TERMINATED;
+
 G_END_DECLS
