@@ -56,6 +56,7 @@ struct _GstClEpsilon
    * (0 = automatic), and as picked for the device */
   guint pixels_per_item;
   guint auto_pixels_per_item;
+  guint auto_pixels_wide_window;
   const gchar *kernel;
 };
 
@@ -63,23 +64,29 @@ G_DEFINE_TYPE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_CL_BASE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (clepsilon, "clepsilon", GST_RANK_NONE,
     GST_TYPE_CL_EPSILON);
 
-/* The optimized kernel and its outputs per work-item, by device type.
+/* The optimized kernel and its outputs per work-item, by device type, for
+ * small windows and for windows wider than 9.
  * CPUs (PoCL, 1920x1080, threshold 20, d = 9): 16-bit vectors, 16 outputs,
- * 5-6 ms, where 8 takes 8-9, 4 takes 24, the reference 62; the order is the
- * same for d = 3 and d = 15. GPUs (H200, 3840x2160 NV12, threshold 20):
- * 32-bit scalars with a packed accumulator (see kernels/epsilon.cl); 16
- * outputs take 0.172 ms at d = 9 and 0.401 ms at d = 15, 8 outputs 0.176 and
- * 0.418, 4 outputs 0.203 and 0.481, the 16-bit vector kernel 0.277 and
- * 0.716, the reference 0.413 and 1.018. GST_CL_EPSILON_KERNEL=vector|packed
- * overrides the kernel, to compare. */
+ * 5-6 ms, where 8 take 8-9, 4 take 24, the reference 62; the order is the
+ * same for d = 3 and d = 15.
+ * GPUs (H200, 3840x2160 NV12, threshold 20): floats, sum and count in one
+ * accumulator (see kernels/epsilon.cl). At d = 9, 16 outputs take 0.137 ms,
+ * 8 take 0.154, 4 take 0.168, the 32-bit integer version of the same kernel
+ * 0.172, the 16-bit vector kernel 0.277, the reference 0.413. At d = 15, 16
+ * outputs spill registers (0.719 ms) and 8 take 0.327, against 1.018 for the
+ * reference. GST_CL_EPSILON_KERNEL=vector|packed overrides the kernel, to
+ * compare. */
+#define WIDE_WINDOW_RADIUS 4
+
 static const struct
 {
   cl_device_type type;
   guint pixels;
+  guint pixels_wide_window;
   const gchar *kernel;
 } pixels_per_item[] = {
-  {CL_DEVICE_TYPE_GPU, 16, "epsilon_packed"},
-  {CL_DEVICE_TYPE_CPU, 16, "epsilon_optimized"},
+  {CL_DEVICE_TYPE_GPU, 16, 8, "epsilon_packed"},
+  {CL_DEVICE_TYPE_CPU, 16, 16, "epsilon_optimized"},
 };
 
 #define FALLBACK_PIXELS_PER_ITEM 4
@@ -110,15 +117,16 @@ gst_cl_epsilon_set_info (GstClBaseFilter * base,
 {
   GstClEpsilon *self = GST_CL_EPSILON (base);
   cl_device_type type = gst_cl_base_filter_get_context (base)->caps.type;
+  const gchar *env = g_getenv ("GST_CL_EPSILON_KERNEL");
   guint i;
 
-  const gchar *env = g_getenv ("GST_CL_EPSILON_KERNEL");
-
   self->auto_pixels_per_item = FALLBACK_PIXELS_PER_ITEM;
+  self->auto_pixels_wide_window = FALLBACK_PIXELS_PER_ITEM;
   self->kernel = "epsilon_packed";
   for (i = 0; i < G_N_ELEMENTS (pixels_per_item); i++) {
     if (type & pixels_per_item[i].type) {
       self->auto_pixels_per_item = pixels_per_item[i].pixels;
+      self->auto_pixels_wide_window = pixels_per_item[i].pixels_wide_window;
       self->kernel = pixels_per_item[i].kernel;
       break;
     }
@@ -185,8 +193,12 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   GST_OBJECT_LOCK (self);
   radius = self->diameter / 2;
   threshold = self->threshold;
-  pixels = self->pixels_per_item ? self->pixels_per_item :
-      self->auto_pixels_per_item;
+  if (self->pixels_per_item)
+    pixels = self->pixels_per_item;
+  else if (radius > WIDE_WINDOW_RADIUS)
+    pixels = self->auto_pixels_wide_window;
+  else
+    pixels = self->auto_pixels_per_item;
   GST_OBJECT_UNLOCK (self);
 
   ok = reference ?
@@ -302,4 +314,5 @@ gst_cl_epsilon_init (GstClEpsilon * self)
   self->threshold = DEFAULT_THRESHOLD;
   self->diameter = DEFAULT_DIAMETER;
   self->auto_pixels_per_item = FALLBACK_PIXELS_PER_ITEM;
+  self->auto_pixels_wide_window = FALLBACK_PIXELS_PER_ITEM;
 }

@@ -140,12 +140,14 @@ epsilon_optimized (__global const uchar * src, int src_stride,
       width - x0);
 }
 
-/* variant=optimized on GPUs, whose ALUs work on 32-bit lanes, where 16-bit
- * vectors only add conversions: PX outputs per work-item in scalars, the
- * window's pixels held in registers row by row, and per pixel and output
- * only a subtraction, an unsigned compare, a select and an add. The sum
- * (< 2^16) and the count (<= 225) share one accumulator, p << 16 | 1 per
- * pixel taken; |p - c| <= t is the unsigned (p - (c - t)) <= 2t. */
+/* variant=optimized on GPUs, which run floats at twice the rate of 32-bit
+ * integers and would only add conversions to 16-bit vectors. PX outputs per
+ * work-item, the window's pixels held in registers row by row, and per pixel
+ * and output three float operations, every value an exact integer:
+ *   m = clamp (2t + 1 - 2 |p - c|, 0, 1)   1 if |p - c| <= t, else 0
+ *   acc += m * (256 p + 1)                 sum and count in one accumulator
+ * acc stays below 225 * 65281 < 2^24, where floats are exact, and the count
+ * (<= 225) below 256. */
 __kernel void
 epsilon_packed (__global const uchar * src, int src_stride,
     __global uchar * dst, int dst_stride, int width, int height,
@@ -154,35 +156,37 @@ epsilon_packed (__global const uchar * src, int src_stride,
   int x0 = get_global_id (0) * PX, y = get_global_id (1);
   int xs = x0 - RADIUS;
   int inside = xs >= 0 && xs + SPAN <= width;
-  uint range = 2 * threshold;
-  int low[PX];
-  uint acc[PX];
+  float edge = 2 * threshold + 1;
+  float centre[PX], acc[PX];
 
   if (x0 >= width || y >= height)
     return;
 
   for (int j = 0; j < PX; j++) {
-    low[j] = src[y * src_stride + min (x0 + j, width - 1)] - threshold;
-    acc[j] = 0;
+    centre[j] = src[y * src_stride + min (x0 + j, width - 1)];
+    acc[j] = 0.0f;
   }
 
   for (int dy = -RADIUS; dy <= RADIUS; dy++) {
     __global const uchar *row = src + clamp (y + dy, 0, height - 1) *
         src_stride;
-    int v[SPAN];
-    uint taken[SPAN];
+    float v[SPAN], taken[SPAN];
 
     for (int i = 0; i < SPAN; i++) {
       v[i] = inside ? row[xs + i] : row[clamp (xs + i, 0, width - 1)];
-      taken[i] = ((uint) v[i] << 16) | 1;
+      taken[i] = v[i] * 256.0f + 1.0f;
     }
     for (int j = 0; j < PX; j++)
-      for (int k = 0; k <= 2 * RADIUS; k++)
-        acc[j] += (uint) (v[j + k] - low[j]) <= range ? taken[j + k] : 0;
+      for (int k = 0; k <= 2 * RADIUS; k++) {
+        float m = clamp (fma (-2.0f, fabs (v[j + k] - centre[j]), edge),
+            0.0f, 1.0f);
+
+        acc[j] = fma (m, taken[j + k], acc[j]);
+      }
   }
 
   for (int j = 0; j < PX && x0 + j < width; j++) {
-    uint sum = acc[j] >> 16, n = acc[j] & 0xffff;
+    uint packed = (uint) acc[j], sum = packed >> 8, n = packed & 0xff;
 
     dst[y * dst_stride + x0 + j] = (uchar) ((sum + n / 2) / n);
   }

@@ -66,8 +66,8 @@ apply_epsilon_pixels (GstElement * element, guint n, guint unused)
 
 static const BenchTuning tunings[] = {
   TILES (3264, 2448), TILES (3840, 2160),
-  ALL_PIXELS (9, 3264, 2448), ALL_PIXELS (9, 3840, 2160),
-  ALL_PIXELS (15, 3840, 2160),
+  ALL_PIXELS (9, 3264, 2448), ALL_PIXELS (5, 3840, 2160),
+  ALL_PIXELS (9, 3840, 2160), ALL_PIXELS (15, 3840, 2160),
   {{NULL, NULL, GST_VIDEO_FORMAT_UNKNOWN, 0, 0, FALSE}, NULL, NULL, 0, 0}
 };
 
