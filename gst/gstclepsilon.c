@@ -183,7 +183,6 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
 {
   GstClEpsilon *self = GST_CL_EPSILON (base);
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gboolean reference =
       gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
   gint radius, threshold;
@@ -207,7 +206,8 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
       &out->planes[0], radius, threshold, pixels, error);
 
   for (p = 1; ok && p < out->n_planes; p++)
-    ok = gst_cl_plane_copy (ctx, &in->planes[p], &out->planes[p], error);
+    ok = gst_cl_base_filter_copy_plane (base, &in->planes[p],
+        &out->planes[p], error);
   return ok;
 }
 

@@ -162,7 +162,6 @@ gst_cl_sobel_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
 {
   GstClSobel *self = GST_CL_SOBEL (base);
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gboolean reference =
       gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
   GstClSobelMode mode;
@@ -188,7 +187,8 @@ gst_cl_sobel_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   }
 
   for (p = 1; ok && p < out->n_planes; p++)
-    ok = gst_cl_plane_fill (ctx, &out->planes[p], CHROMA_GREY, error);
+    ok = gst_cl_base_filter_fill_plane (base, &out->planes[p], CHROMA_GREY,
+        error);
   return ok;
 }
 

@@ -14,6 +14,7 @@
 
 #include "gstclbasefilter.h"
 #include "gstclerror.h"
+#include "gstclkernels.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
 #define GST_CAT_DEFAULT gst_cl_base_filter_debug
@@ -192,6 +193,59 @@ gst_cl_base_filter_get_scratch (GstClBaseFilter * filter, guint slot,
     priv->scratch_size[slot] = 0;
   }
   return priv->scratch[slot];
+}
+
+/**
+ * gst_cl_base_filter_copy_plane:
+ * @src: a plane of the same size and pixel stride as @dst
+ *
+ * Enqueues a copy of the pixels of @src into @dst, whatever their strides.
+ * Not clEnqueueCopyBufferRect: drivers differ on whether a rectangle may end
+ * before the last row's full pitch, which a plane's buffer does.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_base_filter_copy_plane (GstClBaseFilter * filter,
+    const GstClPlane * src, const GstClPlane * dst, GError ** error)
+{
+  gsize global[2] = { (gsize) src->width * src->pstride, src->height };
+  cl_kernel k;
+
+  g_return_val_if_fail (src->width == dst->width &&
+      src->height == dst->height && src->pstride == dst->pstride, FALSE);
+  k = gst_cl_base_filter_get_kernel (filter, gst_cl_kernel_plane, "",
+      "plane_copy", error);
+  return k && gst_cl_set_kernel_args (k, error, 4, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride)) &&
+      gst_cl_context_enqueue_kernel (GET_PRIV (filter)->ctx, k, 2, global,
+      NULL, error);
+}
+
+/**
+ * gst_cl_base_filter_fill_plane:
+ *
+ * Enqueues setting every byte of the pixels of @plane to @value. The padding
+ * at the end of the rows is left alone: a GstVideoMeta may place another
+ * plane there, and clEnqueueFillBuffer knows no strides.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_base_filter_fill_plane (GstClBaseFilter * filter,
+    const GstClPlane * plane, guint8 value, GError ** error)
+{
+  gsize global[2] = { (gsize) plane->width * plane->pstride, plane->height };
+  gint fill = value;
+  cl_kernel k;
+
+  k = gst_cl_base_filter_get_kernel (filter, gst_cl_kernel_plane, "",
+      "plane_fill", error);
+  return k && gst_cl_set_kernel_args (k, error, 3, GST_CL_ARG (plane->mem),
+      GST_CL_ARG (plane->stride), GST_CL_ARG (fill)) &&
+      gst_cl_context_enqueue_kernel (GET_PRIV (filter)->ctx, k, 2, global,
+      NULL, error);
 }
 
 /**

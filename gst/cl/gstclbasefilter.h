@@ -77,6 +77,15 @@ cl_mem         gst_cl_base_filter_get_scratch (GstClBaseFilter * filter,
                                                guint slot, gsize size,
                                                GError ** error);
 
+gboolean       gst_cl_base_filter_copy_plane (GstClBaseFilter * filter,
+                                              const GstClPlane * src,
+                                              const GstClPlane * dst,
+                                              GError ** error);
+
+gboolean       gst_cl_base_filter_fill_plane (GstClBaseFilter * filter,
+                                              const GstClPlane * plane,
+                                              guint8 value, GError ** error);
+
 gboolean       gst_cl_base_filter_process (GstClBaseFilter * filter,
                                            const GstClFrame * in,
                                            const GstClFrame * out,

@@ -9,7 +9,6 @@
  */
 #include "gstclframe.h"
 #include "gstclerror.h"
-#include "gstclkernels.h"
 
 /**
  * gst_cl_frame_set_geometry:
@@ -47,71 +46,6 @@ gst_cl_plane_size (const GstClPlane * plane)
 {
   return (gsize) plane->stride * (plane->height - 1) +
       (gsize) plane->width * plane->pstride;
-}
-
-/**
- * gst_cl_plane_copy:
- * @src: a plane of the same size and pixel stride as @dst
- *
- * Enqueues a copy of the pixels of @src into @dst, whatever their strides.
- *
- * Returns: %TRUE on success
- */
-gboolean
-gst_cl_plane_copy (GstClContext * ctx, const GstClPlane * src,
-    const GstClPlane * dst, GError ** error)
-{
-  gsize global[2] = { (gsize) src->width * src->pstride, src->height };
-  cl_kernel k;
-  gboolean ok;
-
-  g_return_val_if_fail (src->width == dst->width &&
-      src->height == dst->height && src->pstride == dst->pstride, FALSE);
-  /* not clEnqueueCopyBufferRect: drivers differ on whether a rectangle may
-   * end before the last row's full pitch, which a plane's buffer does */
-  k = gst_cl_context_create_kernel (ctx, gst_cl_kernel_plane, "",
-      "plane_copy", error);
-  if (!k)
-    return FALSE;
-  ok = gst_cl_set_kernel_args (k, error, 4, GST_CL_ARG (src->mem),
-      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-      GST_CL_ARG (dst->stride)) &&
-      gst_cl_context_enqueue_kernel (ctx, k, 2, global, NULL, error);
-  clReleaseKernel (k);
-  return ok;
-}
-
-/**
- * gst_cl_plane_fill:
- *
- * Enqueues setting every byte of the pixels of @plane to @value. The padding
- * at the end of the rows is left alone: a GstVideoMeta may place another
- * plane there, and clEnqueueFillBuffer knows no strides.
- *
- * Returns: %TRUE on success
- */
-gboolean
-gst_cl_plane_fill (GstClContext * ctx, const GstClPlane * plane,
-    guint8 value, GError ** error)
-{
-  gint row_bytes = plane->width * plane->pstride;
-  gint fill = value;
-  gsize global[2] = { row_bytes, plane->height };
-  cl_kernel k;
-  gboolean ok;
-
-  /* the program is cached by the context; a kernel object is cheap, and one
-   * of our own keeps concurrent callers from sharing its arguments */
-  k = gst_cl_context_create_kernel (ctx, gst_cl_kernel_plane, "",
-      "plane_fill", error);
-  if (!k)
-    return FALSE;
-  ok = gst_cl_set_kernel_args (k, error, 3, GST_CL_ARG (plane->mem),
-      GST_CL_ARG (plane->stride), GST_CL_ARG (fill)) &&
-      gst_cl_context_enqueue_kernel (ctx, k, 2, global, NULL, error);
-  /* an enqueued command keeps the kernel alive until it has run */
-  clReleaseKernel (k);
-  return ok;
 }
 
 static cl_mem

@@ -50,12 +50,6 @@ void     gst_cl_frame_set_geometry (GstClFrame * frame,
 
 gsize    gst_cl_plane_size (const GstClPlane * plane);
 
-gboolean gst_cl_plane_copy (GstClContext * ctx, const GstClPlane * src,
-                            const GstClPlane * dst, GError ** error);
-
-gboolean gst_cl_plane_fill (GstClContext * ctx, const GstClPlane * plane,
-                            guint8 value, GError ** error);
-
 gboolean gst_cl_frame_import (GstClContext * ctx, GstVideoFrame * vframe,
                               gboolean output, GstClStaging * staging,
                               GstClFrame * frame, GError ** error);
