@@ -66,6 +66,35 @@ GST_START_TEST (test_device_choice)
 
 GST_END_TEST;
 
+GST_START_TEST (test_device_ranking)
+{
+  /* the loader's order: CPU, accelerator, GPU, GPU */
+  static const cl_device_type types[] = { CL_DEVICE_TYPE_CPU,
+    CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_GPU,
+    CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT
+  };
+  GstClDeviceInfo infos[G_N_ELEMENTS (types)] = { {0,}, };
+  GPtrArray *list = g_ptr_array_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++) {
+    infos[i].index = i;
+    infos[i].type = types[i];
+    g_ptr_array_add (list, &infos[i]);
+  }
+  fail_unless (gst_cl_device_choose_auto (list) == &infos[2],
+      "the first GPU comes first");
+  g_ptr_array_remove_range (list, 2, 2);
+  fail_unless (gst_cl_device_choose_auto (list) == &infos[1],
+      "then an accelerator");
+  g_ptr_array_remove_index (list, 1);
+  fail_unless (gst_cl_device_choose_auto (list) == &infos[0], "then a CPU");
+  g_ptr_array_set_size (list, 0);
+  fail_unless (gst_cl_device_choose_auto (list) == NULL);
+  g_ptr_array_unref (list);
+}
+
+GST_END_TEST;
+
 static GstClProgramOrigin
 build_in_new_context (const gchar * options)
 {
@@ -213,6 +242,7 @@ core_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_device_list);
   tcase_add_test (tc, test_device_choice);
+  tcase_add_test (tc, test_device_ranking);
   tcase_add_test (tc, test_program_cache);
   tcase_add_test (tc, test_build_error);
   tcase_add_test (tc, test_wrapped_context);

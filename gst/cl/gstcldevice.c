@@ -155,8 +155,15 @@ gst_cl_device_list_describe (void)
   return g_string_free (s, FALSE);
 }
 
-static const GstClDeviceInfo *
-choose_auto (const GPtrArray * list)
+/**
+ * gst_cl_device_choose_auto:
+ * @list: (element-type GstClDeviceInfo): devices, as gst_cl_device_list()
+ *
+ * Returns: (transfer none) (nullable): the first GPU of @list, else the first
+ *   accelerator, else the first CPU, else the first device
+ */
+const GstClDeviceInfo *
+gst_cl_device_choose_auto (const GPtrArray * list)
 {
   const GstClDeviceInfo *best = NULL;
   guint i;
@@ -225,7 +232,7 @@ gst_cl_device_choose (gint index, GError ** error)
   else if (env && *env)
     info = choose_from_env (list, env);
   else
-    info = choose_auto (list);
+    info = gst_cl_device_choose_auto (list);
   if (!info)
     goto no_match;
   return info;

@@ -34,6 +34,8 @@ const GPtrArray *       gst_cl_device_list (void);
 
 const GstClDeviceInfo * gst_cl_device_choose (gint index, GError ** error);
 
+const GstClDeviceInfo * gst_cl_device_choose_auto (const GPtrArray * list);
+
 gchar *                 gst_cl_device_list_describe (void);
 
 gchar *                 gst_cl_device_get_string (cl_device_id device,
