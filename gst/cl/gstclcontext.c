@@ -18,9 +18,29 @@ G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
         "OpenCL context"));
 
 /* An application's cl_context is wrapped by one GstClContext, whichever
- * element sees it first, so that its programs and queue are shared too. */
+ * element sees it first, so that its programs and queue are shared too.
+ * Weak references: a wrapper in its last unref is never handed out. */
 static GMutex wrapped_lock;
-static GHashTable *wrapped_contexts;
+static GHashTable *wrapped_contexts;    /* cl_context -> GWeakRef * */
+
+static void
+free_weak_ref (gpointer ref)
+{
+  g_weak_ref_clear (ref);
+  g_free (ref);
+}
+
+/* Called with wrapped_lock. Returns a new reference, or NULL. */
+static GstClContext *
+lookup_wrapped (cl_context context)
+{
+  GWeakRef *ref;
+
+  if (!wrapped_contexts)
+    wrapped_contexts = g_hash_table_new_full (NULL, NULL, NULL, free_weak_ref);
+  ref = g_hash_table_lookup (wrapped_contexts, context);
+  return ref ? g_weak_ref_get (ref) : NULL;
+}
 
 static void
 gst_cl_context_finalize (GObject * object)
@@ -28,10 +48,17 @@ gst_cl_context_finalize (GObject * object)
   GstClContext *self = GST_CL_CONTEXT (object);
 
   if (self->wrapped) {
+    GstClContext *live;
+
+    /* the entry is ours unless a new wrapper took its place meanwhile */
     g_mutex_lock (&wrapped_lock);
-    if (g_hash_table_lookup (wrapped_contexts, self->context) == self)
+    live = lookup_wrapped (self->context);
+    if (!live)
       g_hash_table_remove (wrapped_contexts, self->context);
     g_mutex_unlock (&wrapped_lock);
+    /* outside the lock: this may be the last reference */
+    if (live)
+      gst_object_unref (live);
   }
   g_hash_table_unref (self->programs);
   if (self->queue) {
@@ -210,18 +237,15 @@ GstClContext *
 gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
     GError ** error)
 {
-  GstClContext *self;
+  GstClContext *self, *live;
+  GWeakRef *ref;
   cl_int status;
 
   g_mutex_lock (&wrapped_lock);
-  if (!wrapped_contexts)
-    wrapped_contexts = g_hash_table_new (NULL, NULL);
-  self = g_hash_table_lookup (wrapped_contexts, context);
-  if (self && g_atomic_int_get (&G_OBJECT (self)->ref_count) > 0 &&
-      self->device == device) {
-    gst_object_ref (self);
+  live = lookup_wrapped (context);
+  if (live && live->device == device) {
     g_mutex_unlock (&wrapped_lock);
-    return self;
+    return live;
   }
 
   status = clRetainContext (context);
@@ -235,8 +259,15 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
   self->context = context;
   self->device = device;
   self->device_index = wrapped_device_index (device);
-  g_hash_table_insert (wrapped_contexts, context, self);
+  /* a wrapper of another device of the same context stays the shared one */
+  if (!live) {
+    ref = g_new0 (GWeakRef, 1);
+    g_weak_ref_init (ref, self);
+    g_hash_table_replace (wrapped_contexts, context, ref);
+  }
   g_mutex_unlock (&wrapped_lock);
+  if (live)
+    gst_object_unref (live);
 
   if (!gst_cl_context_setup (self, error)) {
     gst_object_unref (self);
