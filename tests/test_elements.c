@@ -1,0 +1,73 @@
+/* gstclfilters tests: what gst-inspect shows of every element
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "cltest.h"
+
+/* element, its properties that change the output */
+static const struct
+{
+  const gchar *factory;
+  const gchar *controlled[3];
+} elements[] = {
+  {"clboxblur", {"diameter", NULL}},
+  {"clsobel", {"mode", NULL}},
+  {"clepsilon", {"threshold", "diameter", NULL}},
+};
+
+#define OUTPUT_FLAGS (GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
+
+GST_START_TEST (test_metadata_and_properties)
+{
+  for (guint e = 0; e < G_N_ELEMENTS (elements); e++) {
+    GstElement *el = gst_element_factory_make (elements[e].factory, NULL);
+    GstElementFactory *f = gst_element_get_factory (el);
+    GParamSpec *pspec;
+    gboolean qos;
+    gint index;
+    GEnumClass *klass;
+
+    fail_unless (el != NULL, "no %s", elements[e].factory);
+    fail_unless (g_str_has_prefix (gst_element_factory_get_metadata (f,
+                GST_ELEMENT_METADATA_LONGNAME), "OpenCL"));
+    fail_unless (gst_element_factory_get_metadata (f,
+            GST_ELEMENT_METADATA_DESCRIPTION) != NULL);
+    fail_unless_equals_int (gst_element_factory_get_num_pad_templates (f), 2);
+
+    for (guint p = 0; elements[e].controlled[p]; p++) {
+      pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+          elements[e].controlled[p]);
+      fail_unless (pspec != NULL);
+      fail_unless ((pspec->flags & OUTPUT_FLAGS) == OUTPUT_FLAGS,
+          "%s::%s must be controllable and mutable while playing",
+          elements[e].factory, pspec->name);
+    }
+
+    g_object_get (el, "qos", &qos, "device-index", &index, NULL);
+    fail_unless (qos, "QoS is on");
+    fail_unless_equals_int (index, -1);
+    pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (el), "variant");
+    fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
+    g_object_get (el, "variant", &index, NULL);
+    klass = g_type_class_ref (pspec->value_type);
+    fail_unless_equals_string (g_enum_get_value (klass, index)->value_nick,
+        "optimized");
+    g_type_class_unref (klass);
+    gst_object_unref (el);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+elements_suite (void)
+{
+  Suite *s = suite_create ("clelements");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_metadata_and_properties);
+  return s;
+}
+
+GST_CHECK_MAIN (elements);
