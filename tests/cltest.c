@@ -286,3 +286,60 @@ cl_test_expect_error (GstBus * bus, gint code, ...)
   g_error_free (err);
   gst_message_unref (msg);
 }
+
+/* SPEC: every plane blurred on its own grid */
+void
+cl_test_ref_boxblur (const GstVideoFrame * in, guint plane, guint8 * out,
+    gint out_stride, gpointer user_data)
+{
+  ClRefPlane p;
+
+  cl_test_plane_of (in, plane, &p);
+  cl_ref_boxblur (&p, out, out_stride, GPOINTER_TO_UINT (user_data));
+}
+
+/* SPEC: the luma filtered, the chroma planes set to 128 */
+void
+cl_test_ref_sobel (const GstVideoFrame * in, guint plane, guint8 * out,
+    gint out_stride, gpointer user_data)
+{
+  ClRefPlane p;
+
+  cl_test_plane_of (in, plane, &p);
+  if (plane == 0) {
+    cl_ref_sobel (&p, out, out_stride, GPOINTER_TO_UINT (user_data));
+    return;
+  }
+  for (gint y = 0; y < p.height; y++)
+    memset (out + (gsize) y * out_stride, 128, (gsize) p.width * p.pstride);
+}
+
+/* SPEC: the luma filtered, the chroma copied unchanged */
+void
+cl_test_ref_epsilon (const GstVideoFrame * in, guint plane, guint8 * out,
+    gint out_stride, gpointer user_data)
+{
+  const ClTestEpsilon *s = user_data;
+  ClRefPlane p;
+
+  cl_test_plane_of (in, plane, &p);
+  if (plane == 0) {
+    cl_ref_epsilon (&p, out, out_stride, s->threshold, s->diameter);
+    return;
+  }
+  for (gint y = 0; y < p.height; y++)
+    memcpy (out + (gsize) y * out_stride, p.data + (gsize) y * p.stride,
+        (gsize) p.width * p.pstride);
+}
+
+/* Unsupported @caps fail negotiation: the first buffer is refused. */
+void
+cl_test_check_caps_rejected (const gchar * factory, const gchar * caps)
+{
+  GstHarness *h = gst_harness_new (factory);
+
+  gst_harness_set_src_caps_str (h, caps);
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, 256, NULL)), GST_FLOW_NOT_NEGOTIATED);
+  gst_harness_teardown (h);
+}

@@ -17,6 +17,25 @@ typedef void (*ClRefPlaneFunc) (const GstVideoFrame * in, guint plane,
                                 guint8 * out, gint out_stride,
                                 gpointer user_data);
 
+/* Frame-level references of the filters, as ClRefPlaneFunc. */
+typedef struct
+{
+  guint threshold;
+  guint diameter;
+} ClTestEpsilon;
+
+/* user_data: the diameter, GUINT_TO_POINTER */
+void cl_test_ref_boxblur (const GstVideoFrame * in, guint plane, guint8 * out,
+                          gint out_stride, gpointer user_data);
+/* user_data: the ClRefSobelMode, GUINT_TO_POINTER */
+void cl_test_ref_sobel (const GstVideoFrame * in, guint plane, guint8 * out,
+                        gint out_stride, gpointer user_data);
+/* user_data: a ClTestEpsilon */
+void cl_test_ref_epsilon (const GstVideoFrame * in, guint plane, guint8 * out,
+                          gint out_stride, gpointer user_data);
+
+void cl_test_check_caps_rejected (const gchar * factory, const gchar * caps);
+
 GstBuffer * cl_test_frame_new (GstVideoFormat format, gint width, gint height,
                                guint pad, guint32 seed, GstVideoInfo * info);
 

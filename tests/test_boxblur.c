@@ -17,16 +17,6 @@ static const GstVideoFormat formats[] = {
 
 static const gchar *variants[] = { "reference", "optimized" };
 
-static void
-ref_boxblur (const GstVideoFrame * in, guint plane, guint8 * out,
-    gint out_stride, gpointer user_data)
-{
-  ClRefPlane p;
-
-  cl_test_plane_of (in, plane, &p);
-  cl_ref_boxblur (&p, out, out_stride, GPOINTER_TO_UINT (user_data));
-}
-
 /* One random frame through clboxblur, checked bit for bit. */
 static void
 check_blur (GstVideoFormat format, gint width, gint height, guint pad,
@@ -42,7 +32,7 @@ check_blur (GstVideoFormat format, gint width, gint height, guint pad,
   gst_util_set_object_arg (G_OBJECT (h->element), "variant", variant);
   g_object_set (h->element, "diameter", diameter, NULL);
   out = cl_test_push_pull (h, gst_buffer_ref (in));
-  fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
+  fail_unless (cl_test_check_output (in, out, &info, cl_test_ref_boxblur,
           GUINT_TO_POINTER (diameter), &why), "%s %dx%d pad %u d=%u %s: %s",
       gst_video_format_to_string (format), width, height, pad, diameter,
       variant, why);
@@ -117,7 +107,7 @@ GST_START_TEST (test_real_photo)
       gst_util_set_object_arg (G_OBJECT (h->element), "variant", variants[v]);
       g_object_set (h->element, "diameter", 21, NULL);
       out = cl_test_push_pull (h, gst_buffer_ref (in));
-      fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
+      fail_unless (cl_test_check_output (in, out, &info, cl_test_ref_boxblur,
               GUINT_TO_POINTER (21), &why), "photo %s %s: %s",
           gst_video_format_to_string (photo_formats[f]), variants[v], why);
       gst_buffer_unref (out);
@@ -140,7 +130,7 @@ GST_START_TEST (test_real_pipeline)
   gchar *why = NULL;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 333, 251);
-  fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
+  fail_unless (cl_test_check_output (in, out, &info, cl_test_ref_boxblur,
           GUINT_TO_POINTER (7), &why), "pipeline: %s", why);
   gst_buffer_unref (out);
   gst_buffer_unref (in);
@@ -182,7 +172,7 @@ GST_START_TEST (test_diameter_change_while_playing)
 
     g_object_set (h->element, "diameter", diameters[i], NULL);
     out = cl_test_push_pull (h, gst_buffer_ref (in));
-    fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
+    fail_unless (cl_test_check_output (in, out, &info, cl_test_ref_boxblur,
             GUINT_TO_POINTER (diameters[i]), &why), "d=%u: %s", diameters[i],
         why);
     gst_buffer_unref (out);
@@ -217,7 +207,7 @@ GST_START_TEST (test_controlled_diameter)
 
     GST_BUFFER_PTS (in) = i * GST_SECOND;
     out = cl_test_push_pull (h, gst_buffer_ref (in));
-    fail_unless (cl_test_check_output (in, out, &info, ref_boxblur,
+    fail_unless (cl_test_check_output (in, out, &info, cl_test_ref_boxblur,
             GUINT_TO_POINTER (d), &why), "controlled d=%u: %s", d, why);
     gst_buffer_unref (out);
     gst_buffer_unref (in);
@@ -230,13 +220,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_caps_rejected)
 {
-  GstHarness *h = gst_harness_new ("clboxblur");
-
-  gst_harness_set_src_caps_str (h, "video/x-raw,format=YUY2,width=8,height=8,"
-      "framerate=30/1");
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, 128, NULL)), GST_FLOW_NOT_NEGOTIATED);
-  gst_harness_teardown (h);
+  cl_test_check_caps_rejected ("clboxblur", "video/x-raw,format=YUY2,"
+      "width=8,height=8,framerate=30/1");
 }
 
 GST_END_TEST;

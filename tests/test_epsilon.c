@@ -19,32 +19,8 @@ static const GstVideoFormat formats[] = {
 
 static const gchar *variants[] = { "reference", "optimized" };
 
-typedef struct
-{
-  guint threshold;
-  guint diameter;
-} Settings;
-
-/* SPEC: the luma filtered, the chroma copied unchanged */
 static void
-ref_epsilon (const GstVideoFrame * in, guint plane, guint8 * out,
-    gint out_stride, gpointer user_data)
-{
-  const Settings *s = user_data;
-  ClRefPlane p;
-
-  cl_test_plane_of (in, plane, &p);
-  if (plane == 0) {
-    cl_ref_epsilon (&p, out, out_stride, s->threshold, s->diameter);
-    return;
-  }
-  for (gint y = 0; y < p.height; y++)
-    memcpy (out + (gsize) y * out_stride, p.data + (gsize) y * p.stride,
-        (gsize) p.width * p.pstride);
-}
-
-static void
-set_settings (GstHarness * h, const Settings * s, const gchar * variant)
+set_settings (GstHarness * h, const ClTestEpsilon * s, const gchar * variant)
 {
   gst_util_set_object_arg (G_OBJECT (h->element), "variant", variant);
   g_object_set (h->element, "threshold", s->threshold, "diameter",
@@ -54,12 +30,12 @@ set_settings (GstHarness * h, const Settings * s, const gchar * variant)
 /* Pushes @in and checks the output bit for bit; returns it. */
 static GstBuffer *
 check_frame (GstHarness * h, GstBuffer * in, const GstVideoInfo * info,
-    const Settings * s, const gchar * what)
+    const ClTestEpsilon * s, const gchar * what)
 {
   GstBuffer *out = cl_test_push_pull (h, gst_buffer_ref (in));
   gchar *why = NULL;
 
-  fail_unless (cl_test_check_output (in, out, info, ref_epsilon,
+  fail_unless (cl_test_check_output (in, out, info, cl_test_ref_epsilon,
           (gpointer) s, &why), "%s %s %dx%d threshold %u d=%u: %s", what,
       gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
       GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
@@ -73,7 +49,7 @@ check_epsilon (GstVideoFormat format, gint width, gint height, guint pad,
     guint threshold, guint diameter, const gchar * variant)
 {
   GstHarness *h = cl_test_harness_new ("clepsilon", format, width, height);
-  Settings s = { threshold, diameter };
+  ClTestEpsilon s = { threshold, diameter };
   GstVideoInfo info;
   GstBuffer *in = cl_test_frame_new (format, width, height, pad,
       width * 31 + diameter * 7 + threshold, &info);
@@ -131,7 +107,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_real_photo)
 {
-  static const Settings settings[] = { {DEFAULT_THRESHOLD, DEFAULT_DIAMETER},
+  static const ClTestEpsilon settings[] =
+      { {DEFAULT_THRESHOLD, DEFAULT_DIAMETER},
   {1, 3}, {40, 15}
   };
 
@@ -158,7 +135,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_identity_passes_through)
 {
-  static const Settings identities[] = { {0, DEFAULT_DIAMETER}, {20, 1},
+  static const ClTestEpsilon identities[] = { {0, DEFAULT_DIAMETER}, {20, 1},
   {0, 1}
   };
 
@@ -186,7 +163,7 @@ GST_START_TEST (test_change_while_playing)
 {
   GstHarness *h = cl_test_harness_new ("clepsilon", GST_VIDEO_FORMAT_I420, 40,
       30);
-  static const Settings order[] = { {20, 9}, {0, 9}, {5, 3}, {30, 1},
+  static const ClTestEpsilon order[] = { {20, 9}, {0, 9}, {5, 3}, {30, 1},
   {255, 15}, {12, 6}
   };
 
@@ -219,7 +196,7 @@ GST_START_TEST (test_controlled_threshold)
           "threshold", cs));
 
   for (guint i = 0; i < 2; i++) {
-    Settings s = { i ? 60 : 10, DEFAULT_DIAMETER };
+    ClTestEpsilon s = { i ? 60 : 10, DEFAULT_DIAMETER };
     GstVideoInfo info;
     GstBuffer *in = cl_test_frame_new (GST_VIDEO_FORMAT_NV12, 21, 13, 0, i,
         &info);
@@ -236,13 +213,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_caps_rejected)
 {
-  GstHarness *h = gst_harness_new ("clepsilon");
-
-  gst_harness_set_src_caps_str (h, "video/x-raw,format=RGBA,width=8,height=8,"
-      "framerate=30/1");
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_buffer_new_allocate (NULL, 256, NULL)), GST_FLOW_NOT_NEGOTIATED);
-  gst_harness_teardown (h);
+  cl_test_check_caps_rejected ("clepsilon", "video/x-raw,format=RGBA,"
+      "width=8,height=8,framerate=30/1");
 }
 
 GST_END_TEST;
@@ -314,7 +286,7 @@ GST_START_TEST (test_jpeg_ringing_reduced)
   static const GstVideoFormat photo_formats[] = { GST_VIDEO_FORMAT_I420,
     GST_VIDEO_FORMAT_NV12
   };
-  static const Settings defaults = { DEFAULT_THRESHOLD, DEFAULT_DIAMETER };
+  static const ClTestEpsilon defaults = { DEFAULT_THRESHOLD, DEFAULT_DIAMETER };
 
   for (guint f = 0; f < G_N_ELEMENTS (photo_formats); f++) {
     GstVideoInfo info;

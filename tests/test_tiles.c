@@ -9,27 +9,6 @@
 #include "gstclepsilon.h"
 #include "gstclsobel.h"
 
-static void
-ref_sobel (const GstVideoFrame * in, guint plane, guint8 * out,
-    gint out_stride, gpointer user_data)
-{
-  ClRefPlane p;
-
-  cl_test_plane_of (in, plane, &p);
-  cl_ref_sobel (&p, out, out_stride, GPOINTER_TO_UINT (user_data));
-}
-
-static void
-ref_epsilon (const GstVideoFrame * in, guint plane, guint8 * out,
-    gint out_stride, gpointer user_data)
-{
-  const guint *settings = user_data;
-  ClRefPlane p;
-
-  cl_test_plane_of (in, plane, &p);
-  cl_ref_epsilon (&p, out, out_stride, settings[0], settings[1]);
-}
-
 /* @h's output for a random GRAY8 frame of @width x @height, bit for bit */
 static void
 check_gray (GstHarness * h, gint width, gint height, ClRefPlaneFunc ref,
@@ -74,7 +53,7 @@ GST_START_TEST (test_sobel_tiles)
 
         gst_cl_sobel_set_tile (sobel, widths[w], heights[t]);
         for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-          check_gray (h, sizes[s][0], sizes[s][1], ref_sobel,
+          check_gray (h, sizes[s][0], sizes[s][1], cl_test_ref_sobel,
               GUINT_TO_POINTER (modes[m]), what);
         g_free (what);
       }
@@ -86,22 +65,22 @@ GST_END_TEST;
 
 GST_START_TEST (test_epsilon_pixels_per_item)
 {
-  static const guint settings[][2] = { {20, 3}, {255, 9}, {7, 15} };
+  static const ClTestEpsilon settings[] = { {20, 3}, {255, 9}, {7, 15} };
 
   for (guint s = 0; s < G_N_ELEMENTS (settings); s++) {
     GstClEpsilon *epsilon = g_object_new (GST_TYPE_CL_EPSILON, "threshold",
-        settings[s][0], "diameter", settings[s][1], NULL);
+        settings[s].threshold, "diameter", settings[s].diameter, NULL);
     GstHarness *h = cl_test_harness_new_with_element (GST_ELEMENT (epsilon),
         GST_VIDEO_FORMAT_GRAY8, 1, 1);
 
     for (guint n = 1; n <= 16; n *= 2) {
       gchar *what = g_strdup_printf ("threshold %u d=%u %u pixels per item",
-          settings[s][0], settings[s][1], n);
+          settings[s].threshold, settings[s].diameter, n);
 
       gst_cl_epsilon_set_pixels_per_item (epsilon, n);
       for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
-        check_gray (h, sizes[i][0], sizes[i][1], ref_epsilon,
-            (gpointer) settings[s], what);
+        check_gray (h, sizes[i][0], sizes[i][1], cl_test_ref_epsilon,
+            (gpointer) & settings[s], what);
       g_free (what);
     }
     gst_harness_teardown (h);
