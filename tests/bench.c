@@ -132,6 +132,29 @@ device_frame_new (GstClContext * ctx, const GstVideoInfo * info,
   g_rand_free (rand);
 }
 
+/* Milliseconds one call of @enqueue takes on the queue of @ctx, the mean of
+ * as many as fit in min_seconds, with a finish every 8 calls as a pipeline
+ * would leave the queue busy. One warm-up call comes first. */
+static gdouble
+time_enqueues (GstClContext * ctx, void (*enqueue) (gpointer), gpointer data)
+{
+  gdouble start, elapsed;
+  guint n = 0;
+
+  enqueue (data);
+  clFinish (ctx->queue);
+  start = now ();
+  do {
+    enqueue (data);
+    if (++n % 8 == 0 || n < 8)
+      clFinish (ctx->queue);
+    elapsed = now () - start;
+  } while (elapsed < min_seconds && n < 2000);
+  clFinish (ctx->queue);
+  elapsed = now () - start;
+  return 1000.0 * elapsed / n;
+}
+
 static GstHarness *
 harness_new (const BenchCase * c, const gchar * variant,
     const BenchTuning * tuning)
@@ -168,42 +191,46 @@ harness_new (const BenchCase * c, const gchar * variant,
 
 /* Returns the milliseconds one frame takes, the mean of as many frames as fit
  * in min_seconds (a slow case runs once). */
+typedef struct
+{
+  GstClBaseFilter *filter;
+  GstClFrame in, out;
+} ProcessJob;
+
+static void
+enqueue_process (gpointer data)
+{
+  ProcessJob *job = data;
+
+  gst_cl_base_filter_process (job->filter, &job->in, &job->out, NULL);
+}
+
 static gdouble
 time_case (const BenchCase * c, const gchar * variant,
     const BenchTuning * tuning)
 {
   GstHarness *h = harness_new (c, variant, tuning);
-  GstClBaseFilter *filter = GST_CL_BASE_FILTER (h->element);
-  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
+  ProcessJob job = { 0, };
+  GstClContext *ctx;
   GstVideoInfo info;
-  GstClFrame in, out;
   GError *err = NULL;
-  gdouble start, elapsed;
-  guint n = 0;
+  gdouble ms;
 
+  job.filter = GST_CL_BASE_FILTER (h->element);
+  ctx = gst_cl_base_filter_get_context (job.filter);
   gst_video_info_set_format (&info, c->format, c->width, c->height);
-  device_frame_new (ctx, &info, &in, 1);
-  device_frame_new (ctx, &info, &out, 2);
-  if (!gst_cl_base_filter_process (filter, &in, &out, &err)) {
+  device_frame_new (ctx, &info, &job.in, 1);
+  device_frame_new (ctx, &info, &job.out, 2);
+  if (!gst_cl_base_filter_process (job.filter, &job.in, &job.out, &err)) {
     g_printerr ("%s %s: %s\n", c->factory, c->props, err->message);
     exit (1);
   }
-  clFinish (ctx->queue);
+  ms = time_enqueues (ctx, enqueue_process, &job);
 
-  start = now ();
-  do {
-    gst_cl_base_filter_process (filter, &in, &out, NULL);
-    if (++n % 8 == 0 || n < 8)
-      clFinish (ctx->queue);
-    elapsed = now () - start;
-  } while (elapsed < min_seconds && n < 2000);
-  clFinish (ctx->queue);
-  elapsed = now () - start;
-
-  gst_cl_frame_release (&in);
-  gst_cl_frame_release (&out);
+  gst_cl_frame_release (&job.in);
+  gst_cl_frame_release (&job.out);
   gst_harness_teardown (h);
-  return 1000.0 * elapsed / n;
+  return ms;
 }
 
 static gsize
@@ -221,34 +248,41 @@ wanted (const BenchCase * c)
   return !(only && !strstr (c->factory, only)) && !(quick && c->width > 1920);
 }
 
+typedef struct
+{
+  GstClContext *ctx;
+  cl_mem a, b;
+  gsize bytes;
+} CopyJob;
+
+static void
+enqueue_copy (gpointer data)
+{
+  CopyJob *job = data;
+
+  clEnqueueCopyBuffer (job->ctx->queue, job->a, job->b, 0, 0, job->bytes, 0,
+      NULL, NULL);
+}
+
 /* Milliseconds to copy a buffer of @bytes on the device, timed as the cases
  * are: what a frame costs when nothing is computed, launch included. */
 static gdouble
 time_frame_copy (GstClContext * ctx, gsize bytes)
 {
+  CopyJob job = { ctx, NULL, NULL, bytes };
   cl_int status;
-  cl_mem a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
-      &status);
-  cl_mem b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
-      &status);
-  gdouble start, elapsed;
-  guint n = 0;
+  gdouble ms;
 
+  job.a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
+      &status);
   check (status, "clCreateBuffer");
-  clEnqueueCopyBuffer (ctx->queue, a, b, 0, 0, bytes, 0, NULL, NULL);
-  clFinish (ctx->queue);
-  start = now ();
-  do {
-    clEnqueueCopyBuffer (ctx->queue, a, b, 0, 0, bytes, 0, NULL, NULL);
-    if (++n % 8 == 0 || n < 8)
-      clFinish (ctx->queue);
-    elapsed = now () - start;
-  } while (elapsed < min_seconds && n < 2000);
-  clFinish (ctx->queue);
-  elapsed = now () - start;
-  clReleaseMemObject (a);
-  clReleaseMemObject (b);
-  return 1000.0 * elapsed / n;
+  job.b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
+      &status);
+  check (status, "clCreateBuffer");
+  ms = time_enqueues (ctx, enqueue_copy, &job);
+  clReleaseMemObject (job.a);
+  clReleaseMemObject (job.b);
+  return ms;
 }
 
 static void
