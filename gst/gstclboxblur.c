@@ -53,6 +53,7 @@ struct _GstClBoxBlur
 
   guint diameter;
   BoxBlurMethod method;
+  gint run_override;            /* GST_CL_BOXBLUR_RUN, 0 when unset */
 };
 
 G_DEFINE_TYPE (GstClBoxBlur, gst_cl_box_blur, GST_TYPE_CL_BASE_FILTER);
@@ -83,19 +84,18 @@ gst_cl_box_blur_divisor (guint n, guint * magic, guint * shift)
  * that start the window, few enough to keep every compute unit busy.
  * GST_CL_BOXBLUR_RUN overrides it, for tuning. */
 static gint
-items_per_run (BoxBlurMethod method, guint radius)
+items_per_run (GstClBoxBlur * self, guint radius)
 {
-  const gchar *env = g_getenv ("GST_CL_BOXBLUR_RUN");
-  gint64 run = env ? g_ascii_strtoll (env, NULL, 10) : 0;
-
-  if (run > 0)
-    return method == BOX_BLUR_RUNS_TRANSPOSED ? GST_ROUND_UP_32 (run) : run;
-  if (method == BOX_BLUR_RUNS_TRANSPOSED)
+  if (self->run_override > 0)
+    return self->method == BOX_BLUR_RUNS_TRANSPOSED ?
+        GST_ROUND_UP_32 (self->run_override) : self->run_override;
+  if (self->method == BOX_BLUR_RUNS_TRANSPOSED)
     return CLAMP (GST_ROUND_UP_32 (2 * radius + 1), 64, 256);
   return CLAMP (GST_ROUND_UP_16 (4 * radius + 1), 32, 512);
 }
 
-/* GST_CL_BOXBLUR_METHOD=rows|transposed overrides the choice, to compare. */
+/* GST_CL_BOXBLUR_METHOD=rows|transposed and GST_CL_BOXBLUR_RUN=N override
+ * the choices, to compare; read once per negotiation, not per frame. */
 static gboolean
 gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info, GError ** error)
@@ -103,6 +103,7 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   GstClBoxBlur *self = GST_CL_BOX_BLUR (base);
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   const gchar *env = g_getenv ("GST_CL_BOXBLUR_METHOD");
+  const gchar *run = g_getenv ("GST_CL_BOXBLUR_RUN");
 
   if (env && g_str_equal (env, "rows"))
     self->method = BOX_BLUR_RUNS_ALONG_ROWS;
@@ -111,6 +112,8 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   else
     self->method = (ctx->caps.type & CL_DEVICE_TYPE_CPU) ?
         BOX_BLUR_RUNS_ALONG_ROWS : BOX_BLUR_RUNS_TRANSPOSED;
+  self->run_override = run ? CLAMP (g_ascii_strtoll (run, NULL, 10), 0,
+      G_MAXINT) : 0;
   GST_DEBUG_OBJECT (self, "optimized passes run %s",
       self->method == BOX_BLUR_RUNS_ALONG_ROWS ? "along rows" : "transposed");
   return TRUE;
@@ -149,7 +152,7 @@ blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
   gint vsum_width = transposed ? in->width : row_bytes;
   gsize tmp_size = (transposed ? (gsize) row_bytes * in->height :
       (gsize) tmp_stride * in->height) * sizeof (guint16);
-  gint run = items_per_run (self->method, radius);
+  gint run = items_per_run (self, radius);
   guint d = 2 * radius + 1, n = d * d, magic, shift;
   gchar options[32];
   cl_kernel vsum, hsum;
