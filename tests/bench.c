@@ -132,14 +132,21 @@ device_frame_new (GstClContext * ctx, const GstVideoInfo * info,
   g_rand_free (rand);
 }
 
-/* Milliseconds one call of @enqueue takes on the queue of @ctx, the mean of
- * as many as fit in min_seconds, with a finish every 8 calls as a pipeline
- * would leave the queue busy. One warm-up call comes first. */
-static gdouble
+/* What one call of an enqueue function costs: the mean wall time of as
+ * many calls as fit in min_seconds, with a finish every 8 calls as a
+ * pipeline would leave the queue busy, and the mean time its kernels ran on
+ * the device, launches left out. */
+typedef struct
+{
+  gdouble wall_ms, device_ms;
+} Timing;
+
+static Timing
 time_enqueues (GstClContext * ctx, void (*enqueue) (gpointer), gpointer data)
 {
+  Timing t;
   gdouble start, elapsed;
-  guint n = 0;
+  guint n = 0, i;
 
   enqueue (data);
   clFinish (ctx->queue);
@@ -152,7 +159,14 @@ time_enqueues (GstClContext * ctx, void (*enqueue) (gpointer), gpointer data)
   } while (elapsed < min_seconds && n < 2000);
   clFinish (ctx->queue);
   elapsed = now () - start;
-  return 1000.0 * elapsed / n;
+  t.wall_ms = 1000.0 * elapsed / n;
+
+  n = MIN (n, 64);
+  gst_cl_context_profile_start (ctx);
+  for (i = 0; i < n; i++)
+    enqueue (data);
+  t.device_ms = gst_cl_context_profile_stop (ctx) / n;
+  return t;
 }
 
 static GstHarness *
@@ -205,7 +219,7 @@ enqueue_process (gpointer data)
   gst_cl_base_filter_process (job->filter, &job->in, &job->out, NULL);
 }
 
-static gdouble
+static Timing
 time_case (const BenchCase * c, const gchar * variant,
     const BenchTuning * tuning)
 {
@@ -214,7 +228,7 @@ time_case (const BenchCase * c, const gchar * variant,
   GstClContext *ctx;
   GstVideoInfo info;
   GError *err = NULL;
-  gdouble ms;
+  Timing t;
 
   job.filter = GST_CL_BASE_FILTER (h->element);
   ctx = gst_cl_base_filter_get_context (job.filter);
@@ -225,12 +239,12 @@ time_case (const BenchCase * c, const gchar * variant,
     g_printerr ("%s %s: %s\n", c->factory, c->props, err->message);
     exit (1);
   }
-  ms = time_enqueues (ctx, enqueue_process, &job);
+  t = time_enqueues (ctx, enqueue_process, &job);
 
   gst_cl_frame_release (&job.in);
   gst_cl_frame_release (&job.out);
   gst_harness_teardown (h);
-  return ms;
+  return t;
 }
 
 static gsize
@@ -251,8 +265,8 @@ wanted (const BenchCase * c)
 typedef struct
 {
   GstClContext *ctx;
-  cl_mem a, b;
-  gsize bytes;
+  cl_kernel kernel;
+  gsize words;
 } CopyJob;
 
 static void
@@ -260,29 +274,40 @@ enqueue_copy (gpointer data)
 {
   CopyJob *job = data;
 
-  clEnqueueCopyBuffer (job->ctx->queue, job->a, job->b, 0, 0, job->bytes, 0,
-      NULL, NULL);
+  gst_cl_context_enqueue_kernel (job->ctx, job->kernel, 1, &job->words, NULL,
+      NULL);
 }
 
-/* Milliseconds to copy a buffer of @bytes on the device, timed as the cases
- * are: what a frame costs when nothing is computed, launch included. */
-static gdouble
+/* A device copy of @bytes, by a kernel of 16-byte loads and stores, timed as
+ * the cases are: what a frame costs when nothing is computed. */
+static Timing
 time_frame_copy (GstClContext * ctx, gsize bytes)
 {
-  CopyJob job = { ctx, NULL, NULL, bytes };
+  CopyJob job = { ctx, NULL, (bytes + 15) / 16 };
+  cl_mem a, b;
   cl_int status;
-  gdouble ms;
+  Timing t;
 
-  job.a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
+  job.kernel = gst_cl_context_create_kernel (ctx,
+      "__kernel void copy (__global const uint4 * a, __global uint4 * b)\n"
+      "{ b[get_global_id (0)] = a[get_global_id (0)]; }\n", "", "copy", NULL);
+  if (!job.kernel) {
+    g_printerr ("no copy kernel\n");
+    exit (1);
+  }
+  a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 16 * job.words, NULL,
       &status);
   check (status, "clCreateBuffer");
-  job.b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL,
+  b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 16 * job.words, NULL,
       &status);
   check (status, "clCreateBuffer");
-  ms = time_enqueues (ctx, enqueue_copy, &job);
-  clReleaseMemObject (job.a);
-  clReleaseMemObject (job.b);
-  return ms;
+  check (clSetKernelArg (job.kernel, 0, sizeof (a), &a), "clSetKernelArg");
+  check (clSetKernelArg (job.kernel, 1, sizeof (b), &b), "clSetKernelArg");
+  t = time_enqueues (ctx, enqueue_copy, &job);
+  clReleaseKernel (job.kernel);
+  clReleaseMemObject (a);
+  clReleaseMemObject (b);
+  return t;
 }
 
 static void
@@ -292,36 +317,38 @@ run_cases (GstClContext * ctx, gdouble bandwidth)
   const gchar *last = NULL;
 
   for (const BenchCase * c = cases; c->factory; c++) {
-    gdouble floor_ms, copy_ms, ref_ms = -1, opt_ms;
+    Timing copy, ref = { -1, -1 }, opt;
+    gdouble floor_ms;
     gchar *size;
 
     if (!wanted (c))
       continue;
     if (g_strcmp0 (last, c->factory) != 0) {
       g_print ("\n| element | properties | format | size | reference ms "
-          "| optimized ms | floor ms | frame copy ms | optimized / floor | "
-          "optimized / copy | reference / optimized |\n"
-          "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+          "| optimized ms | reference / optimized | reference kernel ms "
+          "| optimized kernel ms | reference / optimized kernel | floor ms "
+          "| copy kernel ms | optimized kernel / floor "
+          "| optimized kernel / copy |\n"
+          "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+          "\n");
       last = c->factory;
     }
     floor_ms = 1000.0 * 2 * frame_bytes (c) / bandwidth;
-    copy_ms = time_frame_copy (ctx, frame_bytes (c));
+    copy = time_frame_copy (ctx, frame_bytes (c));
     if (!c->skip_reference)
-      ref_ms = time_case (c, "reference", NULL);
-    opt_ms = time_case (c, "optimized", NULL);
+      ref = time_case (c, "reference", NULL);
+    opt = time_case (c, "optimized", NULL);
     size = g_strdup_printf ("%dx%d", c->width, c->height);
     g_print ("| %s | %s | %s | %s | ", c->factory, c->props,
         gst_video_format_to_string (c->format), size);
-    if (ref_ms >= 0)
-      g_print ("%.3f | ", ref_ms);
+    if (ref.wall_ms >= 0)
+      g_print ("%.3f | %.3f | %.2f | %.4f | %.4f | %.2f | ", ref.wall_ms,
+          opt.wall_ms, ref.wall_ms / opt.wall_ms, ref.device_ms,
+          opt.device_ms, ref.device_ms / opt.device_ms);
     else
-      g_print ("- | ");
-    g_print ("%.3f | %.4f | %.4f | %.2f | %.2f | ", opt_ms, floor_ms, copy_ms,
-        opt_ms / floor_ms, opt_ms / copy_ms);
-    if (ref_ms >= 0)
-      g_print ("%.2f |\n", ref_ms / opt_ms);
-    else
-      g_print ("- |\n");
+      g_print ("- | %.3f | - | - | %.4f | - | ", opt.wall_ms, opt.device_ms);
+    g_print ("%.4f | %.4f | %.2f | %.2f |\n", floor_ms, copy.device_ms,
+        opt.device_ms / floor_ms, opt.device_ms / copy.device_ms);
     g_free (size);
   }
 }
@@ -331,17 +358,19 @@ static void
 run_tunings (gdouble bandwidth)
 {
   g_print ("\n| element | properties | format | size | work-item shape | "
-      "optimized ms | optimized / floor |\n|---|---|---|---|---|---:|---:|\n");
+      "optimized ms | optimized kernel ms | optimized kernel / floor |\n"
+      "|---|---|---|---|---|---:|---:|---:|\n");
   for (const BenchTuning * t = bench_tunings (); t->c.factory; t++) {
     gdouble floor_ms = 1000.0 * 2 * frame_bytes (&t->c) / bandwidth;
-    gdouble ms;
+    Timing opt;
 
     if (!wanted (&t->c))
       continue;
-    ms = time_case (&t->c, "optimized", t);
-    g_print ("| %s | %s | %s | %dx%d | %s | %.3f | %.2f |\n", t->c.factory,
-        t->c.props, gst_video_format_to_string (t->c.format), t->c.width,
-        t->c.height, t->label, ms, ms / floor_ms);
+    opt = time_case (&t->c, "optimized", t);
+    g_print ("| %s | %s | %s | %dx%d | %s | %.3f | %.4f | %.2f |\n",
+        t->c.factory, t->c.props, gst_video_format_to_string (t->c.format),
+        t->c.width, t->c.height, t->label, opt.wall_ms, opt.device_ms,
+        opt.device_ms / floor_ms);
   }
 }
 

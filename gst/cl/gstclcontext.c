@@ -61,6 +61,8 @@ gst_cl_context_finalize (GObject * object)
       gst_object_unref (live);
   }
   g_hash_table_unref (self->programs);
+  if (self->profile)
+    gst_cl_context_profile_stop (self);
   if (self->queue) {
     clFinish (self->queue);
     clReleaseCommandQueue (self->queue);
@@ -389,13 +391,79 @@ gst_cl_context_enqueue_kernel (GstClContext * ctx, cl_kernel kernel,
 {
   gsize rounded[3];
   guint i;
+  cl_event event = NULL;
+  gboolean ok;
 
   g_return_val_if_fail (dims >= 1 && dims <= 3, FALSE);
   for (i = 0; i < dims; i++)
     rounded[i] = local ? (global[i] + local[i] - 1) /local[i] * local[i] :
         global[i];
-  return gst_cl_result (clEnqueueNDRangeKernel (ctx->queue, kernel, dims, NULL,
-          rounded, local, 0, NULL, NULL), error, "clEnqueueNDRangeKernel");
+  ok = gst_cl_result (clEnqueueNDRangeKernel (ctx->queue, kernel, dims, NULL,
+          rounded, local, 0, NULL, ctx->profile ? &event : NULL), error,
+      "clEnqueueNDRangeKernel");
+  if (event) {
+    g_mutex_lock (&ctx->lock);
+    g_array_append_val (ctx->profile, event);
+    g_mutex_unlock (&ctx->lock);
+  }
+  return ok;
+}
+
+/**
+ * gst_cl_context_profile_start:
+ *
+ * From now on, records the device time of every kernel that
+ * gst_cl_context_enqueue_kernel() runs on @ctx, until
+ * gst_cl_context_profile_stop(); for benchmarks, which time kernels without
+ * the cost of launching them.
+ */
+void
+gst_cl_context_profile_start (GstClContext * ctx)
+{
+  g_return_if_fail (GST_IS_CL_CONTEXT (ctx));
+
+  g_mutex_lock (&ctx->lock);
+  if (!ctx->profile)
+    ctx->profile = g_array_new (FALSE, FALSE, sizeof (cl_event));
+  g_mutex_unlock (&ctx->lock);
+}
+
+/**
+ * gst_cl_context_profile_stop:
+ *
+ * Waits for the kernels recorded since gst_cl_context_profile_start().
+ *
+ * Returns: the milliseconds they ran on the device, start to end, added up
+ */
+gdouble
+gst_cl_context_profile_stop (GstClContext * ctx)
+{
+  GArray *events;
+  gdouble ms = 0;
+  guint i;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), 0);
+
+  g_mutex_lock (&ctx->lock);
+  events = ctx->profile;
+  ctx->profile = NULL;
+  g_mutex_unlock (&ctx->lock);
+  if (!events)
+    return 0;
+  for (i = 0; i < events->len; i++) {
+    cl_event event = g_array_index (events, cl_event, i);
+    cl_ulong start = 0, end = 0;
+
+    if (clWaitForEvents (1, &event) == CL_SUCCESS &&
+        clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_START,
+            sizeof (start), &start, NULL) == CL_SUCCESS &&
+        clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_END,
+            sizeof (end), &end, NULL) == CL_SUCCESS && end > start)
+      ms += (end - start) / 1e6;
+    clReleaseEvent (event);
+  }
+  g_array_free (events, TRUE);
+  return ms;
 }
 
 /* GstContext sharing */

@@ -76,6 +76,7 @@ struct _GstClContext
   gchar *cache_key;
   GMutex lock;
   GHashTable *programs;
+  GArray *profile;              /* cl_event of each kernel, while profiling */
 };
 
 GstClContext * gst_cl_context_new (gint device_index, GError ** error);
@@ -101,6 +102,10 @@ gboolean       gst_cl_context_enqueue_kernel (GstClContext * ctx,
                                               const gsize * global,
                                               const gsize * local,
                                               GError ** error);
+
+void           gst_cl_context_profile_start (GstClContext * ctx);
+
+gdouble        gst_cl_context_profile_stop (GstClContext * ctx);
 
 /* One (size, pointer) pair of gst_cl_set_kernel_args(). */
 #define GST_CL_ARG(x) (gsize) sizeof (x), (const void *) &(x)
