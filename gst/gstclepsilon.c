@@ -14,8 +14,9 @@
  * out = floor ((sum (P) + |P|/2) / |P|), exactly. Chroma is copied unchanged.
  * A threshold of 0 or a diameter of 1 passes frames through.
  *
- * The optimized kernel computes several neighbouring outputs per work-item
- * in 16-bit vectors, sliding their windows along each row loaded once.
+ * The optimized kernel computes several neighbouring outputs per work-item,
+ * sliding their windows along each row loaded once: in 16-bit vectors on
+ * CPUs, and on GPUs in floats read from a tile in local memory.
  *
  * ## Example launch line
  * |[
@@ -28,6 +29,8 @@
 
 #include "gstclepsilon.h"
 #include "gstclkernels.h"
+
+#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_epsilon_debug);
 #define GST_CAT_DEFAULT gst_cl_epsilon_debug
@@ -52,12 +55,13 @@ struct _GstClEpsilon
 
   guint threshold;
   guint diameter;
-  /* outputs per work-item of the optimized kernel: as set for a benchmark
-   * (0 = automatic), and as picked for the device */
-  guint pixels_per_item;
-  guint auto_pixels_per_item;
-  guint auto_pixels_wide_window;
+  /* the optimized kernel and its outputs per work-item: as set for a
+   * benchmark (NULL, 0 = automatic), and as picked for the device */
+  const gchar *forced_kernel;
+  guint forced_pixels;
   const gchar *kernel;
+  guint pixels;
+  guint pixels_wide_window;
 };
 
 G_DEFINE_TYPE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_CL_BASE_FILTER);
@@ -69,44 +73,74 @@ GST_ELEMENT_REGISTER_DEFINE (clepsilon, "clepsilon", GST_RANK_NONE,
  * CPUs (PoCL, 1920x1080, threshold 20, d = 9): 16-bit vectors, 16 outputs,
  * 5-6 ms, where 8 take 8-9, 4 take 24, the reference 62; the order is the
  * same for d = 3 and d = 15.
- * GPUs (H200, 3840x2160 NV12, threshold 20): floats, sum and count in one
- * accumulator (see kernels/epsilon.cl). At d = 9, 16 outputs take 0.137 ms,
- * 8 take 0.154, 4 take 0.168, the 32-bit integer version of the same kernel
- * 0.172, the 16-bit vector kernel 0.277, the reference 0.413. At d = 15, 16
- * outputs spill registers (0.719 ms) and 8 take 0.327, against 1.018 for the
- * reference. GST_CL_EPSILON_KERNEL=vector|packed overrides the kernel, to
+ * GPUs (H100, 3840x2160 NV12, threshold 20, kernel time): floats from a
+ * local tile, sum and count in one accumulator (see kernels/epsilon.cl). At
+ * d = 9, 16 outputs take 0.118 ms, 8 take 0.125, 4 take 0.130, the same
+ * floats loaded by each work-item (epsilon_packed) 0.141, the 16-bit vector
+ * kernel 0.280, the reference 0.416. At d = 15, 8 outputs take 0.265, 16
+ * 0.275, against 1.020 for the reference.
+ * GST_CL_EPSILON_KERNEL=vector|packed|tiled overrides the kernel, to
  * compare. */
 #define WIDE_WINDOW_RADIUS 4
+#define FALLBACK_PIXELS_PER_ITEM 4
 
 static const struct
 {
   cl_device_type type;
+  const gchar *kernel;
   guint pixels;
   guint pixels_wide_window;
-  const gchar *kernel;
-} pixels_per_item[] = {
-  {CL_DEVICE_TYPE_GPU, 16, 8, "epsilon_packed"},
-  {CL_DEVICE_TYPE_CPU, 16, 16, "epsilon_optimized"},
+} kernels[] = {
+  {CL_DEVICE_TYPE_GPU, "epsilon_tiled", 16, 8},
+  {CL_DEVICE_TYPE_CPU, "epsilon_optimized", 16, 16},
 };
 
-#define FALLBACK_PIXELS_PER_ITEM 4
+/* The work-group of epsilon_tiled, whose local tile holds the pixels under
+ * the windows of its TILED_LX * pixels by TILED_LY outputs. */
+#define TILED_LX 16
+#define TILED_LY 8
+
+static const gchar *const kernel_names[] = {
+  "epsilon_optimized", "epsilon_packed", "epsilon_tiled", NULL
+};
+
+/* Bytes of local memory that epsilon_tiled needs, as its SKEW and PITCH. */
+static gsize
+tiled_local_size (guint radius, guint pixels)
+{
+  gsize w = (TILED_LX * pixels + 2 * radius + 31) / 32 * 32;
+
+  return (TILED_LY + 2 * radius) * (w + w / 32 * 4) * sizeof (gfloat);
+}
 
 /**
- * gst_cl_epsilon_set_pixels_per_item:
- * @n: outputs per work-item: 1, 2, 4, 8 or 16
+ * gst_cl_epsilon_set_kernel:
+ * @kernel: (nullable): `epsilon_optimized`, `epsilon_packed` or
+ *   `epsilon_tiled`, or %NULL for the device's
+ * @pixels: outputs per work-item: 1, 2, 4, 8 or 16 (a multiple of 4 for
+ *   `epsilon_tiled`), or 0 for the device's
  *
- * Overrides the outputs per work-item of the optimized kernel picked for the
- * device, from the next frame on; for benchmarks. 0 goes back to the
- * automatic choice.
+ * Overrides the optimized kernel picked for the device, from the next frame
+ * on; for benchmarks and tests.
  */
 void
-gst_cl_epsilon_set_pixels_per_item (GstClEpsilon * self, guint n)
+gst_cl_epsilon_set_kernel (GstClEpsilon * self, const gchar * kernel,
+    guint pixels)
 {
+  const gchar *name = NULL;
+
   g_return_if_fail (GST_IS_CL_EPSILON (self));
-  g_return_if_fail (n <= 16 && (n & (n - 1)) == 0);
+  g_return_if_fail (pixels <= 16 && (pixels & (pixels - 1)) == 0);
+  for (guint i = 0; kernel && kernel_names[i]; i++)
+    if (strcmp (kernel, kernel_names[i]) == 0)
+      name = kernel_names[i];
+  g_return_if_fail (!kernel || name);
+  g_return_if_fail (!name || strcmp (name, "epsilon_tiled") != 0 ||
+      pixels % 4 == 0);
 
   GST_OBJECT_LOCK (self);
-  self->pixels_per_item = n;
+  self->forced_kernel = name;
+  self->forced_pixels = pixels;
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -120,14 +154,13 @@ gst_cl_epsilon_set_info (GstClBaseFilter * base,
   const gchar *env = g_getenv ("GST_CL_EPSILON_KERNEL");
   guint i;
 
-  self->auto_pixels_per_item = FALLBACK_PIXELS_PER_ITEM;
-  self->auto_pixels_wide_window = FALLBACK_PIXELS_PER_ITEM;
   self->kernel = "epsilon_packed";
-  for (i = 0; i < G_N_ELEMENTS (pixels_per_item); i++) {
-    if (type & pixels_per_item[i].type) {
-      self->auto_pixels_per_item = pixels_per_item[i].pixels;
-      self->auto_pixels_wide_window = pixels_per_item[i].pixels_wide_window;
-      self->kernel = pixels_per_item[i].kernel;
+  self->pixels = self->pixels_wide_window = FALLBACK_PIXELS_PER_ITEM;
+  for (i = 0; i < G_N_ELEMENTS (kernels); i++) {
+    if (type & kernels[i].type) {
+      self->kernel = kernels[i].kernel;
+      self->pixels = kernels[i].pixels;
+      self->pixels_wide_window = kernels[i].pixels_wide_window;
       break;
     }
   }
@@ -135,8 +168,10 @@ gst_cl_epsilon_set_info (GstClBaseFilter * base,
     self->kernel = "epsilon_optimized";
   else if (g_strcmp0 (env, "packed") == 0)
     self->kernel = "epsilon_packed";
+  else if (g_strcmp0 (env, "tiled") == 0)
+    self->kernel = "epsilon_tiled";
   GST_DEBUG_OBJECT (self, "%s, %u pixels per work-item", self->kernel,
-      self->auto_pixels_per_item);
+      self->pixels);
   return TRUE;
 }
 
@@ -159,23 +194,31 @@ filter_luma_reference (GstClBaseFilter * base, const GstClPlane * in,
 
 static gboolean
 filter_luma_optimized (GstClBaseFilter * base, const GstClPlane * in,
-    const GstClPlane * out, gint radius, gint threshold, guint pixels,
-    GError ** error)
+    const GstClPlane * out, gint radius, gint threshold,
+    const gchar * kernel, guint pixels, GError ** error)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gsize global[2] = { (in->width + pixels - 1) / pixels, in->height };
-  gchar options[32];
+  gsize local[2] = { TILED_LX, TILED_LY };
+  gboolean tiled = strcmp (kernel, "epsilon_tiled") == 0;
+  gchar options[64];
   cl_kernel k;
 
   /* the radius is built in, so that the window loops unroll */
-  g_snprintf (options, sizeof (options), "-DRADIUS=%d -DPX=%u", radius, pixels);
+  if (tiled)
+    g_snprintf (options, sizeof (options), "-DRADIUS=%d -DPX=%u -DLX=%d "
+        "-DLY=%d", radius, pixels, TILED_LX, TILED_LY);
+  else
+    g_snprintf (options, sizeof (options), "-DRADIUS=%d -DPX=%u", radius,
+        pixels);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_epsilon, options,
-      GST_CL_EPSILON (base)->kernel, error);
+      kernel, error);
   return k && gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height),
       GST_CL_ARG (threshold)) &&
-      gst_cl_context_enqueue_kernel (ctx, k, 2, global, NULL, error);
+      gst_cl_context_enqueue_kernel (ctx, k, 2, global, tiled ? local : NULL,
+      error);
 }
 
 static gboolean
@@ -183,8 +226,10 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
 {
   GstClEpsilon *self = GST_CL_EPSILON (base);
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gboolean reference =
       gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
+  const gchar *kernel;
   gint radius, threshold;
   guint pixels, p;
   gboolean ok;
@@ -192,18 +237,26 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   GST_OBJECT_LOCK (self);
   radius = self->diameter / 2;
   threshold = self->threshold;
-  if (self->pixels_per_item)
-    pixels = self->pixels_per_item;
+  kernel = self->forced_kernel ? self->forced_kernel : self->kernel;
+  if (self->forced_pixels)
+    pixels = self->forced_pixels;
   else if (radius > WIDE_WINDOW_RADIUS)
-    pixels = self->auto_pixels_wide_window;
+    pixels = self->pixels_wide_window;
   else
-    pixels = self->auto_pixels_per_item;
+    pixels = self->pixels;
   GST_OBJECT_UNLOCK (self);
+
+  /* the tiled kernel reads its outputs 4 at a time, from a local tile that
+   * must fit */
+  if (strcmp (kernel, "epsilon_tiled") == 0 && (pixels % 4 ||
+          tiled_local_size (radius, pixels) > ctx->caps.local_mem_size ||
+          TILED_LX * TILED_LY > ctx->caps.max_work_group_size))
+    kernel = "epsilon_packed";
 
   ok = reference ?
       filter_luma_reference (base, &in->planes[0], &out->planes[0], radius,
       threshold, error) : filter_luma_optimized (base, &in->planes[0],
-      &out->planes[0], radius, threshold, pixels, error);
+      &out->planes[0], radius, threshold, kernel, pixels, error);
 
   for (p = 1; ok && p < out->n_planes; p++)
     ok = gst_cl_base_filter_copy_plane (base, &in->planes[p],
@@ -313,6 +366,6 @@ gst_cl_epsilon_init (GstClEpsilon * self)
 {
   self->threshold = DEFAULT_THRESHOLD;
   self->diameter = DEFAULT_DIAMETER;
-  self->auto_pixels_per_item = FALLBACK_PIXELS_PER_ITEM;
-  self->auto_pixels_wide_window = FALLBACK_PIXELS_PER_ITEM;
+  self->kernel = "epsilon_packed";
+  self->pixels = self->pixels_wide_window = FALLBACK_PIXELS_PER_ITEM;
 }

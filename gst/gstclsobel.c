@@ -12,7 +12,8 @@
  * by #GstClSobel:mode, min (255, |gx| + |gy|), min (255, floor (sqrt (gx^2 +
  * gy^2) + 0.5)), min (255, |gx|) or min (255, |gy|), in exact integer
  * arithmetic. The optimized kernel computes a tile of outputs per work-item
- * from one vector-loaded window, in 16-bit arithmetic.
+ * from one vector-loaded window, in 16-bit vectors on CPUs and, on GPUs, in
+ * 32-bit words holding two 16-bit lanes.
  *
  * ## Example launch line
  * |[
@@ -25,6 +26,8 @@
 
 #include "gstclsobel.h"
 #include "gstclkernels.h"
+
+#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_sobel_debug);
 #define GST_CAT_DEFAULT gst_cl_sobel_debug
@@ -46,32 +49,44 @@ struct _GstClSobel
   GstClBaseFilter parent;
 
   GstClSobelMode mode;
-  /* tile of the optimized kernel: as set for a benchmark (0 = automatic),
-   * and as picked for the device */
+  /* the optimized kernel and its tile: as set for a benchmark (NULL and 0 =
+   * automatic), and as picked for the device */
+  const gchar *forced_kernel;
+  guint forced_w, forced_h;
+  const gchar *kernel;
   guint tile_w, tile_h;
-  guint auto_tile_w, auto_tile_h;
 };
 
 G_DEFINE_TYPE (GstClSobel, gst_cl_sobel, GST_TYPE_CL_BASE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (clsobel, "clsobel", GST_RANK_NONE,
     GST_TYPE_CL_SOBEL);
 
-/* Outputs per work-item of the optimized kernel, by device type. GPUs (H200,
- * 3840x2160 and 3264x2448 GRAY8, l1): 4 x 4 and 8 x 4 tie at 0.019 ms, ahead
- * of 8 x 1 (0.023), 16 x 4 (0.024) and 16 x 16 (0.033); the reference takes
- * 0.027, of which 0.009 is launching any kernel. CPUs (PoCL, 1920x1080):
- * 16 x 8 and 16 x 16 tie at 0.7-0.8 ms, ahead of 16 x 4 (0.9) and 16 x 1
- * (1.0-1.3), the reference taking 2.6-2.9 ms; 16 x 8 leaves more work-items
- * to more cores. */
+/* The optimized kernel and its outputs per work-item, by device type.
+ * GPUs (H100, 3840x2160 GRAY8, l1, kernel time): sobel_words, 4 x 8 outputs
+ * in work-groups of 32 x 8, 0.0134 ms (4 x 4: 0.0138; 4 x 1: 0.0197; in
+ * the driver's work-groups 0.0143), against 0.0276 for the reference and
+ * 0.0088 for a copy of the frame; the 16-bit vector kernel's best tile, 4 x
+ * 4, takes 0.0195, or 0.016 in 32-bit vectors. Every kernel there, even an
+ * empty one, takes 7 us.
+ * CPUs (PoCL, 1920x1080): sobel_optimized, 16 x 8 and 16 x 16 tie at
+ * 0.7-0.8 ms, ahead of 16 x 4 (0.9) and 16 x 1 (1.0-1.3), the reference
+ * taking 2.6-2.9 ms; 16 x 8 leaves more work-items to more cores.
+ * GST_CL_SOBEL_KERNEL=optimized|words overrides the kernel, to compare. */
 static const struct
 {
   cl_device_type type;
+  const gchar *kernel;
   guint w, h;
 } tiles[] = {
-  {CL_DEVICE_TYPE_GPU, 4, 4},
-  {CL_DEVICE_TYPE_CPU, 16, 8},
+  {CL_DEVICE_TYPE_GPU, "sobel_words", 4, 8},
+  {CL_DEVICE_TYPE_CPU, "sobel_optimized", 16, 8},
 };
 
+/* the work-group of sobel_words */
+#define WORDS_LX 32
+#define WORDS_LY 8
+
+#define FALLBACK_KERNEL "sobel_optimized"
 #define FALLBACK_TILE_W 16
 #define FALLBACK_TILE_H 1
 
@@ -96,24 +111,34 @@ gst_cl_sobel_mode_get_type (void)
 }
 
 /**
- * gst_cl_sobel_set_tile:
- * @m: outputs per work-item along a row: 2, 4, 8 or 16
- * @n: rows of outputs per work-item, 1 to 16
+ * gst_cl_sobel_set_kernel:
+ * @kernel: (nullable): `sobel_optimized` or `sobel_words`, or %NULL for the
+ *   device's
+ * @m: outputs per work-item along a row: 2, 4, 8 or 16 (4 for
+ *   `sobel_words`), or 0 for the device's
+ * @n: rows of outputs per work-item, 1 to 16, or 0 with @m
  *
- * Overrides the tile of the optimized kernel picked for the device, from the
- * next frame on; for benchmarks. @m = @n = 0 goes back to the automatic
- * choice.
+ * Overrides the optimized kernel and tile picked for the device, from the
+ * next frame on; for benchmarks and tests.
  */
 void
-gst_cl_sobel_set_tile (GstClSobel * self, guint m, guint n)
+gst_cl_sobel_set_kernel (GstClSobel * self, const gchar * kernel, guint m,
+    guint n)
 {
+  gboolean words = g_strcmp0 (kernel, "sobel_words") == 0;
+
   g_return_if_fail (GST_IS_CL_SOBEL (self));
+  g_return_if_fail (!kernel || words ||
+      g_strcmp0 (kernel, "sobel_optimized") == 0);
   g_return_if_fail ((m == 0 && n == 0) || ((m == 2 || m == 4 || m == 8 ||
               m == 16) && n >= 1 && n <= MAX_TILE_H));
+  g_return_if_fail (!words || m == 0 || m == 4);
 
   GST_OBJECT_LOCK (self);
-  self->tile_w = m;
-  self->tile_h = n;
+  self->forced_kernel = words ? "sobel_words" : kernel ? "sobel_optimized" :
+      NULL;
+  self->forced_w = m;
+  self->forced_h = n;
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -123,25 +148,35 @@ gst_cl_sobel_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
 {
   GstClSobel *self = GST_CL_SOBEL (base);
   cl_device_type type = gst_cl_base_filter_get_context (base)->caps.type;
+  const gchar *env = g_getenv ("GST_CL_SOBEL_KERNEL");
   guint i;
 
-  self->auto_tile_w = FALLBACK_TILE_W;
-  self->auto_tile_h = FALLBACK_TILE_H;
+  self->kernel = FALLBACK_KERNEL;
+  self->tile_w = FALLBACK_TILE_W;
+  self->tile_h = FALLBACK_TILE_H;
   for (i = 0; i < G_N_ELEMENTS (tiles); i++) {
     if (type & tiles[i].type) {
-      self->auto_tile_w = tiles[i].w;
-      self->auto_tile_h = tiles[i].h;
+      self->kernel = tiles[i].kernel;
+      self->tile_w = tiles[i].w;
+      self->tile_h = tiles[i].h;
       break;
     }
   }
-  GST_DEBUG_OBJECT (self, "tile %ux%u", self->auto_tile_w, self->auto_tile_h);
+  if (g_strcmp0 (env, "optimized") == 0) {
+    self->kernel = "sobel_optimized";
+  } else if (g_strcmp0 (env, "words") == 0) {
+    self->kernel = "sobel_words";
+    self->tile_w = 4;
+  }
+  GST_DEBUG_OBJECT (self, "%s, tile %ux%u", self->kernel, self->tile_w,
+      self->tile_h);
   return TRUE;
 }
 
 static gboolean
 sobel_luma (GstClBaseFilter * base, const GstClPlane * in,
     const GstClPlane * out, const gchar * name, const gchar * options,
-    guint tile_w, guint tile_h, GError ** error)
+    guint tile_w, guint tile_h, const gsize * local, GError ** error)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gsize global[2] = { (in->width + tile_w - 1) / tile_w,
@@ -154,7 +189,7 @@ sobel_luma (GstClBaseFilter * base, const GstClPlane * in,
   return k && gst_cl_set_kernel_args (k, error, 6, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height)) &&
-      gst_cl_context_enqueue_kernel (ctx, k, 2, global, NULL, error);
+      gst_cl_context_enqueue_kernel (ctx, k, 2, global, local, error);
 }
 
 static gboolean
@@ -162,29 +197,45 @@ gst_cl_sobel_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
 {
   GstClSobel *self = GST_CL_SOBEL (base);
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gboolean reference =
       gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
+  static const gsize words_local[2] = { WORDS_LX, WORDS_LY };
+  const gsize *local = NULL;
+  const gchar *kernel;
   GstClSobelMode mode;
   guint tile_w, tile_h, p;
-  gchar options[64];
+  gchar options[96];
   gboolean ok;
 
   GST_OBJECT_LOCK (self);
   mode = self->mode;
-  tile_w = self->tile_w ? self->tile_w : self->auto_tile_w;
-  tile_h = self->tile_w ? self->tile_h : self->auto_tile_h;
+  kernel = self->forced_kernel ? self->forced_kernel : self->kernel;
+  tile_w = self->forced_w ? self->forced_w : self->tile_w;
+  tile_h = self->forced_w ? self->forced_h : self->tile_h;
   GST_OBJECT_UNLOCK (self);
 
+  /* sobel_words has words of 4 outputs; the plain kernel takes any tile */
+  if (strcmp (kernel, "sobel_words") == 0 && tile_w != 4)
+    kernel = "sobel_optimized";
+
   if (reference) {
+    kernel = "sobel_reference";
+    tile_w = tile_h = 1;
     g_snprintf (options, sizeof (options), "-DMODE=%d", mode);
-    ok = sobel_luma (base, &in->planes[0], &out->planes[0],
-        "sobel_reference", options, 1, 1, error);
+  } else if (strcmp (kernel, "sobel_words") == 0) {
+    g_snprintf (options, sizeof (options), "-DMODE=%d -DWORDS -DPX_H=%u",
+        mode, tile_h);
   } else {
     g_snprintf (options, sizeof (options), "-DMODE=%d -DPX_W=%u -DPX_H=%u",
         mode, tile_w, tile_h);
-    ok = sobel_luma (base, &in->planes[0], &out->planes[0],
-        "sobel_optimized", options, tile_w, tile_h, error);
   }
+  /* sobel_words in the work-groups measured best, where the device allows */
+  if (strcmp (kernel, "sobel_words") == 0 &&
+      WORDS_LX * WORDS_LY <= ctx->caps.max_work_group_size)
+    local = words_local;
+  ok = sobel_luma (base, &in->planes[0], &out->planes[0], kernel, options,
+      tile_w, tile_h, local, error);
 
   for (p = 1; ok && p < out->n_planes; p++)
     ok = gst_cl_base_filter_fill_plane (base, &out->planes[p], CHROMA_GREY,
@@ -264,6 +315,7 @@ static void
 gst_cl_sobel_init (GstClSobel * self)
 {
   self->mode = DEFAULT_MODE;
-  self->auto_tile_w = FALLBACK_TILE_W;
-  self->auto_tile_h = FALLBACK_TILE_H;
+  self->kernel = FALLBACK_KERNEL;
+  self->tile_w = FALLBACK_TILE_W;
+  self->tile_h = FALLBACK_TILE_H;
 }

@@ -40,8 +40,8 @@ boxblur_reference (__global const uchar * src, int src_stride,
  * the vertical pass does not mix bytes. A work-item takes 4 byte columns and
  * slides down rows_per_item rows: two loads per output. */
 __kernel void
-boxblur_vsum (__global const uchar * src, int src_stride,
-    __global ushort * tmp, int tmp_stride, int row_bytes, int height,
+boxblur_vsum (__global const uchar * restrict src, int src_stride,
+    __global ushort * restrict tmp, int tmp_stride, int row_bytes, int height,
     int radius, int rows_per_item)
 {
   int x = get_global_id (0) * 4;
@@ -102,9 +102,9 @@ boxblur_vsum (__global const uchar * src, int src_stride,
  * multiply-high by a magic number (exact for every n = d * d and S < 2^24, see
  * gstclboxblur.c). A work-item slides along cols_per_item pixels. */
 __kernel void
-boxblur_hsum (__global const ushort * tmp, int tmp_stride,
-    __global uchar * dst, int dst_stride, int width, int height, int radius,
-    int cols_per_item, uint n, uint magic, uint shift)
+boxblur_hsum (__global const ushort * restrict tmp, int tmp_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
+    int radius, int cols_per_item, uint n, uint magic, uint shift)
 {
   int x0 = get_global_id (0) * cols_per_item;
   int y = get_global_id (1);
@@ -170,9 +170,9 @@ boxblur_hsum (__global const ushort * tmp, int tmp_stride,
 /* Pass 1: tmp[x * tmp_stride + y] = sum of the d rows around (x, y). */
 __kernel __attribute__ ((reqd_work_group_size (TILE, 1, 1)))
 void
-boxblur_vsum_t (__global const uchar * src, int src_stride,
-    __global ushort * tmp, int tmp_stride, int width, int height, int radius,
-    int rows_per_item)
+boxblur_vsum_t (__global const uchar * restrict src, int src_stride,
+    __global ushort * restrict tmp, int tmp_stride, int width, int height,
+    int radius, int rows_per_item)
 {
   __local TMP_T tile[TILE][TILE + 1];
   int lx = get_local_id (0);
@@ -211,9 +211,9 @@ boxblur_vsum_t (__global const uchar * src, int src_stride,
 /* Pass 2: the sum of the d values of tmp around (x, y) along x, divided. */
 __kernel __attribute__ ((reqd_work_group_size (TILE, 1, 1)))
 void
-boxblur_hsum_t (__global const ushort * tmp, int tmp_stride,
-    __global uchar * dst, int dst_stride, int width, int height, int radius,
-    int cols_per_item, uint n, uint magic, uint shift)
+boxblur_hsum_t (__global const ushort * restrict tmp, int tmp_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
+    int radius, int cols_per_item, uint n, uint magic, uint shift)
 {
   __local PIX_T tile[TILE][TILE + 1];
   int ly = get_local_id (0);

@@ -102,8 +102,8 @@ store_outputs (VUSHORT v, __global uchar * out, int n)
 }
 
 __kernel void
-epsilon_optimized (__global const uchar * src, int src_stride,
-    __global uchar * dst, int dst_stride, int width, int height,
+epsilon_optimized (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
     int threshold)
 {
   int x0 = get_global_id (0) * PX, y = get_global_id (1);
@@ -149,8 +149,8 @@ epsilon_optimized (__global const uchar * src, int src_stride,
  * acc stays below 225 * 65281 < 2^24, where floats are exact, and the count
  * (<= 225) below 256. */
 __kernel void
-epsilon_packed (__global const uchar * src, int src_stride,
-    __global uchar * dst, int dst_stride, int width, int height,
+epsilon_packed (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
     int threshold)
 {
   int x0 = get_global_id (0) * PX, y = get_global_id (1);
@@ -191,5 +191,107 @@ epsilon_packed (__global const uchar * src, int src_stride,
     dst[y * dst_stride + x0 + j] = (uchar) ((sum + n / 2) / n);
   }
 }
+
+/* variant=optimized on GPUs: a work-group of LX x LY work-items, each with
+ * PX outputs of a row, first copies the source pixels under all their
+ * windows into local memory, converted once to the floats the sums are made
+ * of; each pixel is then read from there by every window that covers it,
+ * four at a time.
+ *
+ * Per pixel of a window and output, three float operations, every value an
+ * exact integer. With T = 256 p + 1 (T_c for the centre):
+ *   e = T - T_c                            256 (p - c)
+ *   m = clamp (E - e * e, 0, 1)            E = 65536 (t + 1/2)^2: 1 if
+ *                                          |p - c| <= t, else 0
+ *   acc += m * T                           sum and count in one accumulator
+ * E - e * e is at least 16384 where |p - c| <= t and negative elsewhere, and
+ * one rounding of a fused multiply-add keeps it so. acc stays below
+ * 225 * 65281 < 2^24, where floats are exact, and the count (at most 225)
+ * below 256.
+ *
+ * Local memory holds the rows in runs of 32 floats followed by 4 unused
+ * ones, so that the 16-byte reads of neighbouring work-items, PX floats
+ * apart, fall on different banks. */
+#ifdef LX
+
+#define TILE_W (LX * PX)
+#define SRC_W (TILE_W + 2 * RADIUS)
+#define SRC_H (LY + 2 * RADIUS)
+#define SKEW(i) ((i) + ((i) >> 5) * 4)
+#define PITCH SKEW ((SRC_W + 31) / 32 * 32)
+
+#if PX % 4
+#error "PX must be a multiple of 4"
+#endif
+
+__kernel __attribute__ ((reqd_work_group_size (LX, LY, 1)))
+void
+epsilon_tiled (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
+    int threshold)
+{
+  __local float tile[SRC_H * PITCH] __attribute__ ((aligned (16)));
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int gx = get_group_id (0) * TILE_W - RADIUS;
+  int gy = get_group_id (1) * LY - RADIUS;
+  int x0 = get_group_id (0) * TILE_W + lx * PX, y = get_group_id (1) * LY + ly;
+  float e_max = 16384.0f * (2 * threshold + 1) * (2 * threshold + 1);
+  float centre[PX], acc[PX];
+
+  for (int i = ly * LX + lx; i < SRC_H * SRC_W; i += LX * LY) {
+    int r = i / SRC_W, c = i - r * SRC_W;
+    uchar p = src[clamp (gy + r, 0, height - 1) * src_stride +
+        clamp (gx + c, 0, width - 1)];
+
+    tile[r * PITCH + SKEW (c)] = p * 256.0f + 1.0f;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (x0 >= width || y >= height)
+    return;
+
+  for (int j = 0; j < PX; j++) {
+    int c = lx * PX + RADIUS + j;
+
+    centre[j] = tile[(ly + RADIUS) * PITCH + SKEW (c)];
+    acc[j] = 0.0f;
+  }
+
+  for (int dy = 0; dy <= 2 * RADIUS; dy++) {
+    __local const float *row = tile + (ly + dy) * PITCH;
+    float v[(SPAN + 3) / 4 * 4];
+
+    for (int i = 0; i < SPAN; i += 4)
+      vstore4 (*(__local const float4 *) (row + SKEW (lx * PX + i)), 0,
+          v + i);
+    for (int j = 0; j < PX; j++)
+      for (int k = 0; k <= 2 * RADIUS; k++) {
+        float e = v[j + k] - centre[j];
+        float m = clamp (fma (-e, e, e_max), 0.0f, 1.0f);
+
+        acc[j] = fma (m, v[j + k], acc[j]);
+      }
+  }
+
+  uchar out[PX];
+  __global uchar *o = dst + y * dst_stride + x0;
+
+  for (int j = 0; j < PX; j++) {
+    uint packed = (uint) acc[j], n = packed & 0xff;
+    uint num = (packed >> 8) + n / 2;
+    uint q = (uint) (num * native_recip ((float) n));
+    int r = (int) (num - q * n);
+
+    /* the reciprocal is off by a few ulps: q by at most one */
+    out[j] = r < 0 ? q - 1 : r >= (int) n ? q + 1 : q;
+  }
+  /* one store of an aligned vector, not PX bytes */
+  if (x0 + PX <= width && ((size_t) o & (PX - 1)) == 0)
+    *(__global CAT (uchar, PX) *) o = CAT (vload, PX) (0, out);
+  else
+    for (int j = 0; j < PX && x0 + j < width; j++)
+      o[j] = out[j];
+}
+
+#endif /* LX */
 
 #endif /* PX */

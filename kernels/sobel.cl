@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Build options: MODE (0 l1, 1 l2, 2 x, 3 y); for sobel_optimized also PX_W
- * (2, 4, 8 or 16) and PX_H (1 to 16), the tile of outputs of one work-item.
+ * (2, 4, 8 or 16) and PX_H (1 to 16), the tile of outputs of one work-item;
+ * for sobel_words WORDS and PX_H.
  *
  * gx = right column - left column and gy = bottom row - top row of the 3 x 3
  * neighbourhood, edges replicated, each weighted 1 2 1. Only magnitudes are
@@ -87,17 +88,17 @@ sobel_reference (__global const uchar * src, int src_stride,
 /* The left and right neighbours of the PX_W pixels c, l and r being the
  * pixels just before and after them. */
 #if PX_W == 2
-#define LEFTS(c, l) ((short2) (l, c.s0))
-#define RIGHTS(c, r) ((short2) (c.s1, r))
+#define LEFTS(c, l) ((VSHORT) (l, c.s0))
+#define RIGHTS(c, r) ((VSHORT) (c.s1, r))
 #elif PX_W == 4
-#define LEFTS(c, l) ((short4) (l, c.s012))
-#define RIGHTS(c, r) ((short4) (c.s123, r))
+#define LEFTS(c, l) ((VSHORT) (l, c.s012))
+#define RIGHTS(c, r) ((VSHORT) (c.s123, r))
 #elif PX_W == 8
-#define LEFTS(c, l) ((short8) (l, c.s0123, c.s456))
-#define RIGHTS(c, r) ((short8) (c.s1234, c.s567, r))
+#define LEFTS(c, l) ((VSHORT) (l, c.s0123, c.s456))
+#define RIGHTS(c, r) ((VSHORT) (c.s1234, c.s567, r))
 #elif PX_W == 16
-#define LEFTS(c, l) ((short16) (l, c.s0123, c.s4567, c.s89ab, c.scde))
-#define RIGHTS(c, r) ((short16) (c.s1234, c.s5678, c.s9abc, c.sdef, r))
+#define LEFTS(c, l) ((VSHORT) (l, c.s0123, c.s4567, c.s89ab, c.scde))
+#define RIGHTS(c, r) ((VSHORT) (c.s1234, c.s5678, c.s9abc, c.sdef, r))
 #else
 #error "PX_W must be 2, 4, 8 or 16"
 #endif
@@ -137,11 +138,14 @@ load_row (__global const uchar * row, int x0, int width, int inside,
   *right = RIGHTS (cs, r);
 }
 
-/* Outputs past the right edge of the image are not written. */
+/* Outputs past the right edge of the image are not written. A whole
+ * aligned word is one store: GPUs split unaligned vector stores into bytes. */
 inline void
 store_outputs (VUCHAR v, __global uchar * out, int n)
 {
-  if (n >= PX_W) {
+  if (n >= PX_W && ((size_t) out & (PX_W - 1)) == 0) {
+    *(__global VUCHAR *) out = v;
+  } else if (n >= PX_W) {
     VSTORE (v, 0, out);
   } else {
     uchar px[PX_W];
@@ -153,8 +157,8 @@ store_outputs (VUCHAR v, __global uchar * out, int n)
 }
 
 __kernel void
-sobel_optimized (__global const uchar * src, int src_stride,
-    __global uchar * dst, int dst_stride, int width, int height)
+sobel_optimized (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height)
 {
   int x0 = get_global_id (0) * PX_W, y0 = get_global_id (1) * PX_H;
   int inside = x0 >= 1 && x0 + PX_W < width;
@@ -190,3 +194,106 @@ sobel_optimized (__global const uchar * src, int src_stride,
 }
 
 #endif /* PX_W */
+
+
+/* variant=optimized on GPUs, which have no 16-bit vector arithmetic and
+ * where every instruction counts: a work-item computes a word of 4 outputs
+ * in each of PX_H rows. The 4 pixels of a row are one 32-bit load, split into
+ * the even and odd pixels, two to a register in 16-bit lanes; the sums of
+ * rows and the gradients are made two outputs per instruction, biased so that
+ * no lane ever borrows from the next:
+ *   d = right - left + 256       in [1, 511]
+ *   s = left + 2 centre + right  in [0, 1020]
+ *   gx = d0 + 2 d1 + d2          = Gx + 1024, in [4, 2044]
+ *   gy = s2 - s0 + 1024          = Gy + 1024, in [4, 2044]
+ * Only the magnitudes go through 32-bit integers. */
+#ifdef WORDS
+
+#define LANES(a, b) ((a) | (b) << 16)
+#define LO(v) ((int) ((v) & 0xffff))
+#define HI(v) ((int) ((v) >> 16))
+
+/* A row's pixels x0 - 1 .. x0 + 4, columns clamped to the image, as the
+ * differences and sums of the even (0, 2) and odd (1, 3) outputs. */
+inline void
+row_sums (__global const uchar * row, int x0, int width, uint * d_even,
+    uint * d_odd, uint * s_even, uint * s_odd)
+{
+  __global const uchar *p = row + x0;
+  uint w, left = row[max (x0 - 1, 0)], right = row[min (x0 + 4, width - 1)];
+
+  if (x0 + 4 <= width && ((size_t) p & 3) == 0)
+    w = *(__global const uint *) p;
+  else
+    w = row[min (x0, width - 1)] | (uint) row[min (x0 + 1, width - 1)] << 8 |
+        (uint) row[min (x0 + 2, width - 1)] << 16 |
+        (uint) row[min (x0 + 3, width - 1)] << 24;
+
+  uint even = w & 0x00ff00ff, odd = (w >> 8) & 0x00ff00ff;
+  /* left of the even pixels: left, 1; right of the odd ones: 2, right */
+  uint even_left = LANES (left, odd & 0xffff);
+  uint odd_right = LANES (even >> 16, right);
+
+  *d_even = odd - even_left + LANES (256, 256);
+  *d_odd = odd_right - even + LANES (256, 256);
+  *s_even = even_left + even + even + odd;
+  *s_odd = even + odd + odd + odd_right;
+}
+
+__kernel void
+sobel_words (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height)
+{
+  int x0 = get_global_id (0) * 4, y0 = get_global_id (1) * PX_H;
+  uint de[3], do_[3], se[3], so[3];
+
+  if (x0 >= width || y0 >= height)
+    return;
+
+#pragma unroll
+  for (int r = 0; r < PX_H + 2; r++) {
+    __global const uchar *row = src + clamp (y0 - 1 + r, 0, height - 1) *
+        src_stride;
+
+    de[0] = de[1];
+    do_[0] = do_[1];
+    se[0] = se[1];
+    so[0] = so[1];
+    de[1] = de[2];
+    do_[1] = do_[2];
+    se[1] = se[2];
+    so[1] = so[2];
+    row_sums (row, x0, width, &de[2], &do_[2], &se[2], &so[2]);
+
+    if (r >= 2 && y0 + r - 2 < height) {
+      uint gx_e = de[0] + de[1] + de[1] + de[2];
+      uint gx_o = do_[0] + do_[1] + do_[1] + do_[2];
+      uint gy_e = se[2] + LANES (1024, 1024) - se[0];
+      uint gy_o = so[2] + LANES (1024, 1024) - so[0];
+      int4 gx = (int4) (LO (gx_e), LO (gx_o), HI (gx_e), HI (gx_o)) - 1024;
+      int4 gy = (int4) (LO (gy_e), LO (gy_o), HI (gy_e), HI (gy_o)) - 1024;
+      __global uchar *o = dst + (y0 + r - 2) * dst_stride + x0;
+      uchar4 out;
+
+#if MODE == MODE_L1
+      /* a minimum is one instruction, a saturating conversion three */
+      out = convert_uchar4 (min (abs (gx) + abs (gy), (uint4) 255));
+#else
+      MAGNITUDE (4, gx, gy, out);
+#endif
+      if (x0 + 4 <= width && ((size_t) o & 3) == 0) {
+        *(__global uchar4 *) o = out;
+      } else {
+        o[0] = out.s0;
+        if (x0 + 1 < width)
+          o[1] = out.s1;
+        if (x0 + 2 < width)
+          o[2] = out.s2;
+        if (x0 + 3 < width)
+          o[3] = out.s3;
+      }
+    }
+  }
+}
+
+#endif /* WORDS */

@@ -44,25 +44,48 @@ bench_cases (void)
 static void
 apply_sobel_tile (GstElement * element, guint m, guint n)
 {
-  gst_cl_sobel_set_tile (GST_CL_SOBEL (element), m, n);
+  gst_cl_sobel_set_kernel (GST_CL_SOBEL (element), "sobel_optimized", m, n);
 }
 
 static void
-apply_epsilon_pixels (GstElement * element, guint n, guint unused)
+apply_sobel_words (GstElement * element, guint m, guint n)
 {
-  gst_cl_epsilon_set_pixels_per_item (GST_CL_EPSILON (element), n);
+  gst_cl_sobel_set_kernel (GST_CL_SOBEL (element), "sobel_words", m, n);
+}
+
+/* the optimized kernels of clepsilon, by the names the sweep prints */
+enum
+{ vector, packed, tiled };
+static const gchar *const epsilon_kernels[] = {
+  [vector] = "epsilon_optimized",
+  [packed] = "epsilon_packed",
+  [tiled] = "epsilon_tiled",
+};
+
+static void
+apply_epsilon_kernel (GstElement * element, guint kernel, guint n)
+{
+  gst_cl_epsilon_set_kernel (GST_CL_EPSILON (element),
+      epsilon_kernels[kernel], n);
 }
 
 #define TILE(w, h, m, n) \
   {SOBEL (l1, w, h), #m "x" #n, apply_sobel_tile, m, n}
+#define WORDS(w, h, n) \
+  {SOBEL (l1, w, h), "words 4x" #n, apply_sobel_words, 4, n}
 #define TILES(w, h) \
   TILE (w, h, 4, 1), TILE (w, h, 8, 1), TILE (w, h, 16, 1), \
+  TILE (w, h, 2, 4), TILE (w, h, 4, 2), TILE (w, h, 8, 2), \
+  TILE (w, h, 4, 8), TILE (w, h, 8, 8), \
   TILE (w, h, 4, 4), TILE (w, h, 8, 4), TILE (w, h, 16, 2), \
-  TILE (w, h, 16, 4), TILE (w, h, 16, 8), TILE (w, h, 16, 16)
-#define PIXELS(d, w, h, n) \
-  {EPSILON (20, d, w, h), #n " px", apply_epsilon_pixels, n, 0}
-#define ALL_PIXELS(d, w, h) PIXELS (d, w, h, 1), PIXELS (d, w, h, 2), \
-  PIXELS (d, w, h, 4), PIXELS (d, w, h, 8), PIXELS (d, w, h, 16)
+  TILE (w, h, 16, 4), TILE (w, h, 16, 8), TILE (w, h, 16, 16), \
+  WORDS (w, h, 1), WORDS (w, h, 2), WORDS (w, h, 4), WORDS (w, h, 8)
+#define PIXELS(d, w, h, k, n) \
+  {EPSILON (20, d, w, h), #k " " #n " px", apply_epsilon_kernel, k, n}
+#define KERNEL_PIXELS(d, w, h, k) \
+  PIXELS (d, w, h, k, 4), PIXELS (d, w, h, k, 8), PIXELS (d, w, h, k, 16)
+#define ALL_PIXELS(d, w, h) KERNEL_PIXELS (d, w, h, vector), \
+  KERNEL_PIXELS (d, w, h, packed), KERNEL_PIXELS (d, w, h, tiled)
 
 static const BenchTuning tunings[] = {
   TILES (3264, 2448), TILES (3840, 2160),

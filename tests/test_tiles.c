@@ -9,6 +9,8 @@
 #include "gstclepsilon.h"
 #include "gstclsobel.h"
 
+#include <string.h>
+
 /* @h's output for a random GRAY8 frame of @width x @height, bit for bit */
 static void
 check_gray (GstHarness * h, gint width, gint height, ClRefPlaneFunc ref,
@@ -28,9 +30,10 @@ check_gray (GstHarness * h, gint width, gint height, ClRefPlaneFunc ref,
   gst_buffer_unref (in);
 }
 
-/* frames narrower, as wide as and wider than the tiles, with tails */
+/* frames narrower, as wide as and wider than the tiles and the work-groups
+ * of kernels with work-groups, with tails */
 static const gint sizes[][2] = { {1, 1}, {2, 3}, {7, 5}, {16, 4}, {37, 23},
-{130, 9}
+{130, 9}, {263, 70}
 };
 
 GST_START_TEST (test_sobel_tiles)
@@ -38,6 +41,7 @@ GST_START_TEST (test_sobel_tiles)
   static const guint widths[] = { 2, 4, 8, 16 };
   static const guint heights[] = { 1, 2, 3, 4, 8, 16 };
   static const ClRefSobelMode modes[] = { CL_REF_SOBEL_L2, CL_REF_SOBEL_L1 };
+  static const gchar *const kernels[] = { "sobel_optimized", "sobel_words" };
 
   /* l2, the longest magnitude code, at every tile; l1 at every width */
   for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
@@ -46,17 +50,22 @@ GST_START_TEST (test_sobel_tiles)
     GstHarness *h = cl_test_harness_new_with_element (GST_ELEMENT (sobel),
         GST_VIDEO_FORMAT_GRAY8, 1, 1);
 
-    for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
-      for (guint t = 0; t < (m ? 1 : G_N_ELEMENTS (heights)); t++) {
-        gchar *what = g_strdup_printf ("mode %d tile %ux%u", modes[m],
-            widths[w], heights[t]);
+    for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
+      for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+        for (guint t = 0; t < (m ? 1 : G_N_ELEMENTS (heights)); t++) {
+          gchar *what;
 
-        gst_cl_sobel_set_tile (sobel, widths[w], heights[t]);
-        for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-          check_gray (h, sizes[s][0], sizes[s][1], cl_test_ref_sobel,
-              GUINT_TO_POINTER (modes[m]), what);
-        g_free (what);
-      }
+          /* sobel_words has words of 4 outputs */
+          if (k == 1 && widths[w] != 4)
+            continue;
+          what = g_strdup_printf ("mode %d %s tile %ux%u", modes[m],
+              kernels[k], widths[w], heights[t]);
+          gst_cl_sobel_set_kernel (sobel, kernels[k], widths[w], heights[t]);
+          for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+            check_gray (h, sizes[s][0], sizes[s][1], cl_test_ref_sobel,
+                GUINT_TO_POINTER (modes[m]), what);
+          g_free (what);
+        }
     gst_harness_teardown (h);
   }
 }
@@ -66,6 +75,9 @@ GST_END_TEST;
 GST_START_TEST (test_epsilon_pixels_per_item)
 {
   static const ClTestEpsilon settings[] = { {20, 3}, {255, 9}, {7, 15} };
+  static const gchar *const kernels[] = {
+    "epsilon_optimized", "epsilon_packed", "epsilon_tiled"
+  };
 
   for (guint s = 0; s < G_N_ELEMENTS (settings); s++) {
     GstClEpsilon *epsilon = g_object_new (GST_TYPE_CL_EPSILON, "threshold",
@@ -73,16 +85,20 @@ GST_START_TEST (test_epsilon_pixels_per_item)
     GstHarness *h = cl_test_harness_new_with_element (GST_ELEMENT (epsilon),
         GST_VIDEO_FORMAT_GRAY8, 1, 1);
 
-    for (guint n = 1; n <= 16; n *= 2) {
-      gchar *what = g_strdup_printf ("threshold %u d=%u %u pixels per item",
-          settings[s].threshold, settings[s].diameter, n);
+    for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
+      for (guint n = 1; n <= 16; n *= 2) {
+        gchar *what;
 
-      gst_cl_epsilon_set_pixels_per_item (epsilon, n);
-      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
-        check_gray (h, sizes[i][0], sizes[i][1], cl_test_ref_epsilon,
-            (gpointer) & settings[s], what);
-      g_free (what);
-    }
+        if (strcmp (kernels[k], "epsilon_tiled") == 0 && n % 4)
+          continue;
+        what = g_strdup_printf ("%s threshold %u d=%u %u pixels per item",
+            kernels[k], settings[s].threshold, settings[s].diameter, n);
+        gst_cl_epsilon_set_kernel (epsilon, kernels[k], n);
+        for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+          check_gray (h, sizes[i][0], sizes[i][1], cl_test_ref_epsilon,
+              (gpointer) & settings[s], what);
+        g_free (what);
+      }
     gst_harness_teardown (h);
   }
 }
