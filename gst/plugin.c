@@ -8,6 +8,7 @@
 
 #include "gstclboxblur.h"
 #include "gstclepsilon.h"
+#include "gstclintegral.h"
 #include "gstclsobel.h"
 
 static gboolean
@@ -18,6 +19,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (clboxblur, plugin);
   ret |= GST_ELEMENT_REGISTER (clsobel, plugin);
   ret |= GST_ELEMENT_REGISTER (clepsilon, plugin);
+  ret |= GST_ELEMENT_REGISTER (clintegral, plugin);
   return ret;
 }
 

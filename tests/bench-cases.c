@@ -5,6 +5,7 @@
 #include "bench-cases.h"
 #include "gstclboxblur.h"
 #include "gstclepsilon.h"
+#include "gstclintegral.h"
 #include "gstclsobel.h"
 
 #define RGBA GST_VIDEO_FORMAT_RGBA
@@ -19,6 +20,8 @@
 #define SOBEL(mode, w, h) {"clsobel", "mode=" #mode, GRAY8, w, h, FALSE}
 #define EPSILON(t, d, w, h) \
   {"clepsilon", "threshold=" #t " diameter=" #d, NV12, w, h, FALSE}
+/* clintegral: the table goes back to the host every frame, as in a pipeline */
+#define INTEGRAL(sq, w, h) {"clintegral", "squared=" #sq, GRAY8, w, h, FALSE}
 
 static const BenchCase cases[] = {
   BOX (3, 1920, 1080, FALSE), BOX (5, 1920, 1080, FALSE),
@@ -32,6 +35,8 @@ static const BenchCase cases[] = {
   EPSILON (20, 9, 1920, 1080), EPSILON (20, 9, 3264, 2448),
   EPSILON (20, 5, 3840, 2160), EPSILON (20, 9, 3840, 2160),
   EPSILON (20, 15, 3840, 2160),
+  INTEGRAL (false, 1920, 1080), INTEGRAL (false, 3840, 2160),
+  INTEGRAL (true, 3840, 2160),
   {NULL, NULL, GST_VIDEO_FORMAT_UNKNOWN, 0, 0, FALSE}
 };
 
@@ -107,4 +112,5 @@ bench_register_elements (void)
   GST_ELEMENT_REGISTER (clboxblur, NULL);
   GST_ELEMENT_REGISTER (clsobel, NULL);
   GST_ELEMENT_REGISTER (clepsilon, NULL);
+  GST_ELEMENT_REGISTER (clintegral, NULL);
 }

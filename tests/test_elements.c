@@ -13,6 +13,8 @@ static const struct
   {"clboxblur", {"diameter", NULL}},
   {"clsobel", {"mode", NULL}},
   {"clepsilon", {"threshold", "diameter", NULL}},
+  /* its video passes through; squared adds a table, it changes no pixel */
+  {"clintegral", {NULL}},
 };
 
 #define OUTPUT_FLAGS (GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)

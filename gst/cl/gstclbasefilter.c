@@ -6,7 +6,7 @@
  * going to READY, shared through GstContext), the kernels and scratch buffers
  * on it, the moves between host and device, errors, QoS, controlled values and
  * passthrough. A subclass declares formats and properties and enqueues its
- * kernels in dispatch().
+ * kernels in dispatch(), or, if it passes the video through, in analyse().
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -185,8 +185,9 @@ gst_cl_base_filter_get_scratch (GstClBaseFilter * filter, guint slot,
     return priv->scratch[slot];
   if (priv->scratch[slot])
     clReleaseMemObject (priv->scratch[slot]);
+  /* readable from the host: analysing elements read their results back */
   priv->scratch[slot] = clCreateBuffer (priv->ctx->context,
-      CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS, MAX (size, 1), NULL, &status);
+      CL_MEM_READ_WRITE, MAX (size, 1), NULL, &status);
   priv->scratch_size[slot] = size;
   if (!gst_cl_result (status, error, "clCreateBuffer (scratch)")) {
     priv->scratch[slot] = NULL;
@@ -253,7 +254,8 @@ gst_cl_base_filter_fill_plane (GstClBaseFilter * filter,
  *
  * Enqueues the element's kernels for frames already on the device, as the
  * element does for every buffer; for benchmarks and tests. Needs negotiated
- * caps.
+ * caps. An analysing element reads its results back to the host, as it does
+ * for every buffer, and ignores @out.
  *
  * Returns: %TRUE on success
  */
@@ -263,8 +265,17 @@ gst_cl_base_filter_process (GstClBaseFilter * filter, const GstClFrame * in,
 {
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (filter);
 
+  GstBuffer *buffer;
+  gboolean ok;
+
   g_return_val_if_fail (GET_PRIV (filter)->negotiated, FALSE);
-  return klass->dispatch (filter, in, out, error);
+  if (klass->dispatch)
+    return klass->dispatch (filter, in, out, error);
+  /* an analysing element: its results go to a buffer of their own */
+  buffer = gst_buffer_new ();
+  ok = klass->analyse (filter, in, buffer, error);
+  gst_buffer_unref (buffer);
+  return ok;
 }
 
 static GstStateChangeReturn
@@ -562,6 +573,47 @@ map_failed:
   }
 }
 
+/* For the elements that read frames and pass them through: the frame goes
+ * to the device as the input of a transform would, and the subclass attaches
+ * what it computes to the buffer. */
+static GstFlowReturn
+gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstClBaseFilterPrivate *priv = GET_PRIV (self);
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  GstClFrame cl_in = { 0, };
+  GstVideoFrame in;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!priv->negotiated) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("a buffer arrived before caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  g_return_val_if_fail (klass->analyse != NULL, GST_FLOW_ERROR);
+  /* no reference taken: the buffer must stay writable for analyse() */
+  if (!gst_video_frame_map (&in, &priv->in_info, buf, GST_MAP_READ |
+          GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("could not map a video frame"),
+        ("the buffer does not match the negotiated caps"));
+    return GST_FLOW_ERROR;
+  }
+  ok = gst_cl_frame_import (priv->ctx, &in, FALSE, &priv->in_staging, &cl_in,
+      &err) && klass->analyse (self, &cl_in, buf, &err);
+  /* analyse() reads its results back: nothing may use the frame after it */
+  clFinish (priv->ctx->queue);
+  gst_cl_frame_release (&cl_in);
+  gst_video_frame_unmap (&in);
+  if (!ok) {
+    GST_CL_POST_ERROR (self, err);
+    g_clear_error (&err);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
 static gboolean
 gst_cl_base_filter_stop (GstBaseTransform * trans)
 {
@@ -654,6 +706,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_set_context);
 
   trans_class->passthrough_on_same_caps = FALSE;
+  /* passed-through frames are left alone, analysed or not */
+  trans_class->transform_ip_on_passthrough = FALSE;
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_base_filter_query);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_base_filter_set_caps);
   trans_class->before_transform =
@@ -665,6 +719,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   trans_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_size);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform);
+  trans_class->transform_ip =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_ip);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_base_filter_stop);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_FILTER, 0);

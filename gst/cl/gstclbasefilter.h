@@ -39,6 +39,10 @@ G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
  * @dispatch: enqueue the kernels that compute @out from @in. @in and @out are
  *   device buffers, one per plane; the base class waits for them and moves
  *   them between host and device.
+ * @analyse: instead of @dispatch, for an element that passes the video
+ *   through and only reads it: compute from @in and attach the results to
+ *   @buffer, the (writable) buffer going downstream. The subclass makes its
+ *   instances in-place with gst_base_transform_set_in_place().
  *
  * An element only declares its formats, its properties and its kernels.
  */
@@ -54,6 +58,10 @@ struct _GstClBaseFilterClass
   gboolean (*dispatch)       (GstClBaseFilter * filter,
                               const GstClFrame * in,
                               const GstClFrame * out,
+                              GError ** error);
+  gboolean (*analyse)        (GstClBaseFilter * filter,
+                              const GstClFrame * in,
+                              GstBuffer * buffer,
                               GError ** error);
 
   /*< private >*/

@@ -358,17 +358,34 @@ gboolean
 gst_cl_set_kernel_args (cl_kernel kernel, GError ** error, guint n_args, ...)
 {
   va_list args;
+  gboolean ok;
+
+  va_start (args, n_args);
+  ok = gst_cl_set_kernel_args_valist (kernel, error, n_args, args);
+  va_end (args);
+  return ok;
+}
+
+/**
+ * gst_cl_set_kernel_args_valist:
+ *
+ * gst_cl_set_kernel_args() for a va_list of (size, pointer) pairs.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_set_kernel_args_valist (cl_kernel kernel, GError ** error,
+    guint n_args, va_list args)
+{
   guint i;
   cl_int status = CL_SUCCESS;
 
-  va_start (args, n_args);
   for (i = 0; i < n_args && status == CL_SUCCESS; i++) {
     gsize size = va_arg (args, gsize);
     const void *value = va_arg (args, const void *);
 
     status = clSetKernelArg (kernel, i, size, value);
   }
-  va_end (args);
   if (status != CL_SUCCESS) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "OpenCL call failed: %s (%d) in clSetKernelArg (argument %u)",

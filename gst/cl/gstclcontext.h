@@ -113,6 +113,10 @@ gdouble        gst_cl_context_profile_stop (GstClContext * ctx);
 gboolean       gst_cl_set_kernel_args (cl_kernel kernel, GError ** error,
                                        guint n_args, ...);
 
+gboolean       gst_cl_set_kernel_args_valist (cl_kernel kernel,
+                                              GError ** error, guint n_args,
+                                              va_list args);
+
 /* GstContext sharing, after the upstream CUDA helpers */
 gboolean       gst_cl_ensure_element_context (GstElement * element,
                                               gint device_index,

@@ -1,0 +1,287 @@
+/* gstclfilters: clintegral, the integral image of the luma as buffer meta
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-clintegral
+ * @title: clintegral
+ *
+ * Computes the integral image (summed-area table) of the luma and attaches
+ * it to the buffer, which passes through untouched, as a #GstCustomMeta
+ * named `GstClIntegralMeta`. Its structure holds:
+ *
+ * - `width`, `height` (int): the luma plane's size;
+ * - `stride` (int): bytes per row of `sum`;
+ * - `sum` (#GstBuffer): guint32 I (x, y) = the sum of Y (i, j) over i <= x,
+ *   j <= y, modulo 2^32;
+ * - with #GstClIntegral:squared, `sqsum` (#GstBuffer): guint64 sums of
+ *   Y (i, j)^2, and `sqsum-stride` (int), bytes per row of `sqsum`.
+ *
+ * The sum over any box x0..x1, y0..y1 is then I (x1, y1) - I (x0 - 1, y1) -
+ * I (x1, y0 - 1) + I (x0 - 1, y0 - 1), exact modulo 2^32 (terms with x0 - 1 or
+ * y0 - 1 below 0 are 0): a constant-time box sum for box filters, local means
+ * and variances, Haar features.
+ *
+ * The optimized kernels follow the 4x4-block integral image: each block's
+ * own sums, then scans over the blocks' bottom rows and right columns that
+ * join them; the reference sums whole rows, then whole columns.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=10 ! video/x-raw,format=NV12 ! clintegral squared=true ! fakesink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclintegral.h"
+#include "gstclkernels.h"
+#include "cl/gstclerror.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
+#define GST_CAT_DEFAULT gst_cl_integral_debug
+
+#define DEFAULT_SQUARED FALSE
+
+#define FORMATS "{ GRAY8, NV12, I420 }"
+
+enum
+{
+  PROP_0,
+  PROP_SQUARED,
+};
+
+/* scratch buffers on the device */
+enum
+{
+  SCRATCH_SUM,
+  SCRATCH_SQSUM,
+  SCRATCH_VERT,
+  SCRATCH_HORIZ,
+};
+
+struct _GstClIntegral
+{
+  GstClBaseFilter parent;
+
+  gboolean squared;
+};
+
+G_DEFINE_TYPE (GstClIntegral, gst_cl_integral, GST_TYPE_CL_BASE_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (clintegral, "clintegral", GST_RANK_NONE,
+    GST_TYPE_CL_INTEGRAL);
+
+/* Enqueues the kernel @name of the program built with @options on @global
+ * work-items, with the (size, pointer) pairs that follow as arguments. */
+static gboolean
+run (GstClBaseFilter * base, const gchar * options, const gchar * name,
+    guint dims, gsize global0, gsize global1, GError ** error, guint n_args,
+    ...)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  gsize global[2] = { global0, global1 };
+  cl_kernel k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_integral,
+      options, name, error);
+  va_list args;
+  gboolean ok;
+
+  if (!k)
+    return FALSE;
+  va_start (args, n_args);
+  ok = gst_cl_set_kernel_args_valist (k, error, n_args, args);
+  va_end (args);
+  if (!ok)
+    return FALSE;
+  return gst_cl_context_enqueue_kernel (ctx, k, dims, global, NULL, error);
+}
+
+/* Enqueues the integral image of @in into @table, @elem_size bytes an
+ * element, one row of the plane's width a row. */
+static gboolean
+integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
+    gsize elem_size, const gchar * options, GError ** error)
+{
+  gint w = in->width, h = in->height, pitch = w;
+  gint blocks_w = (w + 3) / 4, blocks_h = (h + 3) / 4;
+  cl_mem vert, horiz;
+
+  if (gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE)
+    return run (base, options, "integral_rows", 1, h, 1, error, 6,
+        GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
+        GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h)) &&
+        run (base, options, "integral_cols", 1, w, 1, error, 4,
+        GST_CL_ARG (table), GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h));
+
+  vert = gst_cl_base_filter_get_scratch (base, SCRATCH_VERT,
+      (gsize) blocks_h * pitch * elem_size, error);
+  horiz = vert ? gst_cl_base_filter_get_scratch (base, SCRATCH_HORIZ,
+      (gsize) h * blocks_w * elem_size, error) : NULL;
+  return horiz &&
+      run (base, options, "integral_block", 2, blocks_w, blocks_h, error, 6,
+      GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
+      GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h)) &&
+      run (base, options, "integral_scan_v", 1, w, 1, error, 5,
+      GST_CL_ARG (table), GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h),
+      GST_CL_ARG (vert)) &&
+      run (base, options, "integral_add_v", 2, blocks_w, h, error, 5,
+      GST_CL_ARG (table), GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h),
+      GST_CL_ARG (vert)) &&
+      run (base, options, "integral_scan_h", 1, h, 1, error, 6,
+      GST_CL_ARG (table), GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h),
+      GST_CL_ARG (horiz), GST_CL_ARG (blocks_w)) &&
+      run (base, options, "integral_add_h", 2, blocks_w, h, error, 6,
+      GST_CL_ARG (table), GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h),
+      GST_CL_ARG (horiz), GST_CL_ARG (blocks_w));
+}
+
+/* A new buffer holding the @size bytes of @table. */
+static GstBuffer *
+read_table (GstClBaseFilter * base, cl_mem table, gsize size, GError ** error)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+  GstMapInfo map;
+  cl_int status;
+
+  if (!buf || !gst_buffer_map (buf, &map, GST_MAP_WRITE)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+        "could not allocate a %" G_GSIZE_FORMAT "-byte integral image", size);
+    gst_clear_buffer (&buf);
+    return NULL;
+  }
+  status = clEnqueueReadBuffer (ctx->queue, table, CL_TRUE, 0, size,
+      map.data, 0, NULL, NULL);
+  gst_buffer_unmap (buf, &map);
+  if (!gst_cl_result (status, error, "clEnqueueReadBuffer"))
+    gst_clear_buffer (&buf);
+  return buf;
+}
+
+static gboolean
+gst_cl_integral_analyse (GstClBaseFilter * base, const GstClFrame * in,
+    GstBuffer * buffer, GError ** error)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (base);
+  const GstClPlane *luma = &in->planes[0];
+  gint stride = luma->width * sizeof (guint32);
+  gint sq_stride = luma->width * sizeof (guint64);
+  gsize size = (gsize) stride * luma->height;
+  gsize sq_size = (gsize) sq_stride * luma->height;
+  GstBuffer *sum = NULL, *sqsum = NULL;
+  GstCustomMeta *meta;
+  GstStructure *s;
+  cl_mem table;
+  gboolean squared;
+
+  GST_OBJECT_LOCK (self);
+  squared = self->squared;
+  GST_OBJECT_UNLOCK (self);
+
+  table = gst_cl_base_filter_get_scratch (base, SCRATCH_SUM, size, error);
+  if (!table || !integral_table (base, luma, table, sizeof (guint32), "",
+          error) || !(sum = read_table (base, table, size, error)))
+    return FALSE;
+  if (squared) {
+    table = gst_cl_base_filter_get_scratch (base, SCRATCH_SQSUM, sq_size,
+        error);
+    if (!table || !integral_table (base, luma, table, sizeof (guint64),
+            "-DSQUARED", error) ||
+        !(sqsum = read_table (base, table, sq_size, error))) {
+      gst_buffer_unref (sum);
+      return FALSE;
+    }
+  }
+
+  meta = gst_buffer_add_custom_meta (buffer, GST_CL_INTEGRAL_META_NAME);
+  s = gst_custom_meta_get_structure (meta);
+  gst_structure_set (s, "width", G_TYPE_INT, luma->width, "height", G_TYPE_INT,
+      luma->height, "stride", G_TYPE_INT, stride, "sum", GST_TYPE_BUFFER, sum,
+      NULL);
+  if (sqsum)
+    gst_structure_set (s, "sqsum", GST_TYPE_BUFFER, sqsum, "sqsum-stride",
+        G_TYPE_INT, sq_stride, NULL);
+  gst_buffer_unref (sum);
+  gst_clear_buffer (&sqsum);
+  return TRUE;
+}
+
+static void
+gst_cl_integral_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (object);
+
+  switch (prop_id) {
+    case PROP_SQUARED:
+      GST_OBJECT_LOCK (self);
+      self->squared = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_integral_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (object);
+
+  switch (prop_id) {
+    case PROP_SQUARED:
+      GST_OBJECT_LOCK (self);
+      g_value_set_boolean (value, self->squared);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_integral_class_init (GstClIntegralClass * klass)
+{
+  static const gchar *tags[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_SIZE_STR, GST_META_TAG_VIDEO_ORIENTATION_STR, NULL
+  };
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstClBaseFilterClass *filter_class = GST_CL_BASE_FILTER_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_integral_debug, "clintegral", 0,
+      "OpenCL integral image");
+
+  /* the tags: it describes the picture, its size and orientation, so that
+   * elements changing those drop it; copies of the buffer copy it */
+  gst_meta_register_custom (GST_CL_INTEGRAL_META_NAME, tags, NULL, NULL, NULL);
+
+  gobject_class->set_property = gst_cl_integral_set_property;
+  gobject_class->get_property = gst_cl_integral_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_SQUARED,
+      g_param_spec_boolean ("squared", "Squared",
+          "Also attach the integral image of the squared luma (sqsum, "
+          "guint64), for variances", DEFAULT_SQUARED, G_PARAM_READWRITE |
+          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL integral image", "Filter/Analyzer/Video",
+      "Attaches the integral image of the luma to every buffer, computed on "
+      "an OpenCL device; the video passes through",
+      "gstclfilters contributors");
+  gst_cl_base_filter_class_add_pad_templates (filter_class,
+      GST_VIDEO_CAPS_MAKE (FORMATS));
+
+  filter_class->analyse = GST_DEBUG_FUNCPTR (gst_cl_integral_analyse);
+}
+
+static void
+gst_cl_integral_init (GstClIntegral * self)
+{
+  self->squared = DEFAULT_SQUARED;
+  gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+}
