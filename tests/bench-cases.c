@@ -84,7 +84,8 @@ apply_epsilon_kernel (GstElement * element, guint kernel, guint n)
   TILE (w, h, 4, 8), TILE (w, h, 8, 8), \
   TILE (w, h, 4, 4), TILE (w, h, 8, 4), TILE (w, h, 16, 2), \
   TILE (w, h, 16, 4), TILE (w, h, 16, 8), TILE (w, h, 16, 16), \
-  WORDS (w, h, 1), WORDS (w, h, 2), WORDS (w, h, 4), WORDS (w, h, 8)
+  WORDS (w, h, 1), WORDS (w, h, 2), WORDS (w, h, 4), WORDS (w, h, 8), \
+  WORDS (w, h, 16)
 #define PIXELS(d, w, h, k, n) \
   {EPSILON (20, d, w, h), #k " " #n " px", apply_epsilon_kernel, k, n}
 #define KERNEL_PIXELS(d, w, h, k) \
