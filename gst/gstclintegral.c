@@ -193,6 +193,10 @@ gst_cl_integral_analyse (GstClBaseFilter * base, const GstClFrame * in,
     }
   }
 
+  /* a table of an earlier clintegral is replaced, not shadowed */
+  meta = gst_buffer_get_custom_meta (buffer, GST_CL_INTEGRAL_META_NAME);
+  if (meta)
+    gst_buffer_remove_meta (buffer, (GstMeta *) meta);
   meta = gst_buffer_add_custom_meta (buffer, GST_CL_INTEGRAL_META_NAME);
   s = gst_custom_meta_get_structure (meta);
   gst_structure_set (s, "width", G_TYPE_INT, luma->width, "height", G_TYPE_INT,

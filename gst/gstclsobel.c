@@ -166,7 +166,6 @@ gst_cl_sobel_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     self->kernel = "sobel_optimized";
   } else if (g_strcmp0 (env, "words") == 0) {
     self->kernel = "sobel_words";
-    self->tile_w = 4;
   }
   GST_DEBUG_OBJECT (self, "%s, tile %ux%u", self->kernel, self->tile_w,
       self->tile_h);
@@ -216,8 +215,8 @@ gst_cl_sobel_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   GST_OBJECT_UNLOCK (self);
 
   /* sobel_words has words of 4 outputs; the plain kernel takes any tile */
-  if (strcmp (kernel, "sobel_words") == 0 && tile_w != 4)
-    kernel = "sobel_optimized";
+  if (strcmp (kernel, "sobel_words") == 0)
+    tile_w = 4;
 
   if (reference) {
     kernel = "sobel_reference";

@@ -278,10 +278,10 @@ epsilon_tiled (__global const uchar * restrict src, int src_stride,
   for (int j = 0; j < PX; j++) {
     uint packed = (uint) acc[j], n = packed & 0xff;
     uint num = (packed >> 8) + n / 2;
-    uint q = (uint) (num * native_recip ((float) n));
+    uint q = (uint) ((float) num / (float) n);
     int r = (int) (num - q * n);
 
-    /* the reciprocal is off by a few ulps: q by at most one */
+    /* a float division is within 2.5 ulps: q by at most one */
     out[j] = r < 0 ? q - 1 : r >= (int) n ? q + 1 : q;
   }
   /* one store of an aligned vector, not PX bytes */

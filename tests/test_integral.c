@@ -263,6 +263,27 @@ GST_START_TEST (test_real_photo_box_sums)
 
 GST_END_TEST;
 
+/* a second clintegral replaces the first one's table */
+GST_START_TEST (test_chained_replaces)
+{
+  GstBuffer *out = cl_test_photo_through (GST_VIDEO_FORMAT_GRAY8, 64, 48,
+      "clintegral ! clintegral squared=true");
+  GstCustomMeta *meta = gst_buffer_get_custom_meta (out, "GstClIntegralMeta");
+  gpointer state = NULL;
+  guint n = 0;
+  GstMeta *m;
+
+  fail_unless (meta != NULL);
+  fail_unless (gst_structure_has_field (gst_custom_meta_get_structure (meta),
+          "sqsum"), "the second element's table was not the one found");
+  while ((m = gst_buffer_iterate_meta (out, &state)))
+    n += gst_meta_info_is_custom (m->info);
+  fail_unless_equals_int (n, 1);
+  gst_buffer_unref (out);
+}
+
+GST_END_TEST;
+
 /* squared takes effect at the next frame while PLAYING */
 GST_START_TEST (test_squared_while_playing)
 {
@@ -308,6 +329,7 @@ integral_suite (void)
   tcase_add_test (tc, test_large_odd_frame);
   tcase_add_test (tc, test_sums_wrap);
   tcase_add_test (tc, test_real_photo_box_sums);
+  tcase_add_test (tc, test_chained_replaces);
   tcase_add_test (tc, test_squared_while_playing);
   tcase_add_test (tc, test_caps_rejected);
   return s;

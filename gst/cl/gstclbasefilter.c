@@ -272,6 +272,7 @@ gst_cl_base_filter_process (GstClBaseFilter * filter, const GstClFrame * in,
   if (klass->dispatch)
     return klass->dispatch (filter, in, out, error);
   /* an analysing element: its results go to a buffer of their own */
+  g_return_val_if_fail (klass->analyse != NULL, FALSE);
   buffer = gst_buffer_new ();
   ok = klass->analyse (filter, in, buffer, error);
   gst_buffer_unref (buffer);

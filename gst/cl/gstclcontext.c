@@ -420,8 +420,14 @@ gst_cl_context_enqueue_kernel (GstClContext * ctx, cl_kernel kernel,
       "clEnqueueNDRangeKernel");
   if (event) {
     g_mutex_lock (&ctx->lock);
-    g_array_append_val (ctx->profile, event);
+    /* profiling may have stopped meanwhile */
+    if (ctx->profile) {
+      g_array_append_val (ctx->profile, event);
+      event = NULL;
+    }
     g_mutex_unlock (&ctx->lock);
+    if (event)
+      clReleaseEvent (event);
   }
   return ok;
 }
