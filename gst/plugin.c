@@ -7,6 +7,7 @@
 #endif
 
 #include "gstclboxblur.h"
+#include "gstclcomposite.h"
 #include "gstclepsilon.h"
 #include "gstclintegral.h"
 #include "gstclsobel.h"
@@ -17,6 +18,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (clboxblur, plugin);
+  ret |= GST_ELEMENT_REGISTER (clcomposite, plugin);
   ret |= GST_ELEMENT_REGISTER (clsobel, plugin);
   ret |= GST_ELEMENT_REGISTER (clepsilon, plugin);
   ret |= GST_ELEMENT_REGISTER (clintegral, plugin);

@@ -4,6 +4,7 @@
  */
 #include "bench-cases.h"
 #include "gstclboxblur.h"
+#include "gstclcomposite.h"
 #include "gstclepsilon.h"
 #include "gstclintegral.h"
 #include "gstclsobel.h"
@@ -111,6 +112,7 @@ void
 bench_register_elements (void)
 {
   GST_ELEMENT_REGISTER (clboxblur, NULL);
+  GST_ELEMENT_REGISTER (clcomposite, NULL);
   GST_ELEMENT_REGISTER (clsobel, NULL);
   GST_ELEMENT_REGISTER (clepsilon, NULL);
   GST_ELEMENT_REGISTER (clintegral, NULL);

@@ -18,6 +18,7 @@
 #include "cl/gstcldevice.h"
 #include "cl/gstclerror.h"
 #include "bench-cases.h"
+#include "gstclcomposite.h"
 
 static gboolean quick;
 static gchar *only;
@@ -311,6 +312,36 @@ time_frame_copy (GstClContext * ctx, gsize bytes)
 }
 
 static void
+print_table_header (void)
+{
+  g_print ("\n| element | properties | format | size | reference ms "
+      "| optimized ms | reference / optimized | reference kernel ms "
+      "| optimized kernel ms | reference / optimized kernel | floor ms "
+      "| copy kernel ms | optimized kernel / floor "
+      "| optimized kernel / copy |\n"
+      "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+      "\n");
+}
+
+/* A row of the table; a reference of wall_ms < 0 was not timed. */
+static void
+print_row (const gchar * factory, const gchar * props, GstVideoFormat format,
+    gint width, gint height, Timing ref, Timing opt, gdouble floor_ms,
+    Timing copy)
+{
+  g_print ("| %s | %s | %s | %dx%d | ", factory, props,
+      gst_video_format_to_string (format), width, height);
+  if (ref.wall_ms >= 0)
+    g_print ("%.3f | %.3f | %.2f | %.4f | %.4f | %.2f | ", ref.wall_ms,
+        opt.wall_ms, ref.wall_ms / opt.wall_ms, ref.device_ms,
+        opt.device_ms, ref.device_ms / opt.device_ms);
+  else
+    g_print ("- | %.3f | - | - | %.4f | - | ", opt.wall_ms, opt.device_ms);
+  g_print ("%.4f | %.4f | %.2f | %.2f |\n", floor_ms, copy.device_ms,
+      opt.device_ms / floor_ms, opt.device_ms / copy.device_ms);
+}
+
+static void
 run_cases (GstClContext * ctx, gdouble bandwidth)
 {
   const BenchCase *cases = bench_cases ();
@@ -319,18 +350,11 @@ run_cases (GstClContext * ctx, gdouble bandwidth)
   for (const BenchCase * c = cases; c->factory; c++) {
     Timing copy, ref = { -1, -1 }, opt;
     gdouble floor_ms;
-    gchar *size;
 
     if (!wanted (c))
       continue;
     if (g_strcmp0 (last, c->factory) != 0) {
-      g_print ("\n| element | properties | format | size | reference ms "
-          "| optimized ms | reference / optimized | reference kernel ms "
-          "| optimized kernel ms | reference / optimized kernel | floor ms "
-          "| copy kernel ms | optimized kernel / floor "
-          "| optimized kernel / copy |\n"
-          "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-          "\n");
+      print_table_header ();
       last = c->factory;
     }
     floor_ms = 1000.0 * 2 * frame_bytes (c) / bandwidth;
@@ -338,18 +362,113 @@ run_cases (GstClContext * ctx, gdouble bandwidth)
     if (!c->skip_reference)
       ref = time_case (c, "reference", NULL);
     opt = time_case (c, "optimized", NULL);
-    size = g_strdup_printf ("%dx%d", c->width, c->height);
-    g_print ("| %s | %s | %s | %s | ", c->factory, c->props,
-        gst_video_format_to_string (c->format), size);
-    if (ref.wall_ms >= 0)
-      g_print ("%.3f | %.3f | %.2f | %.4f | %.4f | %.2f | ", ref.wall_ms,
-          opt.wall_ms, ref.wall_ms / opt.wall_ms, ref.device_ms,
-          opt.device_ms, ref.device_ms / opt.device_ms);
-    else
-      g_print ("- | %.3f | - | - | %.4f | - | ", opt.wall_ms, opt.device_ms);
-    g_print ("%.4f | %.4f | %.2f | %.2f |\n", floor_ms, copy.device_ms,
-        opt.device_ms / floor_ms, opt.device_ms / copy.device_ms);
-    g_free (size);
+    print_row (c->factory, c->props, c->format, c->width, c->height, ref, opt,
+        floor_ms, copy);
+  }
+}
+
+/* clcomposite, an aggregator: its composition timed directly, an overlay of
+ * half the size in the middle of the background. */
+typedef struct
+{
+  GstClComposite *composite;
+  GstVideoInfo info;
+  GstClFrame bg, ov, out;
+} CompositeJob;
+
+static void
+enqueue_composite (gpointer data)
+{
+  CompositeJob *job = data;
+
+  gst_cl_composite_process (job->composite, &job->info, &job->bg, &job->ov,
+      &job->out, NULL);
+}
+
+static Timing
+time_composite (GstVideoFormat format, gint width, gint height,
+    const gchar * props, const gchar * variant)
+{
+  GstElement *element = gst_element_factory_make ("clcomposite", NULL);
+  GstPad *pad = gst_element_get_static_pad (element, "sink_1");
+  CompositeJob job = { 0, };
+  GstVideoInfo ov_info;
+  GstClContext *ctx;
+  GError *err = NULL;
+  gchar **kv = g_strsplit (props, "=", 2);
+  Timing t;
+
+  job.composite = GST_CL_COMPOSITE (element);
+  gst_util_set_object_arg (G_OBJECT (element), kv[0], kv[1]);
+  g_strfreev (kv);
+  gst_util_set_object_arg (G_OBJECT (element), "variant", variant);
+  g_object_set (pad, "xpos", width / 4, "ypos", height / 4, NULL);
+  gst_object_unref (pad);
+  if (gst_element_set_state (element, GST_STATE_READY) !=
+      GST_STATE_CHANGE_SUCCESS) {
+    g_printerr ("clcomposite did not reach READY\n");
+    exit (1);
+  }
+  ctx = gst_cl_composite_get_context (job.composite);
+  gst_video_info_set_format (&job.info, format, width, height);
+  gst_video_info_set_format (&ov_info, format, width / 2, height / 2);
+  device_frame_new (ctx, &job.info, &job.bg, 1);
+  device_frame_new (ctx, &ov_info, &job.ov, 2);
+  device_frame_new (ctx, &job.info, &job.out, 3);
+  if (!gst_cl_composite_process (job.composite, &job.info, &job.bg, &job.ov,
+          &job.out, &err)) {
+    g_printerr ("clcomposite: %s\n", err->message);
+    exit (1);
+  }
+  t = time_enqueues (ctx, enqueue_composite, &job);
+  gst_cl_frame_release (&job.bg);
+  gst_cl_frame_release (&job.ov);
+  gst_cl_frame_release (&job.out);
+  gst_element_set_state (element, GST_STATE_NULL);
+  gst_object_unref (element);
+  return t;
+}
+
+static void
+run_composite (GstClContext * ctx, gdouble bandwidth)
+{
+  static const struct
+  {
+    GstVideoFormat format;
+    gint width, height;
+    const gchar *props;
+  } cases[] = {
+    {GST_VIDEO_FORMAT_RGBA, 1920, 1080, "operator=blend"},
+    {GST_VIDEO_FORMAT_RGBA, 3840, 2160, "operator=blend"},
+    {GST_VIDEO_FORMAT_RGBA, 3840, 2160, "operator=over"},
+    {GST_VIDEO_FORMAT_NV12, 3840, 2160, "operator=blend"},
+  };
+
+  if (only && !strstr ("clcomposite", only))
+    return;
+  print_table_header ();
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstVideoInfo info;
+    gsize bytes;
+    Timing ref, opt, copy;
+    gchar *props;
+
+    if (quick && cases[i].width > 1920)
+      continue;
+    gst_video_info_set_format (&info, cases[i].format, cases[i].width,
+        cases[i].height);
+    bytes = GST_VIDEO_INFO_SIZE (&info);
+    copy = time_frame_copy (ctx, bytes);
+    ref = time_composite (cases[i].format, cases[i].width, cases[i].height,
+        cases[i].props, "reference");
+    opt = time_composite (cases[i].format, cases[i].width, cases[i].height,
+        cases[i].props, "optimized");
+    props = g_strdup_printf ("%s, overlay of half the size", cases[i].props);
+    /* background and output, and the overlay, a quarter of a frame */
+    print_row ("clcomposite", props, cases[i].format, cases[i].width,
+        cases[i].height, ref, opt, 1000.0 * (2 * bytes + bytes / 4) /
+        bandwidth, copy);
+    g_free (props);
   }
 }
 
@@ -458,6 +577,7 @@ main (int argc, char **argv)
       gst_cl_device_type_name (ctx->caps.type), ctx->caps.compute_units,
       bandwidth / 1e9, launch_overhead_us (ctx));
   run_cases (ctx, bandwidth);
+  run_composite (ctx, bandwidth);
   if (sweep)
     run_tunings (bandwidth);
   gst_object_unref (ctx);

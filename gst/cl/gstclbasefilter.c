@@ -687,19 +687,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   gobject_class->get_property = gst_cl_base_filter_get_property;
   gobject_class->finalize = gst_cl_base_filter_finalize;
 
-  g_object_class_install_property (gobject_class, PROP_DEVICE_INDEX,
-      g_param_spec_int ("device-index", "Device index",
-          "OpenCL device to use, counting platform by platform as clinfo -l "
-          "lists them; -1 picks "
-          "the one GST_CL_DEVICE names, else a GPU, else an accelerator, "
-          "else a CPU", -1, G_MAXINT, DEFAULT_DEVICE_INDEX,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_VARIANT,
-      g_param_spec_enum ("variant", "Variant",
-          "Kernel implementation; both give the same output",
-          GST_TYPE_CL_VARIANT, DEFAULT_VARIANT, G_PARAM_READWRITE |
-          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+  gst_cl_install_element_properties (gobject_class, PROP_DEVICE_INDEX,
+      PROP_VARIANT);
 
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_change_state);
@@ -726,6 +715,33 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_FILTER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_VARIANT, 0);
+}
+
+/**
+ * gst_cl_install_element_properties:
+ * @device_index_id: the property id to give `device-index`
+ * @variant_id: the property id to give `variant`
+ *
+ * Installs the properties every cl element has, for the elements that are
+ * not #GstClBaseFilter subclasses.
+ */
+void
+gst_cl_install_element_properties (GObjectClass * klass,
+    guint device_index_id, guint variant_id)
+{
+  g_object_class_install_property (klass, device_index_id,
+      g_param_spec_int ("device-index", "Device index",
+          "OpenCL device to use, counting platform by platform as clinfo -l "
+          "lists them; -1 picks "
+          "the one GST_CL_DEVICE names, else a GPU, else an accelerator, "
+          "else a CPU", -1, G_MAXINT, DEFAULT_DEVICE_INDEX,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (klass, variant_id,
+      g_param_spec_enum ("variant", "Variant",
+          "Kernel implementation; both give the same output",
+          GST_TYPE_CL_VARIANT, DEFAULT_VARIANT, G_PARAM_READWRITE |
+          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
 }
 
 static void

@@ -68,6 +68,10 @@ struct _GstClBaseFilterClass
   gpointer _gst_reserved[GST_PADDING];
 };
 
+void           gst_cl_install_element_properties (GObjectClass * klass,
+                                                  guint device_index_id,
+                                                  guint variant_id);
+
 void           gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass * klass,
                                                            const gchar * caps);
 

@@ -1,0 +1,689 @@
+/* gstclfilters: clcomposite, an overlay over a background
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-clcomposite
+ * @title: clcomposite
+ *
+ * Composes the overlay of `sink_1` (B) over the background of `sink_0` (A)
+ * on an OpenCL device. The overlay's top-left corner goes to the
+ * #GstClCompositePad:xpos, #GstClCompositePad:ypos of `sink_1`; it may be
+ * smaller or larger than the background and lie partly outside, and is
+ * clipped. Per channel, where the overlay covers the pixel:
+ *
+ * - `blend`: out = alpha A + (1 - alpha) B + g;
+ * - `over`: w = (1 - alpha) aB / 255, out = w B + (1 - w) A + g, and the
+ *   alpha channel keeps A's (aB: the overlay's alpha, 255 in formats
+ *   without one);
+ *
+ * and elsewhere out = A + g; rounded half up, clamped to 0..255. g is
+ * #GstClComposite:gamma for R, G, B and Y, 0 for alpha, U and V. In
+ * subsampled chroma planes the overlay starts at (floor (xpos / 2),
+ * floor (ypos / 2)).
+ *
+ * Both pads take the same format. The output has the size and framerate of
+ * `sink_0` unless downstream asks otherwise; timestamps, live sources, EOS
+ * and latency behave as in `compositor` (a #GstVideoAggregator). Without a
+ * background frame, A is black.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 clcomposite name=c alpha=0.3 sink_1::xpos=64 sink_1::ypos=48 ! videoconvert ! autovideosink videotestsrc ! video/x-raw,format=RGBA,width=640,height=480 ! c.sink_0 videotestsrc pattern=ball ! video/x-raw,format=RGBA,width=320,height=240 ! c.sink_1
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclcomposite.h"
+#include "gstclkernels.h"
+#include "cl/gstclbasefilter.h"
+#include "cl/gstclerror.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_composite_debug);
+#define GST_CAT_DEFAULT gst_cl_composite_debug
+
+#define DEFAULT_ALPHA 0.5
+#define DEFAULT_GAMMA 0
+#define DEFAULT_OPERATOR GST_CL_COMPOSITE_OPERATOR_BLEND
+/* as gst_cl_install_element_properties() installs them */
+#define DEFAULT_DEVICE_INDEX -1
+#define DEFAULT_VARIANT GST_CL_VARIANT_OPTIMIZED
+
+#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, NV12, I420 }"
+
+/* the overlay pad */
+
+enum
+{
+  PROP_PAD_0,
+  PROP_PAD_XPOS,
+  PROP_PAD_YPOS,
+};
+
+struct _GstClCompositePad
+{
+  GstVideoAggregatorPad parent;
+
+  gint xpos, ypos;
+};
+
+G_DEFINE_TYPE (GstClCompositePad, gst_cl_composite_pad,
+    GST_TYPE_VIDEO_AGGREGATOR_PAD);
+
+static void
+gst_cl_composite_pad_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClCompositePad *pad = GST_CL_COMPOSITE_PAD (object);
+
+  GST_OBJECT_LOCK (pad);
+  switch (prop_id) {
+    case PROP_PAD_XPOS:
+      pad->xpos = g_value_get_int (value);
+      break;
+    case PROP_PAD_YPOS:
+      pad->ypos = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (pad);
+}
+
+static void
+gst_cl_composite_pad_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstClCompositePad *pad = GST_CL_COMPOSITE_PAD (object);
+
+  GST_OBJECT_LOCK (pad);
+  switch (prop_id) {
+    case PROP_PAD_XPOS:
+      g_value_set_int (value, pad->xpos);
+      break;
+    case PROP_PAD_YPOS:
+      g_value_set_int (value, pad->ypos);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (pad);
+}
+
+static void
+gst_cl_composite_pad_class_init (GstClCompositePadClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+
+  gobject_class->set_property = gst_cl_composite_pad_set_property;
+  gobject_class->get_property = gst_cl_composite_pad_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_PAD_XPOS,
+      g_param_spec_int ("xpos", "X position", "Column of the output where "
+          "the overlay's left edge goes (sink_1; may be negative)",
+          G_MININT, G_MAXINT, 0, G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
+          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_PAD_YPOS,
+      g_param_spec_int ("ypos", "Y position", "Row of the output where "
+          "the overlay's top edge goes (sink_1; may be negative)",
+          G_MININT, G_MAXINT, 0, G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
+          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+}
+
+static void
+gst_cl_composite_pad_init (GstClCompositePad * pad)
+{
+}
+
+/* the element */
+
+enum
+{
+  PROP_0,
+  PROP_ALPHA,
+  PROP_GAMMA,
+  PROP_OPERATOR,
+  PROP_DEVICE_INDEX,
+  PROP_VARIANT,
+};
+
+struct _GstClComposite
+{
+  GstVideoAggregator parent;
+
+  gdouble alpha;
+  gint gamma;
+  GstClCompositeOperator op;
+  gint device_index;
+  GstClVariant variant;
+
+  GstClContext *ctx;
+  cl_kernel kernels[2];         /* by GstClVariant */
+  GstClStaging staging[3];      /* background, overlay, output */
+  GstVideoAggregatorPad *pads[2];
+};
+
+static void gst_cl_composite_child_proxy_init (gpointer iface,
+    gpointer iface_data);
+
+/* the pads are children, for sink_1::xpos=... on launch lines */
+G_DEFINE_TYPE_WITH_CODE (GstClComposite, gst_cl_composite,
+    GST_TYPE_VIDEO_AGGREGATOR, G_IMPLEMENT_INTERFACE (GST_TYPE_CHILD_PROXY,
+        gst_cl_composite_child_proxy_init));
+GST_ELEMENT_REGISTER_DEFINE (clcomposite, "clcomposite", GST_RANK_NONE,
+    GST_TYPE_CL_COMPOSITE);
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+static GstStaticPadTemplate sink_0_template = GST_STATIC_PAD_TEMPLATE ("sink_0",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+static GstStaticPadTemplate sink_1_template = GST_STATIC_PAD_TEMPLATE ("sink_1",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+
+GType
+gst_cl_composite_operator_get_type (void)
+{
+  static gsize id = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_COMPOSITE_OPERATOR_BLEND,
+        "alpha A + (1 - alpha) B where the overlay covers", "blend"},
+    {GST_CL_COMPOSITE_OPERATOR_OVER,
+        "the overlay by (1 - alpha) times its alpha; the background's alpha "
+          "is kept", "over"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&id)) {
+    GType type = g_enum_register_static ("GstClCompositeOperator", values);
+    g_once_init_leave (&id, type);
+  }
+  return (GType) id;
+}
+
+/* How a format's planes compose: per plane, which bytes of a pixel take the
+ * gamma, which one is the alpha, and the bytes of black. */
+typedef struct
+{
+  guint gamma_mask;
+  gint alpha_index;
+  guint32 fill;
+} PlaneLayout;
+
+static void
+plane_layout (const GstVideoInfo * info, guint plane, PlaneLayout * layout)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gboolean yuv = GST_VIDEO_FORMAT_INFO_IS_YUV (finfo);
+  guint c;
+
+  layout->gamma_mask = 0;
+  layout->alpha_index = -1;
+  layout->fill = 0;
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
+    guint offset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+    guint black;
+
+    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != plane)
+      continue;
+    if (c == GST_VIDEO_COMP_A) {
+      layout->alpha_index = offset;
+      black = 255;
+    } else if (yuv) {
+      black = c == GST_VIDEO_COMP_Y ? 16 : 128;
+    } else {
+      black = 0;
+    }
+    /* R, G, B and Y take the gamma */
+    if (c == 0 || (!yuv && c < 3))
+      layout->gamma_mask |= 1u << offset;
+    layout->fill |= black << (8 * offset);
+  }
+}
+
+/* floor (a / 2^shift), also for negative a */
+static gint
+floor_shift (gint a, guint shift)
+{
+  return a >= 0 ? a >> shift : -((-a + (1 << shift) - 1) >> shift);
+}
+
+static gboolean
+composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
+    const GstClPlane * bg, const GstClPlane * ov, const GstClPlane * out,
+    gint xpos, gint ypos, gfloat alpha, gint gamma, gint op,
+    GstClVariant variant, GError ** error)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  PlaneLayout layout;
+  cl_kernel k = self->kernels[variant];
+  gsize global[2];
+  gint has_bg = bg != NULL, ov_w = ov ? ov->width : 0, ov_h =
+      ov ? ov->height : 0, ox, oy;
+  cl_mem bg_mem = bg ? bg->mem : out->mem, ov_mem = ov ? ov->mem : out->mem;
+  gint bg_stride = bg ? bg->stride : 0, ov_stride = ov ? ov->stride : 0;
+
+  gst_video_format_info_component (finfo, p, comp);
+  ox = floor_shift (xpos, GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp[0]));
+  oy = floor_shift (ypos, GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp[0]));
+  plane_layout (info, p, &layout);
+  /* the optimized kernel takes 4 bytes of a row, the reference a pixel */
+  global[0] = variant == GST_CL_VARIANT_REFERENCE ? (gsize) out->width :
+      ((gsize) out->width * out->pstride + 3) / 4;
+  global[1] = out->height;
+
+  return gst_cl_set_kernel_args (k, error, 20, GST_CL_ARG (bg_mem),
+      GST_CL_ARG (bg_stride), GST_CL_ARG (has_bg), GST_CL_ARG (layout.fill),
+      GST_CL_ARG (ov_mem), GST_CL_ARG (ov_stride), GST_CL_ARG (ov_w),
+      GST_CL_ARG (ov_h), GST_CL_ARG (ox), GST_CL_ARG (oy),
+      GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
+      GST_CL_ARG (out->width), GST_CL_ARG (out->height),
+      GST_CL_ARG (out->pstride), GST_CL_ARG (alpha), GST_CL_ARG (gamma),
+      GST_CL_ARG (layout.gamma_mask), GST_CL_ARG (op),
+      GST_CL_ARG (layout.alpha_index)) &&
+      gst_cl_context_enqueue_kernel (self->ctx, k, 2, global, NULL, error);
+}
+
+static gboolean
+ensure_kernel (GstClComposite * self, GstClVariant variant, GError ** error)
+{
+  if (!self->kernels[variant])
+    self->kernels[variant] = gst_cl_context_create_kernel (self->ctx,
+        gst_cl_kernel_composite, "", variant == GST_CL_VARIANT_REFERENCE ?
+        "composite_reference" : "composite_optimized", error);
+  return self->kernels[variant] != NULL;
+}
+
+/**
+ * gst_cl_composite_process:
+ * @bg: (nullable): the background on the device, or %NULL for black
+ * @ov: (nullable): the overlay on the device, of the same format, or %NULL
+ * @out: the output frame on the device, of @info's format and size
+ *
+ * Enqueues the composition with the current properties, as the element
+ * does for every output frame; for benchmarks and tests. Needs READY.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_composite_process (GstClComposite * self, const GstVideoInfo * info,
+    const GstClFrame * bg, const GstClFrame * ov, const GstClFrame * out,
+    GError ** error)
+{
+  GstClVariant variant;
+  gfloat alpha;
+  gint gamma, op, xpos, ypos;
+  gboolean ok;
+  guint p;
+
+  g_return_val_if_fail (GST_IS_CL_COMPOSITE (self), FALSE);
+  g_return_val_if_fail (self->ctx != NULL, FALSE);
+
+  GST_OBJECT_LOCK (self);
+  alpha = self->alpha;
+  gamma = self->gamma;
+  op = self->op;
+  variant = self->variant;
+  GST_OBJECT_UNLOCK (self);
+  GST_OBJECT_LOCK (self->pads[1]);
+  xpos = GST_CL_COMPOSITE_PAD (self->pads[1])->xpos;
+  ypos = GST_CL_COMPOSITE_PAD (self->pads[1])->ypos;
+  GST_OBJECT_UNLOCK (self->pads[1]);
+
+  ok = ensure_kernel (self, variant, error);
+  for (p = 0; ok && p < out->n_planes; p++)
+    ok = composite_plane (self, info, p, bg ? &bg->planes[p] : NULL,
+        ov ? &ov->planes[p] : NULL, &out->planes[p], xpos, ypos, alpha,
+        gamma, op, variant, error);
+  return ok;
+}
+
+/**
+ * gst_cl_composite_get_context:
+ *
+ * Returns: (transfer none) (nullable): the element's context, set from
+ *   READY on
+ */
+GstClContext *
+gst_cl_composite_get_context (GstClComposite * self)
+{
+  g_return_val_if_fail (GST_IS_CL_COMPOSITE (self), NULL);
+  return self->ctx;
+}
+
+static GstFlowReturn
+gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
+    GstBuffer * outbuf)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (vagg);
+  GstVideoFrame *bg = gst_video_aggregator_pad_get_prepared_frame
+      (self->pads[0]);
+  GstVideoFrame *ov = gst_video_aggregator_pad_get_prepared_frame
+      (self->pads[1]);
+  GstClFrame cl_bg = { 0, }, cl_ov = { 0, }, cl_out = { 0, };
+  GstClockTime ts;
+  GstVideoFrame out;
+  GError *err = NULL;
+  gboolean ok;
+
+  ts = gst_segment_to_stream_time (&GST_AGGREGATOR_PAD (GST_AGGREGATOR_SRC_PAD
+          (vagg))->segment, GST_FORMAT_TIME, GST_BUFFER_PTS (outbuf));
+  if (GST_CLOCK_TIME_IS_VALID (ts))
+    gst_object_sync_values (GST_OBJECT (vagg), ts);
+
+  if ((bg && GST_VIDEO_FRAME_FORMAT (bg) != GST_VIDEO_INFO_FORMAT
+          (&vagg->info)) || (ov && GST_VIDEO_FRAME_FORMAT (ov) !=
+          GST_VIDEO_INFO_FORMAT (&vagg->info))) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("sink_0 and sink_1 must "
+            "have the same format"), ("sink_0 %s, sink_1 %s",
+            bg ? gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (bg)) :
+            "-", ov ? gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (ov)) :
+            "-"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!gst_video_frame_map (&out, &vagg->info, outbuf, GST_MAP_WRITE)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("could not map a video frame"),
+        (NULL));
+    return GST_FLOW_ERROR;
+  }
+  ok = (!bg || gst_cl_frame_import (self->ctx, bg, FALSE, &self->staging[0],
+          &cl_bg, &err)) &&
+      (!ov || gst_cl_frame_import (self->ctx, ov, FALSE, &self->staging[1],
+          &cl_ov, &err)) &&
+      gst_cl_frame_import (self->ctx, &out, TRUE, &self->staging[2], &cl_out,
+      &err) &&
+      gst_cl_composite_process (self, &vagg->info, bg ? &cl_bg : NULL,
+      ov ? &cl_ov : NULL, &cl_out, &err) &&
+      gst_cl_frame_export (self->ctx, &out, &cl_out, &err);
+  if (!ok)
+    clFinish (self->ctx->queue);
+  gst_cl_frame_release (&cl_bg);
+  gst_cl_frame_release (&cl_ov);
+  gst_cl_frame_release (&cl_out);
+  gst_video_frame_unmap (&out);
+  if (!ok) {
+    GST_CL_POST_ERROR (self, err);
+    g_clear_error (&err);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+/* The output takes sink_0's size and framerate, as near as downstream
+ * allows. */
+static GstCaps *
+gst_cl_composite_fixate_src_caps (GstAggregator * agg, GstCaps * caps)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (agg);
+  GstVideoInfo info;
+  GstStructure *s;
+
+  GST_OBJECT_LOCK (self->pads[0]);
+  info = self->pads[0]->info;
+  GST_OBJECT_UNLOCK (self->pads[0]);
+  if (!info.finfo || GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_UNKNOWN)
+    return GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->fixate_src_caps
+        (agg, caps);
+
+  caps = gst_caps_make_writable (caps);
+  s = gst_caps_get_structure (caps, 0);
+  gst_structure_fixate_field_nearest_int (s, "width",
+      GST_VIDEO_INFO_WIDTH (&info));
+  gst_structure_fixate_field_nearest_int (s, "height",
+      GST_VIDEO_INFO_HEIGHT (&info));
+  if (GST_VIDEO_INFO_FPS_D (&info) > 0)
+    gst_structure_fixate_field_nearest_fraction (s, "framerate",
+        GST_VIDEO_INFO_FPS_N (&info), GST_VIDEO_INFO_FPS_D (&info));
+  return gst_caps_fixate (caps);
+}
+
+static gboolean
+gst_cl_composite_query (GstClComposite * self, GstQuery * query)
+{
+  return GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_cl_handle_context_query (GST_ELEMENT (self), query, self->ctx);
+}
+
+static gboolean
+gst_cl_composite_src_query (GstAggregator * agg, GstQuery * query)
+{
+  return gst_cl_composite_query (GST_CL_COMPOSITE (agg), query) ||
+      GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->src_query (agg,
+      query);
+}
+
+static gboolean
+gst_cl_composite_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
+    GstQuery * query)
+{
+  return gst_cl_composite_query (GST_CL_COMPOSITE (agg), query) ||
+      GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->sink_query (agg,
+      pad, query);
+}
+
+static void
+release_device_state (GstClComposite * self)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (self->kernels); i++) {
+    if (self->kernels[i])
+      clReleaseKernel (self->kernels[i]);
+    self->kernels[i] = NULL;
+  }
+  for (i = 0; i < G_N_ELEMENTS (self->staging); i++)
+    gst_cl_staging_clear (&self->staging[i]);
+}
+
+static GstStateChangeReturn
+gst_cl_composite_change_state (GstElement * element, GstStateChange transition)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (element);
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY &&
+      !gst_cl_ensure_element_context (element, self->device_index, &self->ctx))
+    return GST_STATE_CHANGE_FAILURE;
+
+  ret = GST_ELEMENT_CLASS (gst_cl_composite_parent_class)->change_state
+      (element, transition);
+
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
+    release_device_state (self);
+    gst_clear_object (&self->ctx);
+  }
+  return ret;
+}
+
+static void
+gst_cl_composite_set_context (GstElement * element, GstContext * context)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (element);
+
+  gst_cl_handle_set_context (element, context, self->device_index, &self->ctx);
+  GST_ELEMENT_CLASS (gst_cl_composite_parent_class)->set_context (element,
+      context);
+}
+
+static void
+gst_cl_composite_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_ALPHA:
+      self->alpha = g_value_get_double (value);
+      break;
+    case PROP_GAMMA:
+      self->gamma = g_value_get_int (value);
+      break;
+    case PROP_OPERATOR:
+      self->op = g_value_get_enum (value);
+      break;
+    case PROP_DEVICE_INDEX:
+      self->device_index = g_value_get_int (value);
+      break;
+    case PROP_VARIANT:
+      self->variant = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_composite_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_ALPHA:
+      g_value_set_double (value, self->alpha);
+      break;
+    case PROP_GAMMA:
+      g_value_set_int (value, self->gamma);
+      break;
+    case PROP_OPERATOR:
+      g_value_set_enum (value, self->op);
+      break;
+    case PROP_DEVICE_INDEX:
+      g_value_set_int (value, self->device_index);
+      break;
+    case PROP_VARIANT:
+      g_value_set_enum (value, self->variant);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_composite_finalize (GObject * object)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (object);
+
+  release_device_state (self);
+  gst_clear_object (&self->ctx);
+  G_OBJECT_CLASS (gst_cl_composite_parent_class)->finalize (object);
+}
+
+static GObject *
+gst_cl_composite_get_child_by_index (GstChildProxy * proxy, guint index)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (proxy);
+
+  return index < G_N_ELEMENTS (self->pads) ?
+      g_object_ref (G_OBJECT (self->pads[index])) : NULL;
+}
+
+static guint
+gst_cl_composite_get_children_count (GstChildProxy * proxy)
+{
+  return G_N_ELEMENTS (GST_CL_COMPOSITE (proxy)->pads);
+}
+
+static void
+gst_cl_composite_child_proxy_init (gpointer iface, gpointer iface_data)
+{
+  GstChildProxyInterface *proxy = iface;
+
+  proxy->get_child_by_index = gst_cl_composite_get_child_by_index;
+  proxy->get_children_count = gst_cl_composite_get_children_count;
+}
+
+static void
+gst_cl_composite_class_init (GstClCompositeClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS (klass);
+  GstVideoAggregatorClass *vagg_class = GST_VIDEO_AGGREGATOR_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_composite_debug, "clcomposite", 0,
+      "OpenCL composition");
+
+  gobject_class->set_property = gst_cl_composite_set_property;
+  gobject_class->get_property = gst_cl_composite_get_property;
+  gobject_class->finalize = gst_cl_composite_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_ALPHA,
+      g_param_spec_double ("alpha", "Alpha", "Weight of the background "
+          "where the overlay covers it (blend); the overlay's is 1 - alpha",
+          0.0, 1.0, DEFAULT_ALPHA, G_PARAM_READWRITE |
+          GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_GAMMA,
+      g_param_spec_int ("gamma", "Gamma", "Added to R, G, B (or Y) of every "
+          "output pixel, clamped", -255, 255, DEFAULT_GAMMA,
+          G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
+          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_OPERATOR,
+      g_param_spec_enum ("operator", "Operator", "How the overlay combines "
+          "with the background", GST_TYPE_CL_COMPOSITE_OPERATOR,
+          DEFAULT_OPERATOR, G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
+          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+  gst_cl_install_element_properties (gobject_class, PROP_DEVICE_INDEX,
+      PROP_VARIANT);
+
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &src_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &sink_0_template, GST_TYPE_CL_COMPOSITE_PAD);
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &sink_1_template, GST_TYPE_CL_COMPOSITE_PAD);
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL compositor", "Filter/Editor/Video/Compositor",
+      "Blends an overlay (sink_1) over a background (sink_0) on an OpenCL "
+      "device", "gstclfilters contributors");
+
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_cl_composite_change_state);
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cl_composite_set_context);
+  agg_class->fixate_src_caps =
+      GST_DEBUG_FUNCPTR (gst_cl_composite_fixate_src_caps);
+  agg_class->src_query = GST_DEBUG_FUNCPTR (gst_cl_composite_src_query);
+  agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_cl_composite_sink_query);
+  vagg_class->aggregate_frames =
+      GST_DEBUG_FUNCPTR (gst_cl_composite_aggregate_frames);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_COMPOSITE_PAD, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_COMPOSITE_OPERATOR, 0);
+}
+
+static void
+gst_cl_composite_init (GstClComposite * self)
+{
+  GstElementClass *klass = GST_ELEMENT_GET_CLASS (self);
+  static const gchar *names[] = { "sink_0", "sink_1" };
+  guint i;
+
+  self->alpha = DEFAULT_ALPHA;
+  self->gamma = DEFAULT_GAMMA;
+  self->op = DEFAULT_OPERATOR;
+  self->device_index = DEFAULT_DEVICE_INDEX;
+  self->variant = DEFAULT_VARIANT;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    GstPadTemplate *templ = gst_element_class_get_pad_template (klass,
+        names[i]);
+
+    self->pads[i] = g_object_new (GST_TYPE_CL_COMPOSITE_PAD, "name", names[i],
+        "direction", GST_PAD_SINK, "template", templ, NULL);
+    gst_element_add_pad (GST_ELEMENT (self), GST_PAD (self->pads[i]));
+  }
+}

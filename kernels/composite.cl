@@ -1,0 +1,153 @@
+/* gstclfilters: composition of an overlay over a background, plane by plane
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A is the background (sink_0), B the overlay (sink_1), placed at (ox, oy)
+ * in this plane's pixels, ov_w x ov_h of them. Per channel c of the pstride
+ * bytes of a pixel, g = gamma where bit c of gamma_mask is set, else 0:
+ *   where B covers the pixel, blend: out = A alpha + B (1 - alpha) + g
+ *                             over:  w = (1 - alpha) aB / 255,
+ *                                    out = B w + A (1 - w) + g,
+ *                                    the alpha channel keeps A's
+ *   elsewhere:                         out = A + g
+ * rounded half up and clamped to 0..255. aB is the overlay's alpha byte
+ * (alpha_index), or 255 in formats without one. Without a background frame
+ * A is the plane's black, byte c of fill.
+ */
+
+#define OP_BLEND 0
+#define OP_OVER 1
+
+inline uchar
+composite_byte (int a, __global const uchar * b, int c, int covered,
+    float alpha, int gamma, uint gamma_mask, int op, int alpha_index)
+{
+  int g = (gamma_mask >> c) & 1 ? gamma : 0;
+  float w, v;
+
+  if (!covered)
+    return (uchar) clamp (a + g, 0, 255);
+  if (op == OP_OVER) {
+    if (c == alpha_index)
+      return (uchar) a;
+    w = (1.0f - alpha) * (alpha_index >= 0 ? b[alpha_index] : 255) / 255.0f;
+    v = w * b[c] + (1.0f - w) * a;
+  } else {
+    v = alpha * a + (1.0f - alpha) * b[c];
+  }
+  return (uchar) clamp ((int) floor (v + g + 0.5f), 0, 255);
+}
+
+/* variant=reference: one pixel, all its channels, per work-item */
+__kernel void
+composite_reference (__global const uchar * bg, int bg_stride, int has_bg,
+    uint fill, __global const uchar * ov, int ov_stride, int ov_w, int ov_h,
+    int ox, int oy, __global uchar * dst, int dst_stride, int width,
+    int height, int pstride, float alpha, int gamma, uint gamma_mask, int op,
+    int alpha_index)
+{
+  int x = get_global_id (0), y = get_global_id (1);
+  int bx = x - ox, by = y - oy;
+  int covered = bx >= 0 && bx < ov_w && by >= 0 && by < ov_h;
+  __global const uchar *b = ov + (covered ? by * ov_stride + bx * pstride : 0);
+
+  if (x >= width || y >= height)
+    return;
+  for (int c = 0; c < pstride; c++) {
+    int a = has_bg ? bg[y * bg_stride + x * pstride + c] :
+        (int) ((fill >> (8 * c)) & 0xff);
+
+    dst[y * dst_stride + x * pstride + c] = composite_byte (a, b, c, covered,
+        alpha, gamma, gamma_mask, op, alpha_index);
+  }
+}
+
+/* variant=optimized: 4 bytes of a row per work-item, whatever the pixels
+ * they belong to, in vectors: one 4-byte load of the background and, where
+ * the overlay covers them all, one of the overlay (its bytes lie in the same
+ * order), float4 arithmetic and one 4-byte store. Runs outside the overlay
+ * skip it and the floats. */
+inline uchar4
+load_bytes (__global const uchar * row, int j0, int n)
+{
+  if (n == 4)
+    return vload4 (0, row + j0);
+  return (uchar4) (row[j0], n > 1 ? row[j0 + 1] : 0, n > 2 ? row[j0 + 2] : 0,
+      0);
+}
+
+__kernel void
+composite_optimized (__global const uchar * restrict bg, int bg_stride,
+    int has_bg, uint fill, __global const uchar * restrict ov, int ov_stride,
+    int ov_w, int ov_h, int ox, int oy, __global uchar * restrict dst,
+    int dst_stride, int width, int height, int pstride, float alpha,
+    int gamma, uint gamma_mask, int op, int alpha_index)
+{
+  int j0 = get_global_id (0) * 4, y = get_global_id (1);
+  int n = min (4, width * pstride - j0), by = y - oy;
+  int4 j = j0 + (int4) (0, 1, 2, 3);
+  /* the pixel and channel of each byte; pstride is 1, 2 or 4 */
+  int shift = pstride >> 1;
+  int4 x = j >> shift, c = j & (pstride - 1);
+  int4 bx = x - ox;
+  /* vector comparisons give -1 for true, scalar ones 1: keep them apart */
+  int4 covered = by >= 0 && by < ov_h ? bx >= 0 & bx < ov_w : (int4) 0;
+  int4 g = select ((int4) 0, (int4) gamma,
+      ((int4) gamma_mask >> c & 1) != 0);
+  uchar4 a8, b8, out;
+  int4 a, result;
+
+  if (j0 >= width * pstride || y >= height)
+    return;
+  if (has_bg)
+    a8 = load_bytes (bg + y * bg_stride, j0, n);
+  else
+    a8 = as_uchar4 (fill >> (8 * c.s0));  /* c.s0 is 0: runs start pixels */
+  a = convert_int4 (a8);
+  result = clamp (a + g, 0, 255);
+
+  if (any (covered)) {
+    __global const uchar *ov_row = ov + by * ov_stride;
+    float4 av = convert_float4 (a), bv, v;
+
+    if (all (covered) && n == 4) {
+      b8 = vload4 (0, ov_row + j0 - ox * pstride);
+    } else {
+      uchar b[4];
+
+      for (int i = 0; i < 4; i++) {
+        int k = j0 + i - ox * pstride;
+
+        b[i] = i < n && k >= 0 && k < ov_w * pstride ? ov_row[k] : 0;
+      }
+      b8 = vload4 (0, b);
+    }
+    bv = convert_float4 (b8);
+    if (op == OP_OVER) {
+      /* formats with alpha have 4-byte pixels: this run is one of them */
+      float ab = alpha_index >= 0 ? (float) ((uchar *) & b8)[alpha_index] :
+          255.0f;
+      float4 w = (float4) ((1.0f - alpha) * ab / 255.0f);
+
+      v = w * bv + (1.0f - w) * av;
+    } else {
+      v = alpha * av + (1.0f - alpha) * bv;
+    }
+    result = select (result,
+        clamp (convert_int4 (floor (v + convert_float4 (g) + 0.5f)), 0, 255),
+        covered);
+    if (op == OP_OVER)
+      result = select (result, a, covered & c == alpha_index);
+  }
+
+  out = convert_uchar4 (result);
+  if (n == 4) {
+    vstore4 (out, 0, dst + y * dst_stride + j0);
+  } else {
+    uchar o[4];
+
+    vstore4 (out, 0, o);
+    for (int i = 0; i < n; i++)
+      dst[y * dst_stride + j0 + i] = o[i];
+  }
+}

@@ -1,0 +1,342 @@
+/* gstclfilters tests: clcomposite against a C reference
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "cltest.h"
+
+#include <math.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/app/gstappsink.h>
+
+static const GstVideoFormat formats[] = {
+  GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_ARGB,
+  GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
+  GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_NV12,
+  GST_VIDEO_FORMAT_I420,
+};
+
+static const gchar *variants[] = { "reference", "optimized" };
+
+typedef struct
+{
+  gdouble alpha;
+  gint gamma;
+  gboolean over;
+  gint xpos, ypos;
+} Settings;
+
+static void
+push_one (GstElement * pipeline, const gchar * name, GstBuffer * buf,
+    const GstVideoInfo * info)
+{
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstVideoInfo caps_info = *info;
+  GstCaps *caps;
+
+  GST_VIDEO_INFO_FPS_N (&caps_info) = 30;
+  GST_VIDEO_INFO_FPS_D (&caps_info) = 1;
+  caps = gst_video_info_to_caps (&caps_info);
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  GST_BUFFER_PTS (buf) = 0;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src), buf),
+      GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  gst_object_unref (src);
+}
+
+/* One background and one overlay frame through clcomposite in a pipeline;
+ * returns the output frame. */
+static GstBuffer *
+composite (GstBuffer * bg, const GstVideoInfo * bg_info, GstBuffer * ov,
+    const GstVideoInfo * ov_info, const Settings * s, const gchar * variant)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=a format=time ! c.sink_0 "
+      "appsrc name=b format=time ! c.sink_1 clcomposite name=c alpha=%g "
+      "gamma=%d operator=%s variant=%s sink_1::xpos=%d sink_1::ypos=%d ! "
+      "appsink name=out", s->alpha, s->gamma, s->over ? "over" : "blend",
+      variant, s->xpos, s->ypos);
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstElement *sink;
+  GstSample *sample;
+  GstBuffer *out;
+
+  fail_unless (pipeline != NULL, "%s: %s", desc, err ? err->message : "");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  push_one (pipeline, "a", gst_buffer_ref (bg), bg_info);
+  push_one (pipeline, "b", gst_buffer_ref (ov), ov_info);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 30 * GST_SECOND);
+  fail_unless (sample != NULL, "no frame out of %s", desc);
+  out = gst_buffer_ref (gst_sample_get_buffer (sample));
+  gst_sample_unref (sample);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  return out;
+}
+
+static gint
+floor_div (gint a, gint d)
+{
+  return a >= 0 ? a / d : -((-a + d - 1) / d);
+}
+
+/* SPEC.md's formulas in doubles; the kernels compute in floats: a
+ * difference of 1 is allowed. */
+static void
+check (GstBuffer * bg, const GstVideoInfo * bg_info, GstBuffer * ov,
+    const GstVideoInfo * ov_info, GstBuffer * out, const Settings * s,
+    const gchar * what)
+{
+  GstVideoFrame a, b, o;
+  GstVideoInfo out_info;
+  const GstVideoFormatInfo *finfo = bg_info->finfo;
+  gboolean yuv = GST_VIDEO_FORMAT_INFO_IS_YUV (finfo);
+
+  gst_video_info_set_format (&out_info, GST_VIDEO_INFO_FORMAT (bg_info),
+      GST_VIDEO_INFO_WIDTH (bg_info), GST_VIDEO_INFO_HEIGHT (bg_info));
+  fail_unless (gst_video_frame_map (&a, bg_info, bg, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&b, ov_info, ov, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&o, &out_info, out, GST_MAP_READ),
+      "%s: the output is not a %dx%d frame", what, out_info.width,
+      out_info.height);
+
+  for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
+    gint p = GST_VIDEO_FORMAT_INFO_PLANE (finfo, c);
+    gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (&a, c);
+    gint off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+    gint w = GST_VIDEO_FRAME_COMP_WIDTH (&a, c);
+    gint h = GST_VIDEO_FRAME_COMP_HEIGHT (&a, c);
+    gint bw = GST_VIDEO_FRAME_COMP_WIDTH (&b, c);
+    gint bh = GST_VIDEO_FRAME_COMP_HEIGHT (&b, c);
+    gint ox = floor_div (s->xpos, 1 << GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c));
+    gint oy = floor_div (s->ypos, 1 << GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c));
+    gboolean is_alpha = c == GST_VIDEO_COMP_A;
+    gint g = is_alpha || (yuv && c != 0) ? 0 : s->gamma;
+    gboolean has_alpha = GST_VIDEO_FORMAT_INFO_HAS_ALPHA (finfo);
+    gint a_off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_A);
+    gint a_plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, GST_VIDEO_COMP_A);
+
+    for (gint y = 0; y < h; y++)
+      for (gint x = 0; x < w; x++) {
+        const guint8 *pa = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&a, p) +
+            y * GST_VIDEO_FRAME_PLANE_STRIDE (&a, p) + x * ps;
+        const guint8 *po = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&o, p) +
+            y * GST_VIDEO_FRAME_PLANE_STRIDE (&o, p) + x * ps;
+        gint bx = x - ox, by = y - oy;
+        gint A = pa[off], got = po[off], expected;
+
+        if (bx < 0 || bx >= bw || by < 0 || by >= bh) {
+          expected = CLAMP (A + g, 0, 255);
+        } else {
+          const guint8 *pb = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&b, p) +
+              by * GST_VIDEO_FRAME_PLANE_STRIDE (&b, p) + bx * ps;
+          gint B = pb[off];
+          gdouble v;
+
+          if (s->over && is_alpha) {
+            v = A;
+          } else if (s->over) {
+            gint aB = has_alpha ? ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&b,
+                    a_plane) + by * GST_VIDEO_FRAME_PLANE_STRIDE (&b,
+                    a_plane) + bx * ps)[a_off] : 255;
+            gdouble wt = (1.0 - s->alpha) * aB / 255.0;
+
+            v = floor (wt * B + (1.0 - wt) * A + g + 0.5);
+          } else {
+            v = floor (s->alpha * A + (1.0 - s->alpha) * B + g + 0.5);
+          }
+          expected = CLAMP ((gint) v, 0, 255);
+        }
+        if (ABS (got - expected) > 1)
+          fail ("%s: component %u at (%d, %d) is %d, expected %d (A %d)",
+              what, c, x, y, got, expected, A);
+      }
+  }
+  gst_video_frame_unmap (&o);
+  gst_video_frame_unmap (&b);
+  gst_video_frame_unmap (&a);
+}
+
+static void
+check_composite (GstVideoFormat format, gint bw, gint bh, gint ow, gint oh,
+    const Settings * s, const gchar * variant)
+{
+  GstVideoInfo bg_info, ov_info;
+  GstBuffer *bg = cl_test_frame_new (format, bw, bh, 5, bw * 3 + oh, &bg_info);
+  GstBuffer *ov = cl_test_frame_new (format, ow, oh, 0, ow + bh, &ov_info);
+  GstBuffer *out = composite (bg, &bg_info, ov, &ov_info, s, variant);
+  gchar *what = g_strdup_printf ("%s %dx%d over %dx%d at (%d, %d) alpha %g "
+      "gamma %d %s %s", gst_video_format_to_string (format), ow, oh, bw, bh,
+      s->xpos, s->ypos, s->alpha, s->gamma, s->over ? "over" : "blend",
+      variant);
+
+  check (bg, &bg_info, ov, &ov_info, out, s, what);
+  g_free (what);
+  gst_buffer_unref (out);
+  gst_buffer_unref (ov);
+  gst_buffer_unref (bg);
+}
+
+GST_START_TEST (test_formats_and_operators)
+{
+  static const Settings settings[] = {
+    {0.3, 20, FALSE, 13, 7},
+    {0.3, 20, TRUE, 13, 7},
+    {0.5, 0, FALSE, 0, 0},
+    {0.0, -30, TRUE, 3, 2},
+    {1.0, 255, FALSE, 1, 1},
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+      for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
+        check_composite (formats[f], 37, 23, 16, 10, &settings[i], variants[v]);
+}
+
+GST_END_TEST;
+
+/* overlays partly outside, larger than the background, at odd and negative
+ * positions, and wholly outside */
+GST_START_TEST (test_clipping)
+{
+  static const Settings settings[] = {
+    {0.25, 10, FALSE, -5, -3},
+    {0.25, 10, TRUE, 30, 19},
+    {0.6, -10, FALSE, -9, 4},
+    {0.5, 5, FALSE, 40, 0},
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f += 3)
+    for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+      for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
+        check_composite (formats[f], 37, 23, 50, 41, &settings[i], variants[v]);
+        check_composite (formats[f], 37, 23, 7, 5, &settings[i], variants[v]);
+      }
+}
+
+GST_END_TEST;
+
+/* two real photos in a real pipeline, one scaled down over the other */
+GST_START_TEST (test_real_photos)
+{
+  GstVideoInfo bg_info, ov_info;
+  GstBuffer *bg = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 256, 192);
+  GstBuffer *ov = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 100, 60);
+  static const Settings s = { 0.4, 12, FALSE, 77, 41 };
+
+  gst_video_info_set_format (&bg_info, GST_VIDEO_FORMAT_NV12, 256, 192);
+  gst_video_info_set_format (&ov_info, GST_VIDEO_FORMAT_NV12, 100, 60);
+  for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
+    GstBuffer *out = composite (bg, &bg_info, ov, &ov_info, &s, variants[v]);
+
+    check (bg, &bg_info, ov, &ov_info, out, &s, variants[v]);
+    gst_buffer_unref (out);
+  }
+  gst_buffer_unref (ov);
+  gst_buffer_unref (bg);
+}
+
+GST_END_TEST;
+
+#define OUTPUT_FLAGS (GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
+
+/* what gst-inspect shows: the properties that change the output are
+ * controllable and may change while PLAYING, on the element and the pads */
+GST_START_TEST (test_properties)
+{
+  static const gchar *element_props[] = { "alpha", "gamma", "operator" };
+  static const gchar *pad_props[] = { "xpos", "ypos" };
+  GstElement *c = gst_element_factory_make ("clcomposite", NULL);
+  GstPad *pad = gst_element_get_static_pad (c, "sink_1");
+  gdouble alpha;
+  gint gamma, index;
+
+  for (guint i = 0; i < G_N_ELEMENTS (element_props); i++) {
+    GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (c),
+        element_props[i]);
+
+    fail_unless (pspec && (pspec->flags & OUTPUT_FLAGS) == OUTPUT_FLAGS,
+        "clcomposite::%s", element_props[i]);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (pad_props); i++) {
+    GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
+        (pad), pad_props[i]);
+
+    fail_unless (pspec && (pspec->flags & OUTPUT_FLAGS) == OUTPUT_FLAGS,
+        "sink_1::%s", pad_props[i]);
+  }
+  g_object_get (c, "alpha", &alpha, "gamma", &gamma, "device-index", &index,
+      NULL);
+  fail_unless (alpha == 0.5 && gamma == 0 && index == -1);
+  gst_object_unref (pad);
+  gst_object_unref (c);
+}
+
+GST_END_TEST;
+
+/* pads of different formats: an error naming both, not a silent drop */
+GST_START_TEST (test_formats_differ)
+{
+  GstElement *pipeline = gst_parse_launch ("clcomposite name=c ! fakesink "
+      "videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,width=32,"
+      "height=24 ! c.sink_0 videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=BGRA,width=16,height=12 ! c.sink_1", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+      "no error for an RGBA background and a BGRA overlay");
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_rejected)
+{
+  GstElement *c = gst_element_factory_make ("clcomposite", NULL);
+  GstPad *pad = gst_element_get_static_pad (c, "sink_0");
+  GstPad *overlay = gst_element_get_static_pad (c, "sink_1");
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=GRAY8,"
+      "width=8,height=8,framerate=30/1");
+
+  fail_unless (pad != NULL && overlay != NULL, "sink_0 and sink_1 are "
+      "always pads");
+  gst_object_unref (overlay);
+  fail_if (gst_pad_query_accept_caps (pad, caps), "GRAY8 was accepted");
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  gst_object_unref (c);
+}
+
+GST_END_TEST;
+
+static Suite *
+composite_suite (void)
+{
+  Suite *s = suite_create ("clcomposite");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  tcase_add_checked_fixture (tc, NULL, cl_test_teardown);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_formats_and_operators);
+  tcase_add_test (tc, test_clipping);
+  tcase_add_test (tc, test_real_photos);
+  tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_formats_differ);
+  tcase_add_test (tc, test_caps_rejected);
+  return s;
+}
+
+GST_CHECK_MAIN (composite);
