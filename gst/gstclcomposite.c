@@ -274,6 +274,11 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
   ox = floor_shift (xpos, GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp[0]));
   oy = floor_shift (ypos, GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp[0]));
   plane_layout (info, p, &layout);
+  /* black for every byte of a 4-byte run: pixels of 1 or 2 bytes repeated */
+  if (out->pstride == 1)
+    layout.fill = (layout.fill & 0xff) * 0x01010101u;
+  else if (out->pstride == 2)
+    layout.fill = (layout.fill & 0xffff) * 0x00010001u;
   /* the optimized kernel takes 4 bytes of a row, the reference a pixel */
   global[0] = variant == GST_CL_VARIANT_REFERENCE ? (gsize) out->width :
       ((gsize) out->width * out->pstride + 3) / 4;

@@ -18,6 +18,7 @@
 #define OP_BLEND 0
 #define OP_OVER 1
 
+
 inline uchar
 composite_byte (int a, __global const uchar * b, int c, int covered,
     float alpha, int gamma, uint gamma_mask, int op, int alpha_index)
@@ -63,10 +64,10 @@ composite_reference (__global const uchar * bg, int bg_stride, int has_bg,
 }
 
 /* variant=optimized: 4 bytes of a row per work-item, whatever the pixels
- * they belong to, in vectors: one 4-byte load of the background and, where
- * the overlay covers them all, one of the overlay (its bytes lie in the same
- * order), float4 arithmetic and one 4-byte store. Runs outside the overlay
- * skip it and the floats. */
+ * they belong to, taken as vectors: one 4-byte load of the
+ * background and, where the overlay covers all four, one of the overlay
+ * (its bytes lie in the same order), float4 arithmetic and one 4-byte store.
+ * Runs outside the overlay skip it and the floats. */
 inline uchar4
 load_bytes (__global const uchar * row, int j0, int n)
 {
@@ -102,7 +103,7 @@ composite_optimized (__global const uchar * restrict bg, int bg_stride,
   if (has_bg)
     a8 = load_bytes (bg + y * bg_stride, j0, n);
   else
-    a8 = as_uchar4 (fill >> (8 * c.s0));  /* c.s0 is 0: runs start pixels */
+    a8 = as_uchar4 (fill);      /* the pixels' bytes repeated to 4 */
   a = convert_int4 (a8);
   result = clamp (a + g, 0, 255);
 
@@ -133,9 +134,8 @@ composite_optimized (__global const uchar * restrict bg, int bg_stride,
     } else {
       v = alpha * av + (1.0f - alpha) * bv;
     }
-    result = select (result,
-        clamp (convert_int4 (floor (v + convert_float4 (g) + 0.5f)), 0, 255),
-        covered);
+    v = floor (v + convert_float4 (g) + 0.5f);
+    result = select (result, clamp (convert_int4 (v), 0, 255), covered);
     if (op == OP_OVER)
       result = select (result, a, covered & c == alpha_index);
   }

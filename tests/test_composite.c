@@ -279,6 +279,70 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
+/* a background stream that ends before sending a frame: the overlay is
+ * composed over black */
+GST_START_TEST (test_no_background)
+{
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_RGBA
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fmts); f++)
+    for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
+      GstElement *pipeline = gst_parse_launch ("appsrc name=a format=time ! "
+          "c.sink_0 appsrc name=b format=time ! c.sink_1 clcomposite name=c "
+          "alpha=0.5 sink_1::xpos=4 sink_1::ypos=2 ! appsink name=out", NULL);
+      GstElement *a = gst_bin_get_by_name (GST_BIN (pipeline), "a");
+      GstElement *c = gst_bin_get_by_name (GST_BIN (pipeline), "c");
+      GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+      GstVideoInfo info, ov_info;
+      GstBuffer *ov = cl_test_frame_new (fmts[f], 8, 6, 0, 9, &ov_info);
+      GstBuffer *black, *out;
+      GstSample *sample;
+      GstCaps *caps;
+      GstMapInfo map;
+      Settings s = { 0.5, 0, FALSE, 4, 2 };
+
+      gst_util_set_object_arg (G_OBJECT (c), "variant", variants[v]);
+      gst_video_info_set_format (&info, fmts[f], 16, 12);
+      GST_VIDEO_INFO_FPS_N (&info) = 30;
+      caps = gst_video_info_to_caps (&info);
+      g_object_set (a, "caps", caps, NULL);
+      gst_caps_unref (caps);
+      gst_element_set_state (pipeline, GST_STATE_PLAYING);
+      gst_app_src_end_of_stream (GST_APP_SRC (a));
+      push_one (pipeline, "b", gst_buffer_ref (ov), &ov_info);
+      sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+          30 * GST_SECOND);
+      fail_unless (sample != NULL, "no frame without a background");
+      out = gst_buffer_ref (gst_sample_get_buffer (sample));
+      gst_sample_unref (sample);
+
+      /* the expected output: the overlay over a black frame */
+      black = gst_buffer_new_allocate (NULL, info.size, NULL);
+      gst_buffer_map (black, &map, GST_MAP_WRITE);
+      for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++)
+        for (gint y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&info, p); y++)
+          for (gint i = 0; i < info.stride[p]; i++)
+            map.data[info.offset[p] + y * info.stride[p] + i] =
+                GST_VIDEO_INFO_IS_YUV (&info) ? (p == 0 ? 16 : 128) :
+                (i % 4 == 3 ? 255 : 0);
+      gst_buffer_unmap (black, &map);
+      check (black, &info, ov, &ov_info, out, &s, "no background");
+
+      gst_buffer_unref (black);
+      gst_buffer_unref (ov);
+      gst_buffer_unref (out);
+      gst_element_set_state (pipeline, GST_STATE_NULL);
+      gst_object_unref (sink);
+      gst_object_unref (c);
+      gst_object_unref (a);
+      gst_object_unref (pipeline);
+    }
+}
+
+GST_END_TEST;
+
 /* pads of different formats: an error naming both, not a silent drop */
 GST_START_TEST (test_formats_differ)
 {
@@ -334,6 +398,7 @@ composite_suite (void)
   tcase_add_test (tc, test_clipping);
   tcase_add_test (tc, test_real_photos);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_no_background);
   tcase_add_test (tc, test_formats_differ);
   tcase_add_test (tc, test_caps_rejected);
   return s;
