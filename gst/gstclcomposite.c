@@ -265,8 +265,8 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
   PlaneLayout layout;
   cl_kernel k = self->kernels[variant];
   gsize global[2];
-  gint has_bg = bg != NULL, ov_w = ov ? ov->width : 0, ov_h =
-      ov ? ov->height : 0, ox, oy;
+  gint bg_w = bg ? bg->width : 0, bg_h = bg ? bg->height : 0;
+  gint ov_w = ov ? ov->width : 0, ov_h = ov ? ov->height : 0, ox, oy;
   cl_mem bg_mem = bg ? bg->mem : out->mem, ov_mem = ov ? ov->mem : out->mem;
   gint bg_stride = bg ? bg->stride : 0, ov_stride = ov ? ov->stride : 0;
 
@@ -284,8 +284,9 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
       ((gsize) out->width * out->pstride + 3) / 4;
   global[1] = out->height;
 
-  return gst_cl_set_kernel_args (k, error, 20, GST_CL_ARG (bg_mem),
-      GST_CL_ARG (bg_stride), GST_CL_ARG (has_bg), GST_CL_ARG (layout.fill),
+  return gst_cl_set_kernel_args (k, error, 21, GST_CL_ARG (bg_mem),
+      GST_CL_ARG (bg_stride), GST_CL_ARG (bg_w), GST_CL_ARG (bg_h),
+      GST_CL_ARG (layout.fill),
       GST_CL_ARG (ov_mem), GST_CL_ARG (ov_stride), GST_CL_ARG (ov_w),
       GST_CL_ARG (ov_h), GST_CL_ARG (ox), GST_CL_ARG (oy),
       GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
@@ -341,6 +342,10 @@ gst_cl_composite_process (GstClComposite * self, const GstVideoInfo * info,
   xpos = GST_CL_COMPOSITE_PAD (self->pads[1])->xpos;
   ypos = GST_CL_COMPOSITE_PAD (self->pads[1])->ypos;
   GST_OBJECT_UNLOCK (self->pads[1]);
+  /* anything further out covers nothing; the kernels' subtractions stay in
+   * range */
+  xpos = CLAMP (xpos, -G_MAXINT / 4, G_MAXINT / 4);
+  ypos = CLAMP (ypos, -G_MAXINT / 4, G_MAXINT / 4);
 
   ok = ensure_kernel (self, variant, error);
   for (p = 0; ok && p < out->n_planes; p++)
@@ -378,8 +383,10 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   GError *err = NULL;
   gboolean ok;
 
+  GST_OBJECT_LOCK (GST_AGGREGATOR_SRC_PAD (vagg));
   ts = gst_segment_to_stream_time (&GST_AGGREGATOR_PAD (GST_AGGREGATOR_SRC_PAD
           (vagg))->segment, GST_FORMAT_TIME, GST_BUFFER_PTS (outbuf));
+  GST_OBJECT_UNLOCK (GST_AGGREGATOR_SRC_PAD (vagg));
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (vagg), ts);
 
@@ -430,9 +437,10 @@ gst_cl_composite_fixate_src_caps (GstAggregator * agg, GstCaps * caps)
   GstVideoInfo info;
   GstStructure *s;
 
-  GST_OBJECT_LOCK (self->pads[0]);
+  /* GstVideoAggregator reads the pads' info under its own lock */
+  GST_OBJECT_LOCK (self);
   info = self->pads[0]->info;
-  GST_OBJECT_UNLOCK (self->pads[0]);
+  GST_OBJECT_UNLOCK (self);
   if (!info.finfo || GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_UNKNOWN)
     return GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->fixate_src_caps
         (agg, caps);

@@ -194,7 +194,7 @@ read_table (GstClBaseFilter * base, GstBufferPool ** pool, cl_mem table,
       clear_pool (pool);
   }
   if (!*pool)
-    *pool = gst_cl_pinned_pool_new (ctx, size);
+    *pool = gst_cl_pinned_pool_new_active (ctx, size);
   if (gst_buffer_pool_acquire_buffer (*pool, &buf, NULL) != GST_FLOW_OK ||
       !gst_buffer_map (buf, &map, GST_MAP_WRITE)) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,

@@ -41,9 +41,9 @@ composite_byte (int a, __global const uchar * b, int c, int covered,
 
 /* variant=reference: one pixel, all its channels, per work-item */
 __kernel void
-composite_reference (__global const uchar * bg, int bg_stride, int has_bg,
-    uint fill, __global const uchar * ov, int ov_stride, int ov_w, int ov_h,
-    int ox, int oy, __global uchar * dst, int dst_stride, int width,
+composite_reference (__global const uchar * bg, int bg_stride, int bg_w,
+    int bg_h, uint fill, __global const uchar * ov, int ov_stride, int ov_w,
+    int ov_h, int ox, int oy, __global uchar * dst, int dst_stride, int width,
     int height, int pstride, float alpha, int gamma, uint gamma_mask, int op,
     int alpha_index)
 {
@@ -55,7 +55,7 @@ composite_reference (__global const uchar * bg, int bg_stride, int has_bg,
   if (x >= width || y >= height)
     return;
   for (int c = 0; c < pstride; c++) {
-    int a = has_bg ? bg[y * bg_stride + x * pstride + c] :
+    int a = x < bg_w && y < bg_h ? bg[y * bg_stride + x * pstride + c] :
         (int) ((fill >> (8 * c)) & 0xff);
 
     dst[y * dst_stride + x * pstride + c] = composite_byte (a, b, c, covered,
@@ -68,19 +68,11 @@ composite_reference (__global const uchar * bg, int bg_stride, int has_bg,
  * background and, where the overlay covers all four, one of the overlay
  * (its bytes lie in the same order), float4 arithmetic and one 4-byte store.
  * Runs outside the overlay skip it and the floats. */
-inline uchar4
-load_bytes (__global const uchar * row, int j0, int n)
-{
-  if (n == 4)
-    return vload4 (0, row + j0);
-  return (uchar4) (row[j0], n > 1 ? row[j0 + 1] : 0, n > 2 ? row[j0 + 2] : 0,
-      0);
-}
-
 __kernel void
 composite_optimized (__global const uchar * restrict bg, int bg_stride,
-    int has_bg, uint fill, __global const uchar * restrict ov, int ov_stride,
-    int ov_w, int ov_h, int ox, int oy, __global uchar * restrict dst,
+    int bg_w, int bg_h, uint fill, __global const uchar * restrict ov,
+    int ov_stride, int ov_w, int ov_h, int ox, int oy,
+    __global uchar * restrict dst,
     int dst_stride, int width, int height, int pstride, float alpha,
     int gamma, uint gamma_mask, int op, int alpha_index)
 {
@@ -100,10 +92,18 @@ composite_optimized (__global const uchar * restrict bg, int bg_stride,
 
   if (j0 >= width * pstride || y >= height)
     return;
-  if (has_bg)
-    a8 = load_bytes (bg + y * bg_stride, j0, n);
-  else
-    a8 = as_uchar4 (fill);      /* the pixels' bytes repeated to 4 */
+  /* the background's bytes of this run, black past its edges */
+  a8 = as_uchar4 (fill);        /* the pixels' bytes repeated to 4 */
+  if (y < bg_h && bg_w * pstride - j0 >= 4) {
+    a8 = vload4 (0, bg + y * bg_stride + j0);
+  } else if (y < bg_h && bg_w * pstride > j0) {
+    uchar t[4];
+
+    vstore4 (a8, 0, t);
+    for (int i = 0; i < n && j0 + i < bg_w * pstride; i++)
+      t[i] = bg[y * bg_stride + j0 + i];
+    a8 = vload4 (0, t);
+  }
   a = convert_int4 (a8);
   result = clamp (a + g, 0, 255);
 

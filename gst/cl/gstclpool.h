@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstClPinnedPool, gst_cl_pinned_pool, GST,
     CL_PINNED_POOL, GstBufferPool)
 
-GstBufferPool * gst_cl_pinned_pool_new (GstClContext * ctx, gsize size);
+GstBufferPool * gst_cl_pinned_pool_new (GstClContext * ctx);
+
+GstBufferPool * gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size);
 
 G_END_DECLS
