@@ -17,6 +17,7 @@
 #include "cl/gstclbasefilter.h"
 #include "cl/gstcldevice.h"
 #include "cl/gstclerror.h"
+#include "cl/gstclpool.h"
 #include "bench-cases.h"
 #include "gstclcomposite.h"
 
@@ -472,6 +473,64 @@ run_composite (GstClContext * ctx, gdouble bandwidth)
   }
 }
 
+/* Host-to-device and back for a 4K RGBA frame, from ordinary memory and from
+ * the pinned buffers the elements offer upstream on discrete devices. */
+static gdouble
+transfer_ms (GstClContext * ctx, cl_mem dev, gpointer host, gsize size,
+    gboolean write)
+{
+  gdouble start, best = G_MAXDOUBLE;
+
+  for (guint i = 0; i < 10; i++) {
+    start = now ();
+    if (write)
+      check (clEnqueueWriteBuffer (ctx->queue, dev, CL_TRUE, 0, size, host, 0,
+              NULL, NULL), "clEnqueueWriteBuffer");
+    else
+      check (clEnqueueReadBuffer (ctx->queue, dev, CL_TRUE, 0, size, host, 0,
+              NULL, NULL), "clEnqueueReadBuffer");
+    best = MIN (best, now () - start);
+  }
+  return 1000.0 * best;
+}
+
+static void
+run_transfers (GstClContext * ctx)
+{
+  gsize size = 3840 * 2160 * 4;
+  GstBufferPool *pool = gst_cl_pinned_pool_new_active (ctx, size);
+  GstBuffer *pinned = NULL;
+  guint8 *ordinary = g_malloc0 (size);
+  cl_int status;
+  cl_mem dev = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size, NULL,
+      &status);
+  GstMapInfo map;
+
+  check (status, "clCreateBuffer");
+  if (gst_buffer_pool_acquire_buffer (pool, &pinned, NULL) != GST_FLOW_OK) {
+    g_printerr ("no pinned buffer\n");
+    exit (1);
+  }
+  gst_buffer_map (pinned, &map, GST_MAP_READWRITE);
+  g_print ("\n| 3840x2160 RGBA frame | to the device ms | GB/s | back ms | "
+      "GB/s |\n|---|---:|---:|---:|---:|\n");
+  for (guint i = 0; i < 2; i++) {
+    gpointer host = i ? map.data : ordinary;
+    gdouble up = transfer_ms (ctx, dev, host, size, TRUE);
+    gdouble down = transfer_ms (ctx, dev, host, size, FALSE);
+
+    g_print ("| %s | %.3f | %.1f | %.3f | %.1f |\n", i ?
+        "pinned (the elements' pools)" : "ordinary memory", up,
+        size / up / 1e6, down, size / down / 1e6);
+  }
+  gst_buffer_unmap (pinned, &map);
+  gst_buffer_unref (pinned);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  clReleaseMemObject (dev);
+  g_free (ordinary);
+}
+
 /* Every work-item shape the sweep table lists, optimized variant. */
 static void
 run_tunings (gdouble bandwidth)
@@ -576,6 +635,8 @@ main (int argc, char **argv)
       "(read + write); an empty kernel every %.1f us\n", ctx->device_name,
       gst_cl_device_type_name (ctx->caps.type), ctx->caps.compute_units,
       bandwidth / 1e9, launch_overhead_us (ctx));
+  if (!only)
+    run_transfers (ctx);
   run_cases (ctx, bandwidth);
   run_composite (ctx, bandwidth);
   if (sweep)
