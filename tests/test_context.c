@@ -59,6 +59,32 @@ GST_START_TEST (test_elements_share_one_context)
 
 GST_END_TEST;
 
+/* the aggregator and the analyser join the filters' context */
+GST_START_TEST (test_every_element_shares_it)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=RGBA,width=64,height=48 ! clboxblur name=a ! "
+      "c.sink_0 videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,"
+      "width=32,height=24 ! c.sink_1 clcomposite name=c ! videoconvert ! "
+      "video/x-raw,format=GRAY8 ! clintegral name=i ! videoconvert ! "
+      "video/x-raw,format=NV12 ! clepsilon name=e ! clsobel name=s ! "
+      "fakesink", NULL);
+  gpointer a;
+
+  fail_unless (pipeline != NULL);
+  run_to_eos (pipeline);
+  a = cl_context_of (pipeline, "a");
+  fail_unless (a != NULL);
+  fail_unless (cl_context_of (pipeline, "c") == a, "clcomposite has its own");
+  fail_unless (cl_context_of (pipeline, "i") == a, "clintegral has its own");
+  fail_unless (cl_context_of (pipeline, "e") == a, "clepsilon has its own");
+  fail_unless (cl_context_of (pipeline, "s") == a, "clsobel has its own");
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_application_context)
 {
   GstElement *pipeline = gst_parse_launch (CHAIN, NULL);
@@ -119,6 +145,7 @@ context_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_elements_share_one_context);
+  tcase_add_test (tc, test_every_element_shares_it);
   tcase_add_test (tc, test_application_context);
   tcase_add_test (tc, test_bad_device_index);
   return s;
