@@ -36,10 +36,14 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "gstclcomposite.h"
 #include "gstclkernels.h"
 #include "cl/gstclbasefilter.h"
 #include "cl/gstclerror.h"
+#include "cl/gstclmemory.h"
+#include "cl/gstclpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_composite_debug);
 #define GST_CAT_DEFAULT gst_cl_composite_debug
@@ -114,13 +118,33 @@ gst_cl_composite_pad_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (pad);
 }
 
+/* Frames are not mapped here: the element maps only those that are not on
+ * its device already. */
+static gboolean
+gst_cl_composite_pad_prepare_frame (GstVideoAggregatorPad * pad,
+    GstVideoAggregator * vagg, GstBuffer * buffer,
+    GstVideoFrame * prepared_frame)
+{
+  return TRUE;
+}
+
+static void
+gst_cl_composite_pad_clean_frame (GstVideoAggregatorPad * pad,
+    GstVideoAggregator * vagg, GstVideoFrame * prepared_frame)
+{
+}
+
 static void
 gst_cl_composite_pad_class_init (GstClCompositePadClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstVideoAggregatorPadClass *vpad_class =
+      GST_VIDEO_AGGREGATOR_PAD_CLASS (klass);
 
   gobject_class->set_property = gst_cl_composite_pad_set_property;
   gobject_class->get_property = gst_cl_composite_pad_get_property;
+  vpad_class->prepare_frame = gst_cl_composite_pad_prepare_frame;
+  vpad_class->clean_frame = gst_cl_composite_pad_clean_frame;
 
   g_object_class_install_property (gobject_class, PROP_PAD_XPOS,
       g_param_spec_int ("xpos", "X position", "Column of the output where "
@@ -177,15 +201,6 @@ G_DEFINE_TYPE_WITH_CODE (GstClComposite, gst_cl_composite,
 GST_ELEMENT_REGISTER_DEFINE (clcomposite, "clcomposite", GST_RANK_NONE,
     GST_TYPE_CL_COMPOSITE);
 
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
-static GstStaticPadTemplate sink_0_template = GST_STATIC_PAD_TEMPLATE ("sink_0",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
-static GstStaticPadTemplate sink_1_template = GST_STATIC_PAD_TEMPLATE ("sink_1",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
 
 GType
 gst_cl_composite_operator_get_type (void)
@@ -368,18 +383,29 @@ gst_cl_composite_get_context (GstClComposite * self)
   return self->ctx;
 }
 
+/* the pad's frame for this output frame, if it has one */
+static GstBuffer *
+pad_buffer (GstVideoAggregatorPad * pad)
+{
+  GstBuffer *buf = gst_video_aggregator_pad_get_current_buffer (pad);
+
+  if (buf && gst_buffer_get_size (buf) == 0 &&
+      GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP))
+    return NULL;
+  return buf;
+}
+
 static GstFlowReturn
 gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
     GstBuffer * outbuf)
 {
   GstClComposite *self = GST_CL_COMPOSITE (vagg);
-  GstVideoFrame *bg = gst_video_aggregator_pad_get_prepared_frame
-      (self->pads[0]);
-  GstVideoFrame *ov = gst_video_aggregator_pad_get_prepared_frame
-      (self->pads[1]);
-  GstClFrame cl_bg = { 0, }, cl_ov = { 0, }, cl_out = { 0, };
+  GstBuffer *bg = pad_buffer (self->pads[0]);
+  GstBuffer *ov = pad_buffer (self->pads[1]);
+  GstVideoInfo *bg_info = &self->pads[0]->info;
+  GstVideoInfo *ov_info = &self->pads[1]->info;
+  GstClBufferFrame cl_bg, cl_ov, cl_out;
   GstClockTime ts;
-  GstVideoFrame out;
   GError *err = NULL;
   gboolean ok;
 
@@ -390,42 +416,77 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (vagg), ts);
 
-  if ((bg && GST_VIDEO_FRAME_FORMAT (bg) != GST_VIDEO_INFO_FORMAT
-          (&vagg->info)) || (ov && GST_VIDEO_FRAME_FORMAT (ov) !=
+  if ((bg && GST_VIDEO_INFO_FORMAT (bg_info) != GST_VIDEO_INFO_FORMAT
+          (&vagg->info)) || (ov && GST_VIDEO_INFO_FORMAT (ov_info) !=
           GST_VIDEO_INFO_FORMAT (&vagg->info))) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("sink_0 and sink_1 must "
             "have the same format"), ("sink_0 %s, sink_1 %s",
-            bg ? gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (bg)) :
-            "-", ov ? gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (ov)) :
-            "-"));
+            bg ? gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (bg_info)) :
+            "-", ov ? gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+                (ov_info)) : "-"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  if (!gst_video_frame_map (&out, &vagg->info, outbuf, GST_MAP_WRITE)) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("could not map a video frame"),
-        (NULL));
-    return GST_FLOW_ERROR;
-  }
-  ok = (!bg || gst_cl_frame_import (self->ctx, bg, FALSE, &self->staging[0],
-          &cl_bg, &err)) &&
-      (!ov || gst_cl_frame_import (self->ctx, ov, FALSE, &self->staging[1],
-          &cl_ov, &err)) &&
-      gst_cl_frame_import (self->ctx, &out, TRUE, &self->staging[2], &cl_out,
-      &err) &&
-      gst_cl_composite_process (self, &vagg->info, bg ? &cl_bg : NULL,
-      ov ? &cl_ov : NULL, &cl_out, &err) &&
-      gst_cl_frame_export (self->ctx, &out, &cl_out, &err);
-  if (!ok)
-    clFinish (self->ctx->queue);
-  gst_cl_frame_release (&cl_bg);
-  gst_cl_frame_release (&cl_ov);
-  gst_cl_frame_release (&cl_out);
-  gst_video_frame_unmap (&out);
+
+  memset (&cl_bg, 0, sizeof (cl_bg));
+  memset (&cl_ov, 0, sizeof (cl_ov));
+  memset (&cl_out, 0, sizeof (cl_out));
+  ok = (!bg || gst_cl_buffer_frame_map (self->ctx, &cl_bg, bg_info, bg,
+          GST_MAP_READ, &self->staging[0], &err)) &&
+      (!ov || gst_cl_buffer_frame_map (self->ctx, &cl_ov, ov_info, ov,
+          GST_MAP_READ, &self->staging[1], &err)) &&
+      gst_cl_buffer_frame_map (self->ctx, &cl_out, &vagg->info, outbuf,
+      GST_MAP_WRITE, &self->staging[2], &err) &&
+      gst_cl_composite_process (self, &vagg->info, bg ? &cl_bg.frame : NULL,
+      ov ? &cl_ov.frame : NULL, &cl_out.frame, &err) &&
+      gst_cl_buffer_frame_finish (self->ctx, &cl_out, &err);
+  gst_cl_buffer_frame_unmap (self->ctx, &cl_out);
+  gst_cl_buffer_frame_unmap (self->ctx, &cl_ov);
+  gst_cl_buffer_frame_unmap (self->ctx, &cl_bg);
   if (!ok) {
     GST_CL_POST_ERROR (self, err);
     g_clear_error (&err);
     return GST_FLOW_ERROR;
   }
   return GST_FLOW_OK;
+}
+
+/* The output is in the pads' format, at sink_0's framerate (25/1 for
+ * still pictures, as compositor), in memory:OpenCL where downstream names
+ * it. */
+static GstCaps *
+gst_cl_composite_update_caps (GstVideoAggregator * vagg, GstCaps * caps)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (vagg);
+  GstVideoInfo *info = NULL;
+  GstCaps *res, *both;
+  gint fps_n = 25, fps_d = 1;
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  for (i = G_N_ELEMENTS (self->pads); i > 0; i--)
+    if (self->pads[i - 1]->info.finfo &&
+        GST_VIDEO_INFO_FORMAT (&self->pads[i - 1]->info) !=
+        GST_VIDEO_FORMAT_UNKNOWN)
+      info = &self->pads[i - 1]->info;
+  res = info ? gst_caps_copy (caps) : NULL;
+  if (info && GST_VIDEO_INFO_FPS_N (info) > 0 &&
+      GST_VIDEO_INFO_FPS_D (info) > 0) {
+    fps_n = GST_VIDEO_INFO_FPS_N (info);
+    fps_d = GST_VIDEO_INFO_FPS_D (info);
+  }
+  for (i = 0; res && i < gst_caps_get_size (res); i++)
+    gst_structure_set (gst_caps_get_structure (res, i), "format",
+        G_TYPE_STRING, gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+            (info)), "framerate", GST_TYPE_FRACTION, fps_n, fps_d, NULL);
+  GST_OBJECT_UNLOCK (self);
+  if (!res)
+    return gst_caps_ref (caps);
+
+  both = gst_cl_caps_add_memory_feature (res);
+  gst_caps_unref (res);
+  res = gst_caps_intersect_full (both, caps, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (both);
+  return gst_cl_caps_prefer_for_peer (GST_AGGREGATOR_SRC_PAD (vagg), res);
 }
 
 /* The output takes sink_0's size and framerate, as near as downstream
@@ -472,13 +533,75 @@ gst_cl_composite_src_query (GstAggregator * agg, GstQuery * query)
       query);
 }
 
+/* Inputs may be in system memory or memory:OpenCL, whatever the output's
+ * memory is: GstVideoAggregator would ask them in the output's. */
+static gboolean
+gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
+    GstQuery * query)
+{
+  GstCaps *templ = gst_pad_get_pad_template_caps (GST_PAD (pad));
+  GstCaps *filter, *caps, *both;
+  GstQuery *unfiltered;
+  gboolean ok;
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
+    gst_query_parse_accept_caps (query, &caps);
+    gst_query_set_accept_caps_result (query, gst_caps_is_subset (caps, templ));
+    gst_caps_unref (templ);
+    return TRUE;
+  }
+
+  gst_query_parse_caps (query, &filter);
+  /* what downstream allows, in whichever memory */
+  unfiltered = gst_query_new_caps (NULL);
+  ok = GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->sink_query (agg,
+      pad, unfiltered);
+  gst_query_parse_caps_result (unfiltered, &caps);
+  if (!ok || !caps) {
+    gst_query_unref (unfiltered);
+    gst_caps_unref (templ);
+    return ok;
+  }
+  both = gst_cl_caps_add_memory_feature (caps);
+  gst_query_unref (unfiltered);
+  caps = gst_caps_intersect_full (both, templ, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (both);
+  if (filter) {
+    both = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (caps);
+    caps = both;
+  }
+  gst_query_set_caps_result (query, caps);
+  gst_caps_unref (caps);
+  gst_caps_unref (templ);
+  return TRUE;
+}
+
 static gboolean
 gst_cl_composite_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
     GstQuery * query)
 {
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS ||
+      GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS)
+    return gst_cl_composite_sink_caps_query (agg, pad, query);
   return gst_cl_composite_query (GST_CL_COMPOSITE (agg), query) ||
       GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->sink_query (agg,
       pad, query);
+}
+
+static gboolean
+gst_cl_composite_propose_allocation (GstAggregator * agg,
+    GstAggregatorPad * pad, GstQuery * decide_query, GstQuery * query)
+{
+  gst_cl_propose_allocation (GST_CL_COMPOSITE (agg)->ctx, query);
+  return TRUE;
+}
+
+static gboolean
+gst_cl_composite_decide_allocation (GstAggregator * agg, GstQuery * query)
+{
+  return gst_cl_decide_allocation (GST_CL_COMPOSITE (agg)->ctx, query,
+      &GST_VIDEO_AGGREGATOR (agg)->info);
 }
 
 static void
@@ -626,6 +749,7 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS (klass);
   GstVideoAggregatorClass *vagg_class = GST_VIDEO_AGGREGATOR_CLASS (klass);
+  GstCaps *raw, *templ;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_composite_debug, "clcomposite", 0,
       "OpenCL composition");
@@ -653,12 +777,19 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
   gst_cl_install_element_properties (gobject_class, PROP_DEVICE_INDEX,
       PROP_VARIANT);
 
-  gst_element_class_add_static_pad_template_with_gtype (element_class,
-      &src_template, GST_TYPE_AGGREGATOR_PAD);
-  gst_element_class_add_static_pad_template_with_gtype (element_class,
-      &sink_0_template, GST_TYPE_CL_COMPOSITE_PAD);
-  gst_element_class_add_static_pad_template_with_gtype (element_class,
-      &sink_1_template, GST_TYPE_CL_COMPOSITE_PAD);
+  raw = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (FORMATS));
+  templ = gst_cl_caps_add_memory_feature (raw);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new_with_gtype ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+          templ, GST_TYPE_AGGREGATOR_PAD));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new_with_gtype ("sink_0", GST_PAD_SINK, GST_PAD_ALWAYS,
+          templ, GST_TYPE_CL_COMPOSITE_PAD));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new_with_gtype ("sink_1", GST_PAD_SINK, GST_PAD_ALWAYS,
+          templ, GST_TYPE_CL_COMPOSITE_PAD));
+  gst_caps_unref (templ);
+  gst_caps_unref (raw);
   gst_element_class_set_static_metadata (element_class,
       "OpenCL compositor", "Filter/Editor/Video/Compositor",
       "Blends an overlay (sink_1) over a background (sink_0) on an OpenCL "
@@ -671,6 +802,11 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
       GST_DEBUG_FUNCPTR (gst_cl_composite_fixate_src_caps);
   agg_class->src_query = GST_DEBUG_FUNCPTR (gst_cl_composite_src_query);
   agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_cl_composite_sink_query);
+  agg_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_composite_propose_allocation);
+  agg_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_composite_decide_allocation);
+  vagg_class->update_caps = GST_DEBUG_FUNCPTR (gst_cl_composite_update_caps);
   vagg_class->aggregate_frames =
       GST_DEBUG_FUNCPTR (gst_cl_composite_aggregate_frames);
 

@@ -581,6 +581,84 @@ first_frame_ms (const gchar * factory, const gchar * props)
   return 1000.0 * (now () - start);
 }
 
+/* Seconds from PLAYING to EOS of @desc. */
+static gdouble
+pipeline_seconds (const gchar * desc)
+{
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstBus *bus;
+  GstMessage *msg;
+  gdouble start = now ();
+
+  if (!pipeline) {
+    g_printerr ("could not build %s\n", desc);
+    exit (1);
+  }
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 300 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (!msg || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS) {
+    g_printerr ("%s did not run\n", desc);
+    exit (1);
+  }
+  start = now () - start;
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  return start;
+}
+
+/* Wall time a frame of a chain of elements, in a real pipeline: frames kept
+ * on the device between the elements (memory:OpenCL), or forced into
+ * system memory between them. The source writes into the first element's
+ * pool; the time of a frame is that of (n + 100) frames less that of n, so
+ * that starting and stopping cancel out. */
+static void
+run_chains (void)
+{
+  static const gchar *chains[] = {
+    "clboxblur diameter=5 ! clsobel ! clepsilon",
+    "clepsilon ! clintegral ! clsobel",
+  };
+  static const gint sizes[][2] = { {1920, 1080}, {3840, 2160} };
+
+  g_print ("\n| chain, NV12 | size | frames between elements | ms/frame | "
+      "fps |\n|---|---|---|---:|---:|\n");
+  for (guint c = 0; c < G_N_ELEMENTS (chains); c++) {
+    gchar **parts = g_strsplit (chains[c], " ! ", -1);
+    gchar *host = g_strjoinv (" ! video/x-raw(memory:SystemMemory) ! ", parts);
+
+    if (only && !strstr (chains[c], only)) {
+      g_strfreev (parts);
+      g_free (host);
+      continue;
+    }
+    for (guint z = 0; z < (quick ? 1 : G_N_ELEMENTS (sizes)); z++) {
+      for (guint m = 0; m < 2; m++) {
+        gdouble t[2];
+
+        for (guint n = 0; n < 2; n++) {
+          gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%u "
+              "pattern=solid-color ! video/x-raw,format=NV12,width=%d,"
+              "height=%d,framerate=1000/1 ! %s ! fakesink sync=false",
+              n ? 120 : 20, sizes[z][0], sizes[z][1], m ? host : chains[c]);
+
+          t[n] = pipeline_seconds (desc);
+          g_free (desc);
+        }
+        g_print ("| %s | %dx%d | %s | %.2f | %.0f |\n", chains[c],
+            sizes[z][0], sizes[z][1], m ? "system memory" :
+            "device (memory:OpenCL)", 1000.0 * (t[1] - t[0]) / 100,
+            100 / (t[1] - t[0]));
+      }
+    }
+    g_strfreev (parts);
+    g_free (host);
+  }
+}
+
 static void
 run_startup (void)
 {
@@ -639,6 +717,7 @@ main (int argc, char **argv)
     run_transfers (ctx);
   run_cases (ctx, bandwidth);
   run_composite (ctx, bandwidth);
+  run_chains ();
   if (sweep)
     run_tunings (bandwidth);
   gst_object_unref (ctx);

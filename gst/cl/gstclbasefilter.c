@@ -14,6 +14,7 @@
 
 #include "gstclbasefilter.h"
 #include "gstclpool.h"
+#include "gstclmemory.h"
 #include "gstclerror.h"
 #include "gstclkernels.h"
 
@@ -79,18 +80,22 @@ gst_cl_variant_get_type (void)
  * gst_cl_base_filter_class_add_pad_templates:
  * @caps: the formats, the same on both pads
  *
- * Adds always "sink" and "src" pad templates of @caps, in system memory.
+ * Adds always "sink" and "src" pad templates of @caps, in memory:OpenCL
+ * and in system memory.
  */
 void
 gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass * klass,
     const gchar * caps)
 {
   GstElementClass *eclass = GST_ELEMENT_CLASS (klass);
-  GstCaps *templ = gst_caps_from_string (caps);
+  GstCaps *raw = gst_caps_from_string (caps);
+  GstCaps *templ;
 
   /* the neighbourhood filters would mix the two fields of interlaced video */
-  gst_caps_set_simple (templ, "interlace-mode", G_TYPE_STRING, "progressive",
+  gst_caps_set_simple (raw, "interlace-mode", G_TYPE_STRING, "progressive",
       NULL);
+  templ = gst_cl_caps_add_memory_feature (raw);
+  gst_caps_unref (raw);
 
   gst_element_class_add_pad_template (eclass,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, templ));
@@ -420,32 +425,43 @@ gst_cl_base_filter_before_transform (GstBaseTransform * trans,
   update_passthrough (GST_CL_BASE_FILTER (trans));
 }
 
-/* Where frames cross to a discrete device, upstream is offered buffers in
- * pinned memory, which the device reads by DMA: several times faster than
- * ordinary memory. Devices sharing host memory use frames in place. */
-static void
-propose_pinned_pool (GstClBaseFilter * self, GstQuery * query)
+/* Frames in and out may be in system memory or memory:OpenCL, whatever the
+ * other side's are: memory:OpenCL first, so that chained cl elements keep
+ * frames on the device. An analysing element passes its buffers on as they
+ * are, in the memory they came in: memory:OpenCL only where what follows
+ * names it. */
+static GstCaps *
+gst_cl_base_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstClBaseFilterPrivate *priv = GET_PRIV (self);
-  GstBufferPool *pool;
-  GstStructure *config;
-  GstCaps *caps = NULL;
-  gboolean need_pool = FALSE;
-  GstVideoInfo info;
+  GstCaps *res;
 
-  gst_query_parse_allocation (query, &caps, &need_pool);
-  if (!priv->ctx || priv->ctx->caps.unified_memory || !caps || !need_pool ||
-      !gst_video_info_from_caps (&info, caps))
-    return;
-  pool = gst_cl_pinned_pool_new (priv->ctx);
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
-      0, 0);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (gst_buffer_pool_set_config (pool, config))
-    gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info),
-        0, 0);
-  gst_object_unref (pool);
+  if (!GST_CL_BASE_FILTER_GET_CLASS (trans)->analyse)
+    res = gst_cl_caps_add_memory_feature (caps);
+  else if (direction == GST_PAD_SRC)
+    res = gst_cl_caps_prefer_for_peer (trans->srcpad, gst_caps_ref (caps));
+  else
+    res = gst_caps_ref (caps);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, res,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  return res;
+}
+
+static GstCaps *
+gst_cl_base_filter_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  if (direction == GST_PAD_SINK)
+    othercaps = gst_cl_caps_prefer_for_peer (trans->srcpad, othercaps);
+  GST_DEBUG_OBJECT (trans, "fixating %" GST_PTR_FORMAT, othercaps);
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)
+      ->fixate_caps (trans, direction, caps, othercaps);
 }
 
 static gboolean
@@ -459,74 +475,18 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
    * downstream (passthrough), which answers for itself */
   if (!decide_query)
     return TRUE;
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  propose_pinned_pool (GST_CL_BASE_FILTER (trans), query);
+  gst_cl_propose_allocation (GET_PRIV (GST_CL_BASE_FILTER (trans))->ctx, query);
   return TRUE;
 }
 
-/* Output buffers come from downstream's pool when it offers one (so its
- * strides are honoured), else from a video pool of our own, aligned as the
- * device likes host memory it uses in place. */
 static gboolean
 gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
   GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (trans));
-  GstBufferPool *pool = NULL;
-  GstAllocator *allocator = NULL;
-  GstAllocationParams params;
-  GstStructure *config;
-  GstCaps *caps;
-  guint size, min = 0, max = 0;
-  gsize align = MAX (priv->ctx->caps.mem_base_addr_align / 8, 1) - 1;
-  gboolean update = gst_query_get_n_allocation_pools (query) > 0;
 
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps)
-    return FALSE;
-
-  /* the base class configures the pool with the query's allocation params:
-   * raise their alignment there */
-  gst_allocation_params_init (&params);
-  if (gst_query_get_n_allocation_params (query) > 0) {
-    gst_query_parse_nth_allocation_param (query, 0, &allocator, &params);
-    params.align = MAX (params.align, align);
-    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-    gst_clear_object (&allocator);
-  } else {
-    params.align = align;
-    gst_query_add_allocation_param (query, NULL, &params);
-  }
-
-  size = GST_VIDEO_INFO_SIZE (&priv->out_info);
-  if (update)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-  /* ours: in pinned memory where results come back from a discrete device */
-  if (!pool)
-    pool = priv->ctx->caps.unified_memory ? gst_video_buffer_pool_new () :
-        gst_cl_pinned_pool_new (priv->ctx);
-
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    config = gst_buffer_pool_get_config (pool);
-    if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max)
-        || !gst_buffer_pool_set_config (pool, config)) {
-      GST_WARNING_OBJECT (trans, "downstream pool refused our configuration");
-      gst_clear_object (&pool);
-    }
-  }
-
-  if (pool && update)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else if (pool)
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_clear_object (&pool);
-
-  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)
+  return gst_cl_decide_allocation (priv->ctx, query, &priv->out_info) &&
+      GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)
       ->decide_allocation (trans, query);
 }
 
@@ -545,66 +505,40 @@ gst_cl_base_filter_transform_size (GstBaseTransform * trans,
 }
 
 static GstFlowReturn
-run_kernels (GstClBaseFilter * self, GstVideoFrame * in, GstVideoFrame * out,
-    GError ** error)
-{
-  GstClBaseFilterPrivate *priv = GET_PRIV (self);
-  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
-  GstClFrame cl_in = { 0, }, cl_out = { 0, };
-  gboolean ok;
-
-  ok = gst_cl_frame_import (priv->ctx, in, FALSE, &priv->in_staging, &cl_in,
-      error) && gst_cl_frame_import (priv->ctx, out, TRUE, &priv->out_staging,
-      &cl_out, error) && klass->dispatch (self, &cl_in, &cl_out, error) &&
-      gst_cl_frame_export (priv->ctx, out, &cl_out, error);
-  if (!ok)
-    clFinish (priv->ctx->queue);        /* nothing may still use the frames */
-  gst_cl_frame_release (&cl_in);
-  gst_cl_frame_release (&cl_out);
-  return ok ? GST_FLOW_OK : GST_FLOW_ERROR;
-}
-
-static GstFlowReturn
 gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
   GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
   GstClBaseFilterPrivate *priv = GET_PRIV (self);
-  GstVideoFrame in, out;
-  GstFlowReturn ret;
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  GstClBufferFrame in, out;
   GError *err = NULL;
+  gboolean ok;
 
-  if (!priv->negotiated)
-    goto not_negotiated;
-  if (!gst_video_frame_map (&in, &priv->in_info, inbuf, GST_MAP_READ))
-    goto map_failed;
-  if (!gst_video_frame_map (&out, &priv->out_info, outbuf, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&in);
-    goto map_failed;
-  }
-
-  ret = run_kernels (self, &in, &out, &err);
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
-  if (ret != GST_FLOW_OK) {
-    GST_CL_POST_ERROR (self, err);
-    g_clear_error (&err);
-  }
-  return ret;
-
-  /* ERRORS */
-not_negotiated:
-  {
+  if (!priv->negotiated) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
         ("a buffer arrived before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-map_failed:
-  {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("could not map a video frame"),
-        ("the buffer does not match the negotiated caps"));
-    return GST_FLOW_ERROR;
+  if (!gst_cl_buffer_frame_map (priv->ctx, &in, &priv->in_info, inbuf,
+          GST_MAP_READ, &priv->in_staging, &err))
+    goto failed;
+  ok = gst_cl_buffer_frame_map (priv->ctx, &out, &priv->out_info, outbuf,
+      GST_MAP_WRITE, &priv->out_staging, &err);
+  if (ok) {
+    ok = klass->dispatch (self, &in.frame, &out.frame, &err) &&
+        gst_cl_buffer_frame_finish (priv->ctx, &out, &err);
+    gst_cl_buffer_frame_unmap (priv->ctx, &out);
   }
+  gst_cl_buffer_frame_unmap (priv->ctx, &in);
+  if (!ok)
+    goto failed;
+  return GST_FLOW_OK;
+
+failed:
+  GST_CL_POST_ERROR (self, err);
+  g_clear_error (&err);
+  return GST_FLOW_ERROR;
 }
 
 /* For the elements that read frames and pass them through: the frame goes
@@ -616,8 +550,7 @@ gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
   GstClBaseFilterPrivate *priv = GET_PRIV (self);
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
-  GstClFrame cl_in = { 0, };
-  GstVideoFrame in;
+  GstClBufferFrame in;
   GError *err = NULL;
   gboolean ok;
 
@@ -628,18 +561,12 @@ gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
   g_return_val_if_fail (klass->analyse != NULL, GST_FLOW_ERROR);
   /* no reference taken: the buffer must stay writable for analyse() */
-  if (!gst_video_frame_map (&in, &priv->in_info, buf, GST_MAP_READ |
-          GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("could not map a video frame"),
-        ("the buffer does not match the negotiated caps"));
-    return GST_FLOW_ERROR;
+  ok = gst_cl_buffer_frame_map (priv->ctx, &in, &priv->in_info, buf,
+      GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF, &priv->in_staging, &err);
+  if (ok) {
+    ok = klass->analyse (self, &in.frame, buf, &err);
+    gst_cl_buffer_frame_unmap (priv->ctx, &in);
   }
-  ok = gst_cl_frame_import (priv->ctx, &in, FALSE, &priv->in_staging, &cl_in,
-      &err) && klass->analyse (self, &cl_in, buf, &err);
-  /* analyse() reads its results back: nothing may use the frame after it */
-  clFinish (priv->ctx->queue);
-  gst_cl_frame_release (&cl_in);
-  gst_video_frame_unmap (&in);
   if (!ok) {
     GST_CL_POST_ERROR (self, err);
     g_clear_error (&err);
@@ -732,6 +659,9 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   /* passed-through frames are left alone, analysed or not */
   trans_class->transform_ip_on_passthrough = FALSE;
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_base_filter_query);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cl_base_filter_fixate_caps);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_base_filter_set_caps);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_before_transform);

@@ -5,10 +5,17 @@
  * Where the device shares host memory (CPU devices, integrated GPUs) a mapped
  * frame is wrapped in place with CL_MEM_USE_HOST_PTR: no copy at all. Elsewhere
  * each plane is copied once to the device and the output once back, through
- * device buffers kept from frame to frame.
+ * device buffers kept from frame to frame. Frames in #GstClMemory of the
+ * same context are used as they are, not mapped at all.
  */
+#include <string.h>
+
 #include "gstclframe.h"
 #include "gstclerror.h"
+#include "gstclmemory.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_frame_debug);
+#define GST_CAT_DEFAULT gst_cl_frame_debug
 
 /**
  * gst_cl_frame_set_geometry:
@@ -188,6 +195,151 @@ gst_cl_frame_release (GstClFrame * frame)
     if (frame->planes[p].mem)
       clReleaseMemObject (frame->planes[p].mem);
     frame->planes[p].mem = NULL;
+  }
+}
+
+/* The plane's buffer when @buffer's memory there is a GstClMemory of @ctx
+ * (an other context's has another queue, which would not wait for ours):
+ * the memory's own buffer, or a sub-buffer where the plane starts inside it
+ * at an offset the device allows. */
+static cl_mem
+device_plane (GstClContext * ctx, GstBuffer * buffer, gsize offset,
+    const GstClPlane * plane)
+{
+  gsize align = MAX (ctx->caps.mem_base_addr_align / 8, 1);
+  guint idx, len;
+  gsize skip, origin;
+  GstMemory *mem;
+  cl_buffer_region region;
+  cl_mem sub;
+  cl_int status = CL_SUCCESS;
+
+  if (!gst_buffer_find_memory (buffer, offset, 1, &idx, &len, &skip))
+    return NULL;
+  mem = gst_buffer_peek_memory (buffer, idx);
+  if (!gst_is_cl_memory (mem) || gst_cl_memory_get_context (mem) != ctx ||
+      skip + gst_cl_plane_size (plane) > mem->size)
+    return NULL;
+  origin = mem->offset + skip;
+  if (origin == 0)
+    return clRetainMemObject (gst_cl_memory_get_buffer (mem)) == CL_SUCCESS ?
+        gst_cl_memory_get_buffer (mem) : NULL;
+  if (origin % align != 0)
+    return NULL;
+  region.origin = origin;
+  region.size = mem->maxsize - origin;
+  sub = clCreateSubBuffer (gst_cl_memory_get_buffer (mem), 0,
+      CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  return status == CL_SUCCESS ? sub : NULL;
+}
+
+static gboolean
+device_frame (GstClContext * ctx, const GstVideoInfo * info,
+    GstBuffer * buffer, GstClFrame * frame)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  GstVideoInfo layout = *info;
+  guint p;
+
+  if (meta) {
+    for (p = 0; p < meta->n_planes && p < GST_VIDEO_MAX_PLANES; p++) {
+      layout.offset[p] = meta->offset[p];
+      layout.stride[p] = meta->stride[p];
+    }
+  }
+  gst_cl_frame_set_geometry (frame, &layout);
+  for (p = 0; p < frame->n_planes; p++) {
+    if (frame->planes[p].stride <= 0)
+      goto not_device;
+    frame->planes[p].mem = device_plane (ctx, buffer, layout.offset[p],
+        &frame->planes[p]);
+    if (!frame->planes[p].mem)
+      goto not_device;
+  }
+  return TRUE;
+
+not_device:
+  gst_cl_frame_release (frame);
+  return FALSE;
+}
+
+/**
+ * gst_cl_buffer_frame_map:
+ * @info: the negotiated video info of @buffer
+ * @flags: %GST_MAP_READ for an input, %GST_MAP_WRITE for an output, and
+ *   any #GstVideoFrameFlags a mapped frame takes
+ * @staging: device buffers to reuse where host memory cannot be used in place
+ * @frame: (out): released with gst_cl_buffer_frame_unmap()
+ *
+ * Makes the planes of @buffer kernel arguments: its own device buffers when
+ * it is in #GstClMemory of @ctx, else those of the mapped frame.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
+    GstClStaging * staging, GError ** error)
+{
+  GST_DEBUG_CATEGORY_INIT (gst_cl_frame_debug, "clframe", 0,
+      "OpenCL video frames");
+  memset (frame, 0, sizeof (*frame));
+  frame->output = (flags & GST_MAP_WRITE) != 0;
+  if (device_frame (ctx, info, buffer, &frame->frame)) {
+    GST_LOG ("%s %" GST_PTR_FORMAT " on the device", frame->output ?
+        "output" : "input", buffer);
+    return TRUE;
+  }
+  GST_LOG ("%s %" GST_PTR_FORMAT " mapped", frame->output ? "output" :
+      "input", buffer);
+  if (!gst_video_frame_map (&frame->vframe, info, buffer, flags)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+        "could not map a video frame: the buffer does not match the "
+        "negotiated caps");
+    return FALSE;
+  }
+  frame->mapped = TRUE;
+  if (!gst_cl_frame_import (ctx, &frame->vframe, frame->output, staging,
+          &frame->frame, error)) {
+    gst_video_frame_unmap (&frame->vframe);
+    frame->mapped = FALSE;
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_cl_buffer_frame_finish:
+ *
+ * After the kernels that write the output @frame are enqueued: a mapped
+ * frame gets their results (and waits for them); a device one only has
+ * them submitted, for the next cl element's kernels to follow on the queue.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_buffer_frame_finish (GstClContext * ctx, GstClBufferFrame * frame,
+    GError ** error)
+{
+  if (frame->mapped)
+    return gst_cl_frame_export (ctx, &frame->vframe, &frame->frame, error);
+  return gst_cl_result (clFlush (ctx->queue), error, "clFlush");
+}
+
+/**
+ * gst_cl_buffer_frame_unmap:
+ *
+ * Releases the planes of @frame. A mapped frame's host memory is given back
+ * only once nothing on the queue uses it any more.
+ */
+void
+gst_cl_buffer_frame_unmap (GstClContext * ctx, GstClBufferFrame * frame)
+{
+  gst_cl_frame_release (&frame->frame);
+  if (frame->mapped) {
+    clFinish (ctx->queue);
+    gst_video_frame_unmap (&frame->vframe);
+    frame->mapped = FALSE;
   }
 }
 

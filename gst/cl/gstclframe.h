@@ -45,6 +45,24 @@ typedef struct
   gsize size[GST_VIDEO_MAX_PLANES];
 } GstClStaging;
 
+/**
+ * GstClBufferFrame:
+ * @frame: the planes the kernels use
+ *
+ * A #GstBuffer's video frame as kernels see it: the buffer's own device
+ * memory where it is #GstClMemory of the element's context, else the mapped
+ * frame, used in place or copied through staging buffers.
+ */
+typedef struct
+{
+  GstClFrame frame;
+
+  /*< private >*/
+  GstVideoFrame vframe;
+  gboolean mapped;
+  gboolean output;
+} GstClBufferFrame;
+
 void     gst_cl_frame_set_geometry (GstClFrame * frame,
                                     const GstVideoInfo * info);
 
@@ -58,6 +76,18 @@ gboolean gst_cl_frame_export (GstClContext * ctx, GstVideoFrame * vframe,
                               GstClFrame * frame, GError ** error);
 
 void     gst_cl_frame_release (GstClFrame * frame);
+
+gboolean gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
+                                  const GstVideoInfo * info,
+                                  GstBuffer * buffer, GstMapFlags flags,
+                                  GstClStaging * staging, GError ** error);
+
+gboolean gst_cl_buffer_frame_finish (GstClContext * ctx,
+                                     GstClBufferFrame * frame,
+                                     GError ** error);
+
+void     gst_cl_buffer_frame_unmap (GstClContext * ctx,
+                                    GstClBufferFrame * frame);
 
 void     gst_cl_staging_clear (GstClStaging * staging);
 

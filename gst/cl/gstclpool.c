@@ -1,13 +1,17 @@
-/* gstclfilters: buffers in pinned, device-mapped host memory
+/* gstclfilters: buffer pools of pinned host memory and of device memory
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Each buffer's memory is an OpenCL buffer allocated by the driver in host
+ * Pinned: each buffer's memory is an OpenCL buffer allocated by the driver in host
  * memory (CL_MEM_ALLOC_HOST_PTR) and kept mapped: page-locked on discrete
  * GPUs, so that reads and writes between it and device buffers go by DMA at
  * full bus speed, where ordinary (pageable) memory goes through a bounce
  * buffer at a fraction of it. Buffers return to the pool and are reused;
  * the last one gone unmaps and releases its OpenCL buffer.
+ *
+ * Device: buffers of #GstClMemory, for memory:OpenCL caps; a video frame has
+ * one memory per plane, so that every plane is a whole OpenCL buffer that
+ * kernels use as it is.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -15,17 +19,19 @@
 
 #include "gstclpool.h"
 #include "gstclerror.h"
+#include "gstclmemory.h"
 
 #include <gst/video/video.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_cl_pinned_pool_debug);
-#define GST_CAT_DEFAULT gst_cl_pinned_pool_debug
+GST_DEBUG_CATEGORY_STATIC (gst_cl_buffer_pool_debug);
+#define GST_CAT_DEFAULT gst_cl_buffer_pool_debug
 
-struct _GstClPinnedPool
+struct _GstClBufferPool
 {
   GstBufferPool parent;
 
   GstClContext *ctx;
+  GstClPoolMemory memory;
   gsize size;
   /* for video caps: the layout, and whether buffers carry it as a meta */
   gboolean video;
@@ -33,9 +39,9 @@ struct _GstClPinnedPool
   GstVideoInfo info;
 };
 
-G_DEFINE_TYPE_WITH_CODE (GstClPinnedPool, gst_cl_pinned_pool,
-    GST_TYPE_BUFFER_POOL, GST_DEBUG_CATEGORY_INIT (gst_cl_pinned_pool_debug,
-        "clpinnedpool", 0, "OpenCL pinned buffer pool"));
+G_DEFINE_TYPE_WITH_CODE (GstClBufferPool, gst_cl_buffer_pool,
+    GST_TYPE_BUFFER_POOL, GST_DEBUG_CATEGORY_INIT (gst_cl_buffer_pool_debug,
+        "clbufferpool", 0, "OpenCL buffer pools"));
 
 /* what a wrapped memory keeps alive */
 typedef struct
@@ -62,7 +68,7 @@ pinned_free (gpointer user_data)
 }
 
 static const gchar **
-gst_cl_pinned_pool_get_options (GstBufferPool * pool)
+gst_cl_buffer_pool_get_options (GstBufferPool * pool)
 {
   static const gchar *options[] = { GST_BUFFER_POOL_OPTION_VIDEO_META, NULL };
 
@@ -70,9 +76,9 @@ gst_cl_pinned_pool_get_options (GstBufferPool * pool)
 }
 
 static gboolean
-gst_cl_pinned_pool_set_config (GstBufferPool * pool, GstStructure * config)
+gst_cl_buffer_pool_set_config (GstBufferPool * pool, GstStructure * config)
 {
-  GstClPinnedPool *self = GST_CL_PINNED_POOL (pool);
+  GstClBufferPool *self = GST_CL_BUFFER_POOL (pool);
   GstCaps *caps = NULL;
   guint size = 0;
 
@@ -86,87 +92,127 @@ gst_cl_pinned_pool_set_config (GstBufferPool * pool, GstStructure * config)
       size;
   if (self->video && self->size != size)
     gst_buffer_pool_config_set_params (config, caps, self->size, 0, 0);
-  return GST_BUFFER_POOL_CLASS (gst_cl_pinned_pool_parent_class)->set_config
+  return GST_BUFFER_POOL_CLASS (gst_cl_buffer_pool_parent_class)->set_config
       (pool, config);
 }
 
-static GstFlowReturn
-gst_cl_pinned_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
-    GstBufferPoolAcquireParams * params)
+static GstMemory *
+new_pinned_memory (GstClBufferPool * self, gsize size)
 {
-  GstClPinnedPool *self = GST_CL_PINNED_POOL (pool);
   Pinned *pinned = g_new0 (Pinned, 1);
-  gsize size = MAX (self->size, 1);
   cl_int status = CL_SUCCESS;
 
   pinned->mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE |
-      CL_MEM_ALLOC_HOST_PTR, size, NULL, &status);
+      CL_MEM_ALLOC_HOST_PTR, MAX (size, 1), NULL, &status);
   if (status == CL_SUCCESS)
     pinned->data = clEnqueueMapBuffer (self->ctx->queue, pinned->mem, CL_TRUE,
-        CL_MAP_READ | CL_MAP_WRITE, 0, size, 0, NULL, NULL, &status);
+        CL_MAP_READ | CL_MAP_WRITE, 0, MAX (size, 1), 0, NULL, NULL, &status);
   if (status != CL_SUCCESS) {
     GST_WARNING_OBJECT (self, "no pinned buffer of %" G_GSIZE_FORMAT
         " bytes: %s", size, gst_cl_error_name (status));
     if (pinned->mem)
       clReleaseMemObject (pinned->mem);
     g_free (pinned);
-    return GST_FLOW_ERROR;
+    return NULL;
   }
   pinned->ctx = gst_object_ref (self->ctx);
+  return gst_memory_new_wrapped (0, pinned->data, MAX (size, 1), 0, size,
+      pinned, pinned_free);
+}
+
+static GstMemory *
+new_device_memory (GstClBufferPool * self, gsize size)
+{
+  GError *err = NULL;
+  GstMemory *mem = gst_cl_memory_new (self->ctx, size, &err);
+
+  if (!mem) {
+    GST_WARNING_OBJECT (self, "no device buffer of %" G_GSIZE_FORMAT
+        " bytes: %s", size, err->message);
+    g_clear_error (&err);
+  }
+  return mem;
+}
+
+static GstFlowReturn
+gst_cl_buffer_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
+    GstBufferPoolAcquireParams * params)
+{
+  GstClBufferPool *self = GST_CL_BUFFER_POOL (pool);
+  GstVideoInfo *info = &self->info;
+  gboolean planes = self->video && self->memory == GST_CL_POOL_DEVICE;
+  guint n = planes ? GST_VIDEO_INFO_N_PLANES (info) : 1;
+  guint p;
+
   *buffer = gst_buffer_new ();
-  gst_buffer_append_memory (*buffer, gst_memory_new_wrapped (0, pinned->data,
-          size, 0, self->size, pinned, pinned_free));
-  if (self->video_meta)
+  for (p = 0; p < n; p++) {
+    /* a plane a memory: from its offset to the next plane's */
+    gsize start = planes ? info->offset[p] : 0;
+    gsize end = planes && p + 1 < n ? info->offset[p + 1] : self->size;
+    GstMemory *mem = self->memory == GST_CL_POOL_DEVICE ?
+        new_device_memory (self, end - start) :
+        new_pinned_memory (self, end - start);
+
+    if (!mem) {
+      gst_clear_buffer (buffer);
+      return GST_FLOW_ERROR;
+    }
+    gst_buffer_append_memory (*buffer, mem);
+  }
+  /* device frames always carry their layout: there is nothing to guess */
+  if (self->video_meta || planes)
     gst_buffer_add_video_meta_full (*buffer, GST_VIDEO_FRAME_FLAG_NONE,
-        GST_VIDEO_INFO_FORMAT (&self->info), GST_VIDEO_INFO_WIDTH (&self->info),
-        GST_VIDEO_INFO_HEIGHT (&self->info),
-        GST_VIDEO_INFO_N_PLANES (&self->info), self->info.offset,
-        self->info.stride);
+        GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+        GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+        info->offset, info->stride);
   return GST_FLOW_OK;
 }
 
 static void
-gst_cl_pinned_pool_finalize (GObject * object)
+gst_cl_buffer_pool_finalize (GObject * object)
 {
-  GstClPinnedPool *self = GST_CL_PINNED_POOL (object);
+  GstClBufferPool *self = GST_CL_BUFFER_POOL (object);
 
   gst_clear_object (&self->ctx);
-  G_OBJECT_CLASS (gst_cl_pinned_pool_parent_class)->finalize (object);
+  G_OBJECT_CLASS (gst_cl_buffer_pool_parent_class)->finalize (object);
 }
 
 static void
-gst_cl_pinned_pool_class_init (GstClPinnedPoolClass * klass)
+gst_cl_buffer_pool_class_init (GstClBufferPoolClass * klass)
 {
   GstBufferPoolClass *pool_class = GST_BUFFER_POOL_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = gst_cl_pinned_pool_finalize;
-  pool_class->get_options = gst_cl_pinned_pool_get_options;
-  pool_class->set_config = gst_cl_pinned_pool_set_config;
-  pool_class->alloc_buffer = gst_cl_pinned_pool_alloc_buffer;
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_buffer_pool_finalize;
+  pool_class->get_options = gst_cl_buffer_pool_get_options;
+  pool_class->set_config = gst_cl_buffer_pool_set_config;
+  pool_class->alloc_buffer = gst_cl_buffer_pool_alloc_buffer;
 }
 
 static void
-gst_cl_pinned_pool_init (GstClPinnedPool * self)
+gst_cl_buffer_pool_init (GstClBufferPool * self)
 {
 }
 
 /**
- * gst_cl_pinned_pool_new:
+ * gst_cl_buffer_pool_new:
+ * @memory: pinned host memory or device memory
  *
  * A pool to configure as any other: with video caps and the
  * %GST_BUFFER_POOL_OPTION_VIDEO_META option, its buffers hold video frames
- * of the caps' default layout and carry it as a #GstVideoMeta.
+ * of the caps' default layout and carry it as a #GstVideoMeta (device
+ * frames always do).
  *
- * Returns: (transfer full): an inactive, unconfigured pool of buffers in
- *   pinned host memory that @ctx's device reads and writes by DMA
+ * Returns: (transfer full): an inactive, unconfigured pool of buffers on
+ *   @ctx's device, or in pinned host memory that it reads and writes by DMA
  */
 GstBufferPool *
-gst_cl_pinned_pool_new (GstClContext * ctx)
+gst_cl_buffer_pool_new (GstClContext * ctx, GstClPoolMemory memory)
 {
-  GstClPinnedPool *self = g_object_new (GST_TYPE_CL_PINNED_POOL, NULL);
+  GstClBufferPool *self = g_object_new (GST_TYPE_CL_BUFFER_POOL, NULL);
 
   gst_object_ref_sink (self);
   self->ctx = gst_object_ref (ctx);
+  self->memory = memory;
   return GST_BUFFER_POOL (self);
 }
 
@@ -180,11 +226,145 @@ gst_cl_pinned_pool_new (GstClContext * ctx)
 GstBufferPool *
 gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size)
 {
-  GstBufferPool *pool = gst_cl_pinned_pool_new (ctx);
+  GstBufferPool *pool = gst_cl_buffer_pool_new (ctx, GST_CL_POOL_PINNED);
   GstStructure *config = gst_buffer_pool_get_config (pool);
 
   gst_buffer_pool_config_set_params (config, NULL, size, 0, 0);
   gst_buffer_pool_set_config (pool, config);
   gst_buffer_pool_set_active (pool, TRUE);
   return pool;
+}
+
+/**
+ * gst_cl_propose_allocation:
+ * @query: an ALLOCATION query arriving at a cl element's sink pad
+ *
+ * Says that any stride and plane offset will do (GstVideoMeta), and offers
+ * upstream a pool to write its frames into: device memory for memory:OpenCL
+ * caps; where frames cross to a discrete device, pinned memory, which it
+ * reads by DMA, several times faster than ordinary memory. Devices sharing
+ * host memory use any frame in place.
+ */
+void
+gst_cl_propose_allocation (GstClContext * ctx, GstQuery * query)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstCaps *caps = NULL;
+  gboolean need_pool = FALSE, device;
+  GstVideoInfo info;
+
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (!ctx || !caps || !gst_video_info_from_caps (&info, caps))
+    return;
+  device = gst_cl_caps_has_memory_feature (caps);
+  if (!device && (ctx->caps.unified_memory || !need_pool))
+    return;
+  pool = gst_cl_buffer_pool_new (ctx, device ? GST_CL_POOL_DEVICE :
+      GST_CL_POOL_PINNED);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      0, 0);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (gst_buffer_pool_set_config (pool, config))
+    gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info),
+        0, 0);
+  gst_object_unref (pool);
+}
+
+/* a pool whose buffers the element can write its output into */
+static gboolean
+pool_fits (GstClContext * ctx, GstBufferPool * pool, gboolean device)
+{
+  GstClBufferPool *cl;
+
+  if (!device)
+    return pool != NULL;
+  if (!GST_IS_CL_BUFFER_POOL (pool))
+    return FALSE;
+  cl = GST_CL_BUFFER_POOL (pool);
+  return cl->memory == GST_CL_POOL_DEVICE && cl->ctx->context == ctx->context;
+}
+
+/**
+ * gst_cl_decide_allocation:
+ * @query: the ALLOCATION query a cl element sent downstream, answered
+ * @info: the output frames
+ *
+ * Leaves in @query the pool the output frames come from, configured:
+ * downstream's when it offers one that fits (so that its strides are
+ * honoured), else one of our own: device memory for memory:OpenCL caps,
+ * else host memory aligned as the device likes memory it uses in place,
+ * pinned where results come back from a discrete device.
+ *
+ * Returns: %FALSE if @query has no caps
+ */
+gboolean
+gst_cl_decide_allocation (GstClContext * ctx, GstQuery * query,
+    const GstVideoInfo * info)
+{
+  GstBufferPool *pool = NULL;
+  GstAllocator *allocator = NULL;
+  GstAllocationParams params;
+  GstStructure *config;
+  GstCaps *caps;
+  guint size, min = 0, max = 0;
+  gsize align = MAX (ctx->caps.mem_base_addr_align / 8, 1) - 1;
+  gboolean update = gst_query_get_n_allocation_pools (query) > 0;
+  gboolean device;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps)
+    return FALSE;
+  device = gst_cl_caps_has_memory_feature (caps);
+
+  /* the pool is configured with the query's allocation params: raise their
+   * alignment there */
+  gst_allocation_params_init (&params);
+  if (gst_query_get_n_allocation_params (query) > 0) {
+    gst_query_parse_nth_allocation_param (query, 0, &allocator, &params);
+    params.align = MAX (params.align, align);
+    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+    gst_clear_object (&allocator);
+  } else {
+    params.align = align;
+    gst_query_add_allocation_param (query, NULL, &params);
+  }
+
+  size = GST_VIDEO_INFO_SIZE (info);
+  if (update)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  if (!pool_fits (ctx, pool, device)) {
+    gst_clear_object (&pool);
+    size = GST_VIDEO_INFO_SIZE (info);
+    if (device)
+      pool = gst_cl_buffer_pool_new (ctx, GST_CL_POOL_DEVICE);
+    else if (ctx->caps.unified_memory)
+      pool = gst_video_buffer_pool_new ();
+    else
+      pool = gst_cl_buffer_pool_new (ctx, GST_CL_POOL_PINNED);
+  }
+
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_set_allocator (config, NULL, &params);
+  if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max)
+        || !gst_buffer_pool_set_config (pool, config)) {
+      GST_WARNING_OBJECT (pool, "the pool refused our configuration");
+      gst_clear_object (&pool);
+    }
+  }
+
+  if (pool && update)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else if (pool)
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_clear_object (&pool);
+  return TRUE;
 }

@@ -1,21 +1,42 @@
-/* gstclfilters: buffers in pinned, device-mapped host memory
+/* gstclfilters: buffer pools of pinned host memory and of device memory
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 
 #include "gstclcontext.h"
 
 G_BEGIN_DECLS
 
-#define GST_TYPE_CL_PINNED_POOL (gst_cl_pinned_pool_get_type ())
-G_DECLARE_FINAL_TYPE (GstClPinnedPool, gst_cl_pinned_pool, GST,
-    CL_PINNED_POOL, GstBufferPool)
+/**
+ * GstClPoolMemory:
+ * @GST_CL_POOL_PINNED: page-locked host memory, mapped for the host; the
+ *   device reads and writes it by DMA
+ * @GST_CL_POOL_DEVICE: #GstClMemory, for memory:OpenCL caps
+ */
+typedef enum
+{
+  GST_CL_POOL_PINNED,
+  GST_CL_POOL_DEVICE,
+} GstClPoolMemory;
 
-GstBufferPool * gst_cl_pinned_pool_new (GstClContext * ctx);
+#define GST_TYPE_CL_BUFFER_POOL (gst_cl_buffer_pool_get_type ())
+G_DECLARE_FINAL_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST,
+    CL_BUFFER_POOL, GstBufferPool)
+
+GstBufferPool * gst_cl_buffer_pool_new (GstClContext * ctx,
+                                        GstClPoolMemory memory);
 
 GstBufferPool * gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size);
+
+void            gst_cl_propose_allocation (GstClContext * ctx,
+                                           GstQuery * query);
+
+gboolean        gst_cl_decide_allocation (GstClContext * ctx,
+                                          GstQuery * query,
+                                          const GstVideoInfo * info);
 
 G_END_DECLS

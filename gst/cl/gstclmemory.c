@@ -1,0 +1,383 @@
+/* gstclfilters: GstMemory in OpenCL device buffers
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Video in memory:OpenCL caps lives in these: a cl element writes its output
+ * into them and the next one reads them as they are, so that frames cross
+ * between host and device once on the way into a chain of cl elements and
+ * once on the way out. Anything else that maps one gets its bytes through
+ * clEnqueueMapBuffer on the memory's context's queue, which also orders the
+ * map after the kernels that write the buffer.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclmemory.h"
+#include "gstclerror.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_debug);
+#define GST_CAT_DEFAULT gst_cl_memory_debug
+
+struct _GstClMemory
+{
+  GstMemory mem;
+
+  GstClContext *ctx;
+  cl_mem buffer;
+
+  GMutex lock;
+  guint map_count;
+  gpointer map_data;
+};
+
+typedef struct
+{
+  GstAllocator parent;
+} GstClAllocator;
+
+typedef struct
+{
+  GstAllocatorClass parent_class;
+} GstClAllocatorClass;
+
+static GType gst_cl_allocator_get_type (void);
+G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR);
+
+static GstAllocator *cl_allocator;
+
+static GstAllocator *
+get_allocator (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_memory_debug, "clmemory", 0,
+        "OpenCL memory");
+    cl_allocator = g_object_new (gst_cl_allocator_get_type (), NULL);
+    gst_object_ref_sink (cl_allocator);
+    /* one for the process, as the upstream allocators */
+    GST_OBJECT_FLAG_SET (cl_allocator, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+    g_once_init_leave (&done, 1);
+  }
+  return cl_allocator;
+}
+
+static GstClMemory *
+wrap (GstClContext * ctx, cl_mem buffer, GstMemory * parent, gsize maxsize,
+    gsize offset, gsize size)
+{
+  GstClMemory *self = g_new0 (GstClMemory, 1);
+
+  gst_memory_init (GST_MEMORY_CAST (self), 0, get_allocator (), parent,
+      maxsize, 0, offset, size);
+  self->ctx = gst_object_ref (ctx);
+  self->buffer = buffer;
+  g_mutex_init (&self->lock);
+  return self;
+}
+
+/**
+ * gst_cl_memory_new:
+ * @size: bytes
+ *
+ * Returns: (transfer full) (nullable): a memory of @size bytes in a new
+ *   buffer on @ctx's device; its contents are undefined
+ */
+GstMemory *
+gst_cl_memory_new (GstClContext * ctx, gsize size, GError ** error)
+{
+  cl_int status = CL_SUCCESS;
+  cl_mem buffer;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
+  buffer = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, MAX (size, 1),
+      NULL, &status);
+  if (!gst_cl_result (status, error, "clCreateBuffer"))
+    return NULL;
+  return GST_MEMORY_CAST (wrap (ctx, buffer, NULL, size, 0, size));
+}
+
+/**
+ * gst_is_cl_memory:
+ *
+ * Returns: whether @mem is a #GstClMemory
+ */
+gboolean
+gst_is_cl_memory (GstMemory * mem)
+{
+  return mem && mem->allocator && G_TYPE_CHECK_INSTANCE_TYPE (mem->allocator,
+      gst_cl_allocator_get_type ());
+}
+
+/**
+ * gst_cl_memory_get_buffer:
+ *
+ * The whole buffer: @mem's bytes start at its offset (mem->offset) in it.
+ *
+ * Returns: (transfer none): the OpenCL buffer of @mem, a #GstClMemory
+ */
+cl_mem
+gst_cl_memory_get_buffer (GstMemory * mem)
+{
+  g_return_val_if_fail (gst_is_cl_memory (mem), NULL);
+  return ((GstClMemory *) mem)->buffer;
+}
+
+/**
+ * gst_cl_memory_get_context:
+ *
+ * Returns: (transfer none): the context of @mem, a #GstClMemory
+ */
+GstClContext *
+gst_cl_memory_get_context (GstMemory * mem)
+{
+  g_return_val_if_fail (gst_is_cl_memory (mem), NULL);
+  return ((GstClMemory *) mem)->ctx;
+}
+
+static gpointer
+gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
+{
+  GstClMemory *self = (GstClMemory *) mem;
+  cl_int status = CL_SUCCESS;
+  gpointer data;
+
+  g_mutex_lock (&self->lock);
+  if (self->map_count == 0) {
+    /* GstMemory refuses a write map while a read one lasts: the first map's
+     * flags hold for the nested ones */
+    cl_map_flags cl_flags = (flags & GST_MAP_READ ? CL_MAP_READ : 0) |
+        (flags & GST_MAP_WRITE ? CL_MAP_WRITE : 0);
+
+    self->map_data = clEnqueueMapBuffer (self->ctx->queue, self->buffer,
+        CL_TRUE, cl_flags, 0, mem->maxsize, 0, NULL, NULL, &status);
+    if (status != CL_SUCCESS) {
+      GST_ERROR ("clEnqueueMapBuffer of %" G_GSIZE_FORMAT " bytes failed: %s",
+          mem->maxsize, gst_cl_error_name (status));
+      self->map_data = NULL;
+    }
+  }
+  if (self->map_data)
+    self->map_count++;
+  data = self->map_data;
+  g_mutex_unlock (&self->lock);
+  return data;
+}
+
+static void
+gst_cl_memory_unmap (GstMemory * mem)
+{
+  GstClMemory *self = (GstClMemory *) mem;
+  cl_event done = NULL;
+  cl_int status;
+
+  g_mutex_lock (&self->lock);
+  if (self->map_count > 0 && --self->map_count == 0) {
+    /* written bytes reach the device before anyone uses the buffer again */
+    status = clEnqueueUnmapMemObject (self->ctx->queue, self->buffer,
+        self->map_data, 0, NULL, &done);
+    if (status == CL_SUCCESS)
+      status = clWaitForEvents (1, &done);
+    if (status != CL_SUCCESS)
+      GST_ERROR ("clEnqueueUnmapMemObject failed: %s",
+          gst_cl_error_name (status));
+    if (done)
+      clReleaseEvent (done);
+    self->map_data = NULL;
+  }
+  g_mutex_unlock (&self->lock);
+}
+
+/* a copy stays on the device */
+static GstMemory *
+gst_cl_memory_copy (GstMemory * mem, gssize offset, gssize size)
+{
+  GstClMemory *self = (GstClMemory *) mem;
+  GstMemory *copy;
+  GError *err = NULL;
+
+  if (size == -1)
+    size = mem->size > (gsize) offset ? mem->size - offset : 0;
+  copy = gst_cl_memory_new (self->ctx, size, &err);
+  if (copy && size > 0 && !gst_cl_result (clEnqueueCopyBuffer
+          (self->ctx->queue, self->buffer, ((GstClMemory *) copy)->buffer,
+              mem->offset + offset, 0, size, 0, NULL, NULL), &err,
+          "clEnqueueCopyBuffer")) {
+    gst_memory_unref (copy);
+    copy = NULL;
+  }
+  if (!copy) {
+    GST_ERROR ("no copy of an OpenCL memory: %s", err->message);
+    g_clear_error (&err);
+  }
+  return copy;
+}
+
+/* a part of the same buffer */
+static GstMemory *
+gst_cl_memory_share (GstMemory * mem, gssize offset, gssize size)
+{
+  GstClMemory *self = (GstClMemory *) mem;
+  GstMemory *parent = mem->parent ? mem->parent : mem;
+
+  if (size == -1)
+    size = mem->size - offset;
+  clRetainMemObject (self->buffer);
+  return GST_MEMORY_CAST (wrap (self->ctx, self->buffer, parent, mem->maxsize,
+          mem->offset + offset, size));
+}
+
+static gboolean
+gst_cl_memory_is_span (GstMemory * mem1, GstMemory * mem2, gsize * offset)
+{
+  return FALSE;
+}
+
+static GstMemory *
+gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
+    GstAllocationParams * params)
+{
+  g_warning ("an OpenCL memory needs a context: use gst_cl_memory_new()");
+  return NULL;
+}
+
+static void
+gst_cl_allocator_free (GstAllocator * allocator, GstMemory * mem)
+{
+  GstClMemory *self = (GstClMemory *) mem;
+
+  clReleaseMemObject (self->buffer);
+  gst_object_unref (self->ctx);
+  g_mutex_clear (&self->lock);
+  g_free (self);
+}
+
+static void
+gst_cl_allocator_class_init (GstClAllocatorClass * klass)
+{
+  GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
+
+  allocator_class->alloc = gst_cl_allocator_alloc;
+  allocator_class->free = gst_cl_allocator_free;
+}
+
+static void
+gst_cl_allocator_init (GstClAllocator * self)
+{
+  GstAllocator *allocator = GST_ALLOCATOR_CAST (self);
+
+  allocator->mem_type = GST_CL_MEMORY_TYPE;
+  allocator->mem_map = gst_cl_memory_map;
+  allocator->mem_unmap = gst_cl_memory_unmap;
+  allocator->mem_copy = gst_cl_memory_copy;
+  allocator->mem_share = gst_cl_memory_share;
+  allocator->mem_is_span = gst_cl_memory_is_span;
+  GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
+}
+
+/**
+ * gst_cl_caps_has_memory_feature:
+ *
+ * Returns: whether the first structure of @caps is in memory:OpenCL
+ */
+gboolean
+gst_cl_caps_has_memory_feature (GstCaps * caps)
+{
+  GstCapsFeatures *features;
+
+  if (!caps || gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return FALSE;
+  features = gst_caps_get_features (caps, 0);
+  return features && gst_caps_features_contains (features,
+      GST_CAPS_FEATURE_MEMORY_CL);
+}
+
+static GstCaps *
+with_features (GstCaps * caps, const gchar * feature)
+{
+  GstCaps *res = gst_caps_copy (caps);
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (res); i++)
+    gst_caps_set_features (res, i, gst_caps_features_new (feature, NULL));
+  return res;
+}
+
+/**
+ * gst_cl_caps_add_memory_feature:
+ *
+ * Returns: (transfer full): @caps in memory:OpenCL, then the same in system
+ *   memory: every cl element takes and gives both
+ */
+GstCaps *
+gst_cl_caps_add_memory_feature (GstCaps * caps)
+{
+  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return gst_caps_ref (caps);
+  return gst_caps_merge (with_features (caps, GST_CAPS_FEATURE_MEMORY_CL),
+      with_features (caps, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY));
+}
+
+static gboolean
+names_memory_feature (GstCaps * caps)
+{
+  guint i;
+
+  if (gst_caps_is_any (caps))
+    return FALSE;
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (f && !gst_caps_features_is_any (f) &&
+        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/**
+ * gst_cl_caps_prefer_for_peer:
+ * @srcpad: the pad that will produce @caps
+ * @caps: (transfer full): candidate output caps
+ *
+ * Frames stay on the device only for a peer that names memory:OpenCL in its
+ * caps (a cl element, or a capsfilter asking for it). A peer that takes
+ * anything (fakesink, appsink without caps) gets system memory, as
+ * everything that maps buffers expects.
+ *
+ * Returns: (transfer full): @caps, its memory:OpenCL structures first if the
+ *   peer names the feature, else without them while any others remain
+ */
+GstCaps *
+gst_cl_caps_prefer_for_peer (GstPad * srcpad, GstCaps * caps)
+{
+  GstCaps *peer, *device, *other;
+  gboolean keep;
+  guint i;
+
+  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return caps;
+  peer = gst_pad_peer_query_caps (srcpad, NULL);
+  keep = names_memory_feature (peer);
+  gst_caps_unref (peer);
+
+  device = gst_caps_new_empty ();
+  other = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    gboolean cl = f && !gst_caps_features_is_any (f) &&
+        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL);
+
+    gst_caps_append_structure_full (cl ? device : other,
+        gst_structure_copy (gst_caps_get_structure (caps, i)),
+        f ? gst_caps_features_copy (f) : NULL);
+  }
+  if (!keep && !gst_caps_is_empty (other)) {
+    gst_caps_unref (device);
+    gst_caps_unref (caps);
+    return other;
+  }
+  gst_caps_unref (caps);
+  return gst_caps_merge (device, other);
+}

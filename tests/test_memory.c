@@ -1,0 +1,511 @@
+/* gstclfilters tests: frames that stay on the device (memory:OpenCL)
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The elements are linked in, not loaded, so that the tests can make
+ * GstClMemory frames of their own on the pipeline's context.
+ */
+#include "cltest.h"
+#include "cl/gstclcontext.h"
+#include "cl/gstclmemory.h"
+#include "cl/gstclpool.h"
+#include "gstclboxblur.h"
+#include "gstclcomposite.h"
+#include "gstclepsilon.h"
+#include "gstclintegral.h"
+#include "gstclsobel.h"
+
+#include <gst/app/app.h>
+#include <string.h>
+
+static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_NV12,
+  GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_GRAY8
+};
+
+static void
+register_elements (void)
+{
+  static gboolean done;
+
+  if (done)
+    return;
+  fail_unless (GST_ELEMENT_REGISTER (clboxblur, NULL) &&
+      GST_ELEMENT_REGISTER (clcomposite, NULL) &&
+      GST_ELEMENT_REGISTER (clsobel, NULL) &&
+      GST_ELEMENT_REGISTER (clepsilon, NULL) &&
+      GST_ELEMENT_REGISTER (clintegral, NULL));
+  done = TRUE;
+}
+
+/* The filter's reference applied to @in, in the default layout. */
+static GstBuffer *
+apply_ref (GstBuffer * in, const GstVideoInfo * info, ClRefPlaneFunc ref,
+    gpointer user_data)
+{
+  GstVideoInfo out_info;
+  GstVideoFrame fin, fout;
+  GstBuffer *out;
+
+  gst_video_info_set_format (&out_info, GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
+  out = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&out_info), NULL);
+  fail_unless (gst_video_frame_map (&fin, (GstVideoInfo *) info, in,
+          GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, &out_info, out, GST_MAP_WRITE));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fout); p++) {
+    ClRefPlane o;
+
+    cl_test_plane_of (&fout, p, &o);
+    ref (&fin, p, (guint8 *) o.data, o.stride, user_data);
+  }
+  gst_video_frame_unmap (&fout);
+  gst_video_frame_unmap (&fin);
+  return out;
+}
+
+/* @got (any layout its meta gives, any memory) against @want, bit for bit */
+static void
+check_same (GstBuffer * got, GstBuffer * want, const GstVideoInfo * info,
+    const gchar * what)
+{
+  GstVideoFrame fg, fw;
+
+  fail_unless (gst_video_frame_map (&fg, (GstVideoInfo *) info, got,
+          GST_MAP_READ), "%s: the output does not map", what);
+  fail_unless (gst_video_frame_map (&fw, (GstVideoInfo *) info, want,
+          GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fw); p++) {
+    ClRefPlane g, w;
+
+    cl_test_plane_of (&fg, p, &g);
+    cl_test_plane_of (&fw, p, &w);
+    for (gint y = 0; y < w.height; y++) {
+      const guint8 *a = g.data + (gsize) y * g.stride;
+      const guint8 *b = w.data + (gsize) y * w.stride;
+
+      for (gint i = 0; i < w.width * w.pstride; i++)
+        fail_unless (a[i] == b[i], "%s: plane %u byte (%d,%d): got %u, "
+            "expected %u", what, p, i, y, a[i], b[i]);
+    }
+  }
+  gst_video_frame_unmap (&fw);
+  gst_video_frame_unmap (&fg);
+}
+
+static gboolean
+is_device_buffer (GstBuffer * buf)
+{
+  for (guint i = 0; i < gst_buffer_n_memory (buf); i++)
+    if (!gst_memory_is_type (gst_buffer_peek_memory (buf, i),
+            GST_CL_MEMORY_TYPE))
+      return FALSE;
+  return gst_buffer_n_memory (buf) > 0;
+}
+
+static gboolean
+pad_in_device_memory (GstElement * pipeline, const gchar * element,
+    const gchar * pad_name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), element);
+  GstPad *pad;
+  GstCaps *caps;
+  gboolean device;
+
+  fail_unless (e != NULL, "no element %s", element);
+  pad = gst_element_get_static_pad (e, pad_name);
+  fail_unless (pad != NULL);
+  caps = gst_pad_get_current_caps (pad);
+  fail_unless (caps != NULL, "%s:%s has no caps", element, pad_name);
+  device = gst_caps_features_contains (gst_caps_get_features (caps, 0),
+      GST_CAPS_FEATURE_MEMORY_CL);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+  return device;
+}
+
+typedef struct
+{
+  const gchar *element;
+  const gchar *pad;
+  gboolean device;
+} ClTestLink;
+
+/* @buf (transfer full), the only frame of appsrc @name */
+static void
+push_one (GstElement * pipeline, const gchar * name, GstBuffer * buf,
+    GstCaps * caps)
+{
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), name);
+
+  fail_unless (src != NULL, "no appsrc %s", name);
+  g_object_set (src, "caps", caps, "format", GST_FORMAT_TIME, NULL);
+  GST_BUFFER_PTS (buf) = 0;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  gst_app_src_push_buffer (GST_APP_SRC (src), buf);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  gst_object_unref (src);
+}
+
+/* Runs @desc (appsrc "a" and optional "b", appsink "sink") on one frame each
+ * and returns the first output; @links are checked while it plays. */
+static GstBuffer *
+run_pipeline (const gchar * desc, GstContext * context, GstBuffer * a,
+    GstCaps * a_caps, GstBuffer * b, GstCaps * b_caps,
+    const ClTestLink * links, guint n_links)
+{
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstElement *sink;
+  GstSample *sample;
+  GstBuffer *out;
+
+  fail_unless (pipeline != NULL, "%s: %s", desc, err ? err->message : "");
+  if (context)
+    gst_element_set_context (pipeline, context);
+  push_one (pipeline, "a", a, a_caps);
+  if (b)
+    push_one (pipeline, "b", b, b_caps);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 60 * GST_SECOND);
+  if (!sample) {
+    GstBus *bus = gst_element_get_bus (pipeline);
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+
+    if (msg)
+      gst_message_parse_error (msg, &err, NULL);
+    fail ("no output from %s: %s", desc, err ? err->message : "no error");
+  }
+  for (guint i = 0; i < n_links; i++)
+    fail_unless (pad_in_device_memory (pipeline, links[i].element,
+            links[i].pad) == links[i].device, "%s: %s:%s should%s be in "
+        "memory:OpenCL", desc, links[i].element, links[i].pad,
+        links[i].device ? "" : " not");
+  out = gst_buffer_ref (gst_sample_get_buffer (sample));
+  gst_sample_unref (sample);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  return out;
+}
+
+static GstCaps *
+caps_of (const GstVideoInfo * info, gboolean device)
+{
+  GstCaps *caps = gst_video_info_to_caps (info);
+
+  if (device)
+    gst_caps_set_features (caps, 0,
+        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL, NULL));
+  return caps;
+}
+
+/* A chain of cl elements keeps frames on the device between them and gives
+ * the reference's output: blur, then Sobel, then epsilon, analysed by
+ * clintegral on the way out. */
+GST_START_TEST (test_chain_stays_on_device)
+{
+  const ClTestLink links[] = {
+    {"blur", "src", TRUE}, {"sobel", "src", TRUE},
+    /* clintegral passes frames on in their memory: appsink takes any */
+    {"eps", "src", FALSE}, {"integral", "src", FALSE},
+  };
+  ClTestEpsilon eps = { 20, 5 };
+
+  register_elements ();
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstVideoInfo info;
+    GstBuffer *photo, *blurred, *edges, *want, *got;
+    GstCaps *caps;
+    gchar *desc;
+
+    gst_video_info_set_format (&info, formats[f], 641, 479);
+    photo = cl_test_photo_new (formats[f], 641, 479);
+    blurred = apply_ref (photo, &info, cl_test_ref_boxblur,
+        GUINT_TO_POINTER (3));
+    edges = apply_ref (blurred, &info, cl_test_ref_sobel,
+        GUINT_TO_POINTER (CL_REF_SOBEL_L1));
+    want = apply_ref (edges, &info, cl_test_ref_epsilon, &eps);
+
+    desc = g_strdup_printf ("appsrc name=a ! clboxblur name=blur diameter=3 "
+        "! clsobel name=sobel ! clepsilon name=eps threshold=%u diameter=%u "
+        "! clintegral name=integral ! appsink name=sink", eps.threshold,
+        eps.diameter);
+    caps = caps_of (&info, FALSE);
+    got = run_pipeline (desc, NULL, gst_buffer_ref (photo), caps, NULL, NULL,
+        links, G_N_ELEMENTS (links));
+    fail_if (is_device_buffer (got), "system memory was negotiated at the "
+        "end of the chain");
+    fail_unless (gst_buffer_get_custom_meta (got, "GstClIntegralMeta") !=
+        NULL, "clintegral's meta is missing");
+    check_same (got, want, &info, gst_video_format_to_string (formats[f]));
+
+    gst_buffer_unref (got);
+    gst_caps_unref (caps);
+    g_free (desc);
+    gst_buffer_unref (want);
+    gst_buffer_unref (edges);
+    gst_buffer_unref (blurred);
+    gst_buffer_unref (photo);
+  }
+}
+
+GST_END_TEST;
+
+/* All five elements, clcomposite between two chains, give the same frames
+ * in device memory as with system memory forced between them. */
+GST_START_TEST (test_composite_chain_same_as_system_memory)
+{
+  static const gchar *sys = "video/x-raw(memory:SystemMemory)";
+  const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_I420
+  };
+  const ClTestLink links[] = {
+    {"blur", "src", TRUE}, {"c", "sink_0", TRUE}, {"c", "sink_1", TRUE},
+    {"c", "src", TRUE}, {"integral", "src", TRUE},
+  };
+
+  register_elements ();
+  for (guint f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    GstVideoInfo bg_info, ov_info;
+    GstBuffer *bg, *ov, *device, *host;
+    GstCaps *bg_caps, *ov_caps;
+    gchar *desc[2];
+
+    gst_video_info_set_format (&bg_info, fmts[f], 641, 479);
+    gst_video_info_set_format (&ov_info, fmts[f], 300, 201);
+    bg = cl_test_photo_new (fmts[f], 641, 479);
+    ov = cl_test_photo_new (fmts[f], 300, 201);
+    bg_caps = caps_of (&bg_info, FALSE);
+    ov_caps = caps_of (&ov_info, FALSE);
+    for (guint i = 0; i < 2; i++) {
+      const gchar *between = i == 0 ? "" : sys;
+      const gchar *link = i == 0 ? "" : " ! ";
+
+      desc[i] = g_strdup_printf ("appsrc name=a ! clboxblur name=blur "
+          "diameter=5%s%s ! c.sink_0 appsrc name=b ! %s%s%s ! c.sink_1 "
+          "clcomposite name=c alpha=0.35 gamma=9 sink_1::xpos=37 "
+          "sink_1::ypos=-11%s%s ! clintegral name=integral%s%s ! %s ! "
+          "appsink name=sink", link, between,
+          "clsobel mode=l2", link, between, link, between, link, between,
+          "clepsilon threshold=30 diameter=7");
+    }
+    device = run_pipeline (desc[0], NULL, gst_buffer_ref (bg), bg_caps,
+        gst_buffer_ref (ov), ov_caps, links, G_N_ELEMENTS (links));
+    host = run_pipeline (desc[1], NULL, gst_buffer_ref (bg), bg_caps,
+        gst_buffer_ref (ov), ov_caps, NULL, 0);
+    check_same (device, host, &bg_info, gst_video_format_to_string (fmts[f]));
+
+    gst_buffer_unref (host);
+    gst_buffer_unref (device);
+    g_free (desc[0]);
+    g_free (desc[1]);
+    gst_caps_unref (ov_caps);
+    gst_caps_unref (bg_caps);
+    gst_buffer_unref (ov);
+    gst_buffer_unref (bg);
+  }
+}
+
+GST_END_TEST;
+
+/* Frames in memory:OpenCL map for anyone, copy and share. */
+GST_START_TEST (test_device_output_maps)
+{
+  const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_RGBA
+  };
+
+  register_elements ();
+  for (guint f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    GstVideoInfo info;
+    GstBuffer *photo = cl_test_photo_new (fmts[f], 333, 97);
+    GstBuffer *want, *got, *copy, *part;
+    GstMapInfo a, b;
+    GstCaps *caps;
+    const gchar *what = gst_video_format_to_string (fmts[f]);
+
+    gst_video_info_set_format (&info, fmts[f], 333, 97);
+    want = apply_ref (photo, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (5));
+    caps = caps_of (&info, FALSE);
+    got = run_pipeline ("appsrc name=a ! clboxblur ! "
+        "video/x-raw(memory:OpenCL) ! appsink name=sink", NULL,
+        gst_buffer_ref (photo), caps, NULL, NULL, NULL, 0);
+    fail_unless (is_device_buffer (got), "%s: not in GstClMemory", what);
+    fail_unless_equals_int (gst_buffer_n_memory (got),
+        GST_VIDEO_INFO_N_PLANES (&info));
+    check_same (got, want, &info, what);
+
+    /* a deep copy stays on the device */
+    copy = gst_buffer_copy_deep (got);
+    fail_unless (is_device_buffer (copy));
+    check_same (copy, want, &info, what);
+
+    /* a part of the frame, as a whole mapping sees it */
+    part = gst_buffer_copy_region (got, GST_BUFFER_COPY_MEMORY, 3,
+        GST_VIDEO_INFO_SIZE (&info) - 5);
+    fail_unless (gst_buffer_map (got, &a, GST_MAP_READ));
+    fail_unless (gst_buffer_map (part, &b, GST_MAP_READ));
+    fail_unless_equals_int (b.size, GST_VIDEO_INFO_SIZE (&info) - 5);
+    fail_unless (memcmp (a.data + 3, b.data, b.size) == 0,
+        "%s: a copied region differs", what);
+    gst_buffer_unmap (part, &b);
+    gst_buffer_unmap (got, &a);
+
+    gst_buffer_unref (part);
+    gst_buffer_unref (copy);
+    gst_buffer_unref (got);
+    gst_caps_unref (caps);
+    gst_buffer_unref (want);
+    gst_buffer_unref (photo);
+  }
+}
+
+GST_END_TEST;
+
+typedef enum
+{
+  LAYOUT_POOL,                  /* the device pool: a memory a plane */
+  LAYOUT_ONE_ALIGNED,           /* one memory, planes where sub-buffers go */
+  LAYOUT_ONE_UNALIGNED,         /* one memory, planes anywhere */
+} Layout;
+
+/* @in's pixels in device memory of @ctx, laid out as @layout says, with
+ * padded rows in the single-memory layouts */
+static GstBuffer *
+device_copy (GstClContext * ctx, GstBuffer * in, const GstVideoInfo * info,
+    Layout layout)
+{
+  GstVideoInfo dev = *info;
+  GstVideoFrame src, dst;
+  GstBuffer *buf;
+
+  if (layout == LAYOUT_POOL) {
+    GstBufferPool *pool = gst_cl_buffer_pool_new (ctx, GST_CL_POOL_DEVICE);
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    GstCaps *caps = caps_of (info, TRUE);
+
+    gst_buffer_pool_config_set_params (config, caps,
+        GST_VIDEO_INFO_SIZE (info), 0, 0);
+    fail_unless (gst_buffer_pool_set_config (pool, config));
+    fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+    fail_unless (gst_buffer_pool_acquire_buffer (pool, &buf, NULL) ==
+        GST_FLOW_OK);
+    /* the buffer keeps its memory when the pool goes */
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+    gst_caps_unref (caps);
+  } else {
+    gsize align = MAX (ctx->caps.mem_base_addr_align / 8, 1);
+    gsize offset = 0;
+    GError *err = NULL;
+    GstMemory *mem;
+
+    for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&dev); p++) {
+      gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (dev.finfo, p,
+          GST_VIDEO_INFO_HEIGHT (&dev));
+
+      offset = (offset + align - 1) / align * align;
+      if (layout == LAYOUT_ONE_UNALIGNED)
+        offset += 3;
+      dev.offset[p] = offset;
+      dev.stride[p] += 40;
+      offset += (gsize) dev.stride[p] * rows;
+    }
+    dev.size = offset;
+    mem = gst_cl_memory_new (ctx, dev.size, &err);
+    fail_unless (mem != NULL, "%s", err ? err->message : "");
+    buf = gst_buffer_new ();
+    gst_buffer_append_memory (buf, mem);
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (&dev), GST_VIDEO_INFO_WIDTH (&dev),
+        GST_VIDEO_INFO_HEIGHT (&dev), GST_VIDEO_INFO_N_PLANES (&dev),
+        dev.offset, dev.stride);
+  }
+  fail_unless (gst_video_frame_map (&src, (GstVideoInfo *) info, in,
+          GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&dst, (GstVideoInfo *) info, buf,
+          GST_MAP_WRITE));
+  fail_unless (gst_video_frame_copy (&dst, &src));
+  gst_video_frame_unmap (&dst);
+  gst_video_frame_unmap (&src);
+  return buf;
+}
+
+/* Frames an application makes in device memory, in any layout, on the
+ * pipeline's context or on another one. */
+GST_START_TEST (test_device_input_layouts)
+{
+  GError *err = NULL;
+  GstClContext *ctx = gst_cl_context_new (-1, &err);
+  GstClContext *other = gst_cl_context_new (-1, &err);
+  GstContext *context;
+
+  fail_unless (ctx != NULL && other != NULL, "%s", err ? err->message : "");
+  context = gst_context_new_cl_context (ctx);
+  register_elements ();
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstVideoInfo info;
+    GstBuffer *photo = cl_test_photo_new (formats[f], 259, 131);
+    GstBuffer *want_blur, *want_sobel;
+    GstCaps *caps;
+
+    gst_video_info_set_format (&info, formats[f], 259, 131);
+    want_blur = apply_ref (photo, &info, cl_test_ref_boxblur,
+        GUINT_TO_POINTER (3));
+    want_sobel = apply_ref (photo, &info, cl_test_ref_sobel,
+        GUINT_TO_POINTER (CL_REF_SOBEL_X));
+    caps = caps_of (&info, TRUE);
+    for (guint l = LAYOUT_POOL; l <= LAYOUT_ONE_UNALIGNED; l++) {
+      for (guint c = 0; c < 2; c++) {
+        GstClContext *mine = c == 0 ? ctx : other;
+        GstBuffer *in = device_copy (mine, photo, &info, l);
+        GstBuffer *got;
+        gchar *what = g_strdup_printf ("%s, layout %u, %s context",
+            gst_video_format_to_string (formats[f]), l,
+            c == 0 ? "the pipeline's" : "another");
+
+        got = run_pipeline ("appsrc name=a ! clboxblur diameter=3 ! "
+            "appsink name=sink", context, gst_buffer_ref (in), caps, NULL,
+            NULL, NULL, 0);
+        check_same (got, want_blur, &info, what);
+        gst_buffer_unref (got);
+        got = run_pipeline ("appsrc name=a ! clsobel mode=x ! "
+            "video/x-raw(memory:OpenCL) ! appsink name=sink", context,
+            gst_buffer_ref (in), caps, NULL, NULL, NULL, 0);
+        check_same (got, want_sobel, &info, what);
+        gst_buffer_unref (got);
+        gst_buffer_unref (in);
+        g_free (what);
+      }
+    }
+    gst_caps_unref (caps);
+    gst_buffer_unref (want_sobel);
+    gst_buffer_unref (want_blur);
+    gst_buffer_unref (photo);
+  }
+  gst_context_unref (context);
+  gst_object_unref (other);
+  gst_object_unref (ctx);
+}
+
+GST_END_TEST;
+
+static Suite *
+memory_suite (void)
+{
+  Suite *s = suite_create ("memory");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  tcase_add_checked_fixture (tc, NULL, cl_test_teardown);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_chain_stays_on_device);
+  tcase_add_test (tc, test_composite_chain_same_as_system_memory);
+  tcase_add_test (tc, test_device_output_maps);
+  tcase_add_test (tc, test_device_input_layouts);
+  return s;
+}
+
+GST_CHECK_MAIN (memory);
