@@ -450,15 +450,15 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   return GST_FLOW_OK;
 }
 
-/* The output is in the pads' format, at sink_0's framerate (25/1 for
- * still pictures, as compositor), in memory:OpenCL where downstream names
- * it. */
+/* The output is in the pads' format, preferably at sink_0's framerate
+ * (25/1 for still pictures, as compositor), in memory:OpenCL where
+ * downstream prefers it. */
 static GstCaps *
 gst_cl_composite_update_caps (GstVideoAggregator * vagg, GstCaps * caps)
 {
   GstClComposite *self = GST_CL_COMPOSITE (vagg);
   GstVideoInfo *info = NULL;
-  GstCaps *res, *both;
+  GstCaps *res, *best, *both;
   gint fps_n = 25, fps_d = 1;
   guint i;
 
@@ -477,11 +477,17 @@ gst_cl_composite_update_caps (GstVideoAggregator * vagg, GstCaps * caps)
   for (i = 0; res && i < gst_caps_get_size (res); i++)
     gst_structure_set (gst_caps_get_structure (res, i), "format",
         G_TYPE_STRING, gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
-            (info)), "framerate", GST_TYPE_FRACTION, fps_n, fps_d, NULL);
+            (info)), NULL);
   GST_OBJECT_UNLOCK (self);
   if (!res)
     return gst_caps_ref (caps);
 
+  /* that framerate first, any other downstream takes after it */
+  best = gst_caps_copy (res);
+  for (i = 0; i < gst_caps_get_size (best); i++)
+    gst_structure_set (gst_caps_get_structure (best, i), "framerate",
+        GST_TYPE_FRACTION, fps_n, fps_d, NULL);
+  res = gst_caps_merge (best, res);
   both = gst_cl_caps_add_memory_feature (res);
   gst_caps_unref (res);
   res = gst_caps_intersect_full (both, caps, GST_CAPS_INTERSECT_FIRST);
@@ -512,9 +518,12 @@ gst_cl_composite_fixate_src_caps (GstAggregator * agg, GstCaps * caps)
       GST_VIDEO_INFO_WIDTH (&info));
   gst_structure_fixate_field_nearest_int (s, "height",
       GST_VIDEO_INFO_HEIGHT (&info));
-  if (GST_VIDEO_INFO_FPS_D (&info) > 0)
+  /* still pictures (0/1) make 25/1, as in compositor */
+  if (GST_VIDEO_INFO_FPS_N (&info) > 0 && GST_VIDEO_INFO_FPS_D (&info) > 0)
     gst_structure_fixate_field_nearest_fraction (s, "framerate",
         GST_VIDEO_INFO_FPS_N (&info), GST_VIDEO_INFO_FPS_D (&info));
+  else
+    gst_structure_fixate_field_nearest_fraction (s, "framerate", 25, 1);
   return gst_caps_fixate (caps);
 }
 
@@ -545,8 +554,22 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
   gboolean ok;
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
+    GstClComposite *self = GST_CL_COMPOSITE (agg);
+    GstVideoAggregatorPad *other = self->pads[GST_PAD_CAST (pad) ==
+        GST_PAD_CAST (self->pads[0]) ? 1 : 0];
+    GstVideoInfo info;
+    gboolean ok;
+
     gst_query_parse_accept_caps (query, &caps);
-    gst_query_set_accept_caps_result (query, gst_caps_is_subset (caps, templ));
+    ok = gst_caps_is_subset (caps, templ);
+    /* both pads in one format: the kernels do not convert */
+    GST_OBJECT_LOCK (self);
+    if (ok && gst_video_info_from_caps (&info, caps) && other->info.finfo &&
+        GST_VIDEO_INFO_FORMAT (&other->info) != GST_VIDEO_FORMAT_UNKNOWN)
+      ok = GST_VIDEO_INFO_FORMAT (&other->info) ==
+          GST_VIDEO_INFO_FORMAT (&info);
+    GST_OBJECT_UNLOCK (self);
+    gst_query_set_accept_caps_result (query, ok);
     gst_caps_unref (templ);
     return TRUE;
   }

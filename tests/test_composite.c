@@ -437,6 +437,30 @@ GST_START_TEST (test_formats_differ)
 
 GST_END_TEST;
 
+/* downstream may ask a framerate other than sink_0's */
+GST_START_TEST (test_downstream_framerate)
+{
+  GstElement *pipeline = gst_parse_launch ("clcomposite name=c ! "
+      "video/x-raw,framerate=30/1 ! fakesink videotestsrc num-buffers=5 ! "
+      "video/x-raw,format=RGBA,width=32,height=24,framerate=25/1 ! c.sink_0 "
+      "videotestsrc num-buffers=5 ! video/x-raw,format=RGBA,width=16,"
+      "height=12,framerate=25/1 ! c.sink_1", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "25/1 inputs did not make 30/1 output");
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_caps_rejected)
 {
   GstElement *c = gst_element_factory_make ("clcomposite", NULL);
@@ -472,6 +496,7 @@ composite_suite (void)
   tcase_add_test (tc, test_no_background);
   tcase_add_test (tc, test_larger_output);
   tcase_add_test (tc, test_formats_differ);
+  tcase_add_test (tc, test_downstream_framerate);
   tcase_add_test (tc, test_caps_rejected);
   return s;
 }

@@ -208,8 +208,8 @@ GST_START_TEST (test_chain_stays_on_device)
 {
   const ClTestLink links[] = {
     {"blur", "src", TRUE}, {"sobel", "src", TRUE},
-    /* clintegral passes frames on in their memory: appsink takes any */
-    {"eps", "src", FALSE}, {"integral", "src", FALSE},
+    /* clintegral passes frames on in their memory, which appsink takes */
+    {"eps", "src", TRUE}, {"integral", "src", TRUE},
   };
   ClTestEpsilon eps = { 20, 5 };
 
@@ -235,8 +235,7 @@ GST_START_TEST (test_chain_stays_on_device)
     caps = caps_of (&info, FALSE);
     got = run_pipeline (desc, NULL, gst_buffer_ref (photo), caps, NULL, NULL,
         links, G_N_ELEMENTS (links));
-    fail_if (is_device_buffer (got), "system memory was negotiated at the "
-        "end of the chain");
+    fail_unless (is_device_buffer (got), "the frame left the device");
     fail_unless (gst_buffer_get_custom_meta (got, "GstClIntegralMeta") !=
         NULL, "clintegral's meta is missing");
     check_same (got, want, &info, gst_video_format_to_string (formats[f]));
@@ -310,6 +309,42 @@ GST_START_TEST (test_composite_chain_same_as_system_memory)
 
 GST_END_TEST;
 
+/* memory:OpenCL asked for anywhere in a chain, clintegral included */
+GST_START_TEST (test_forced_device_memory)
+{
+  static const gchar *descs[] = {
+    "appsrc name=a ! clboxblur ! video/x-raw(memory:OpenCL) ! clintegral ! "
+        "appsink name=sink",
+    "appsrc name=a ! clboxblur ! clintegral ! video/x-raw(memory:OpenCL) ! "
+        "appsink name=sink",
+    "appsrc name=a ! video/x-raw(memory:SystemMemory) ! clboxblur ! "
+        "video/x-raw(memory:SystemMemory) ! clintegral ! appsink name=sink",
+  };
+  GstVideoInfo info;
+  GstBuffer *photo, *want;
+  GstCaps *caps;
+
+  register_elements ();
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 97, 61);
+  photo = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 97, 61);
+  want = apply_ref (photo, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (5));
+  caps = caps_of (&info, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (descs); i++) {
+    GstBuffer *got = run_pipeline (descs[i], NULL, gst_buffer_ref (photo),
+        caps, NULL, NULL, NULL, 0);
+
+    fail_unless (gst_buffer_get_custom_meta (got, "GstClIntegralMeta") !=
+        NULL, "%s: no integral", descs[i]);
+    check_same (got, want, &info, descs[i]);
+    gst_buffer_unref (got);
+  }
+  gst_caps_unref (caps);
+  gst_buffer_unref (want);
+  gst_buffer_unref (photo);
+}
+
+GST_END_TEST;
+
 /* Frames in memory:OpenCL map for anyone, copy and share. */
 GST_START_TEST (test_device_output_maps)
 {
@@ -352,6 +387,12 @@ GST_START_TEST (test_device_output_maps)
         "%s: a copied region differs", what);
     gst_buffer_unmap (part, &b);
     gst_buffer_unmap (got, &a);
+    /* writing into the region, if it maps at all, leaves the frame alone */
+    if (gst_buffer_map (part, &b, GST_MAP_WRITE)) {
+      memset (b.data, 0xaa, b.size);
+      gst_buffer_unmap (part, &b);
+    }
+    check_same (got, want, &info, what);
 
     gst_buffer_unref (part);
     gst_buffer_unref (copy);
@@ -503,6 +544,7 @@ memory_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_chain_stays_on_device);
   tcase_add_test (tc, test_composite_chain_same_as_system_memory);
+  tcase_add_test (tc, test_forced_device_memory);
   tcase_add_test (tc, test_device_output_maps);
   tcase_add_test (tc, test_device_input_layouts);
   return s;

@@ -204,7 +204,7 @@ gst_cl_frame_release (GstClFrame * frame)
  * at an offset the device allows. */
 static cl_mem
 device_plane (GstClContext * ctx, GstBuffer * buffer, gsize offset,
-    const GstClPlane * plane)
+    const GstClPlane * plane, gboolean output)
 {
   gsize align = MAX (ctx->caps.mem_base_addr_align / 8, 1);
   guint idx, len;
@@ -218,7 +218,8 @@ device_plane (GstClContext * ctx, GstBuffer * buffer, gsize offset,
     return NULL;
   mem = gst_buffer_peek_memory (buffer, idx);
   if (!gst_is_cl_memory (mem) || gst_cl_memory_get_context (mem) != ctx ||
-      skip + gst_cl_plane_size (plane) > mem->size)
+      skip + gst_cl_plane_size (plane) > mem->size ||
+      (output && GST_MEMORY_IS_READONLY (mem)))
     return NULL;
   origin = mem->offset + skip;
   if (origin == 0)
@@ -235,7 +236,7 @@ device_plane (GstClContext * ctx, GstBuffer * buffer, gsize offset,
 
 static gboolean
 device_frame (GstClContext * ctx, const GstVideoInfo * info,
-    GstBuffer * buffer, GstClFrame * frame)
+    GstBuffer * buffer, gboolean output, GstClFrame * frame)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
   GstVideoInfo layout = *info;
@@ -252,7 +253,7 @@ device_frame (GstClContext * ctx, const GstVideoInfo * info,
     if (frame->planes[p].stride <= 0)
       goto not_device;
     frame->planes[p].mem = device_plane (ctx, buffer, layout.offset[p],
-        &frame->planes[p]);
+        &frame->planes[p], output);
     if (!frame->planes[p].mem)
       goto not_device;
   }
@@ -285,7 +286,7 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
       "OpenCL video frames");
   memset (frame, 0, sizeof (*frame));
   frame->output = (flags & GST_MAP_WRITE) != 0;
-  if (device_frame (ctx, info, buffer, &frame->frame)) {
+  if (device_frame (ctx, info, buffer, frame->output, &frame->frame)) {
     GST_LOG ("%s %" GST_PTR_FORMAT " on the device", frame->output ?
         "output" : "input", buffer);
     return TRUE;
@@ -301,6 +302,8 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
   frame->mapped = TRUE;
   if (!gst_cl_frame_import (ctx, &frame->vframe, frame->output, staging,
           &frame->frame, error)) {
+    /* a plane's copy may be under way when a later one fails */
+    clFinish (ctx->queue);
     gst_video_frame_unmap (&frame->vframe);
     frame->mapped = FALSE;
     return FALSE;

@@ -64,12 +64,12 @@ get_allocator (void)
 }
 
 static GstClMemory *
-wrap (GstClContext * ctx, cl_mem buffer, GstMemory * parent, gsize maxsize,
-    gsize offset, gsize size)
+wrap (GstClContext * ctx, cl_mem buffer, GstMemoryFlags flags,
+    GstMemory * parent, gsize maxsize, gsize offset, gsize size)
 {
   GstClMemory *self = g_new0 (GstClMemory, 1);
 
-  gst_memory_init (GST_MEMORY_CAST (self), 0, get_allocator (), parent,
+  gst_memory_init (GST_MEMORY_CAST (self), flags, get_allocator (), parent,
       maxsize, 0, offset, size);
   self->ctx = gst_object_ref (ctx);
   self->buffer = buffer;
@@ -95,7 +95,7 @@ gst_cl_memory_new (GstClContext * ctx, gsize size, GError ** error)
       NULL, &status);
   if (!gst_cl_result (status, error, "clCreateBuffer"))
     return NULL;
-  return GST_MEMORY_CAST (wrap (ctx, buffer, NULL, size, 0, size));
+  return GST_MEMORY_CAST (wrap (ctx, buffer, 0, NULL, size, 0, size));
 }
 
 /**
@@ -214,7 +214,7 @@ gst_cl_memory_copy (GstMemory * mem, gssize offset, gssize size)
   return copy;
 }
 
-/* a part of the same buffer */
+/* a part of the same buffer, read-only as system memory's shares */
 static GstMemory *
 gst_cl_memory_share (GstMemory * mem, gssize offset, gssize size)
 {
@@ -224,8 +224,9 @@ gst_cl_memory_share (GstMemory * mem, gssize offset, gssize size)
   if (size == -1)
     size = mem->size - offset;
   clRetainMemObject (self->buffer);
-  return GST_MEMORY_CAST (wrap (self->ctx, self->buffer, parent, mem->maxsize,
-          mem->offset + offset, size));
+  return GST_MEMORY_CAST (wrap (self->ctx, self->buffer,
+          GST_MINI_OBJECT_FLAGS (parent) | GST_MINI_OBJECT_FLAG_LOCK_READONLY,
+          parent, mem->maxsize, mem->offset + offset, size));
 }
 
 static gboolean
@@ -373,11 +374,10 @@ gst_cl_caps_prefer_for_peer (GstPad * srcpad, GstCaps * caps)
         gst_structure_copy (gst_caps_get_structure (caps, i)),
         f ? gst_caps_features_copy (f) : NULL);
   }
+  gst_caps_unref (caps);
   if (!keep && !gst_caps_is_empty (other)) {
     gst_caps_unref (device);
-    gst_caps_unref (caps);
     return other;
   }
-  gst_caps_unref (caps);
   return gst_caps_merge (device, other);
 }

@@ -80,9 +80,9 @@ gst_cl_buffer_pool_set_config (GstBufferPool * pool, GstStructure * config)
 {
   GstClBufferPool *self = GST_CL_BUFFER_POOL (pool);
   GstCaps *caps = NULL;
-  guint size = 0;
+  guint size = 0, min = 0, max = 0;
 
-  if (!gst_buffer_pool_config_get_params (config, &caps, &size, NULL, NULL))
+  if (!gst_buffer_pool_config_get_params (config, &caps, &size, &min, &max))
     return FALSE;
   self->video = caps && gst_video_info_from_caps (&self->info, caps);
   self->video_meta = self->video && gst_buffer_pool_config_has_option (config,
@@ -91,7 +91,7 @@ gst_cl_buffer_pool_set_config (GstBufferPool * pool, GstStructure * config)
   self->size = self->video ? MAX (size, GST_VIDEO_INFO_SIZE (&self->info)) :
       size;
   if (self->video && self->size != size)
-    gst_buffer_pool_config_set_params (config, caps, self->size, 0, 0);
+    gst_buffer_pool_config_set_params (config, caps, self->size, min, max);
   return GST_BUFFER_POOL_CLASS (gst_cl_buffer_pool_parent_class)->set_config
       (pool, config);
 }
