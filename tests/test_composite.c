@@ -414,25 +414,35 @@ GST_START_TEST (test_larger_output)
 
 GST_END_TEST;
 
-/* pads of different formats: an error naming both, not a silent drop */
-GST_START_TEST (test_formats_differ)
+/* Plays @desc to its end: an EOS or an error message. */
+static GstMessageType
+play_to_end (const gchar * desc)
 {
-  GstElement *pipeline = gst_parse_launch ("clcomposite name=c ! fakesink "
-      "videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,width=32,"
-      "height=24 ! c.sink_0 videotestsrc num-buffers=2 ! "
-      "video/x-raw,format=BGRA,width=16,height=12 ! c.sink_1", NULL);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
   GstBus *bus = gst_element_get_bus (pipeline);
   GstMessage *msg;
+  GstMessageType type;
 
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
       GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
-  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
-      "no error for an RGBA background and a BGRA overlay");
+  fail_unless (msg != NULL, "%s did not end", desc);
+  type = GST_MESSAGE_TYPE (msg);
   gst_message_unref (msg);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (bus);
   gst_object_unref (pipeline);
+  return type;
+}
+
+/* pads of different formats: an error, not a silent drop */
+GST_START_TEST (test_formats_differ)
+{
+  fail_unless (play_to_end ("clcomposite name=c ! fakesink "
+          "videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,width=32,"
+          "height=24 ! c.sink_0 videotestsrc num-buffers=2 ! "
+          "video/x-raw,format=BGRA,width=16,height=12 ! c.sink_1") ==
+      GST_MESSAGE_ERROR, "no error for an RGBA background and a BGRA overlay");
 }
 
 GST_END_TEST;
@@ -440,23 +450,12 @@ GST_END_TEST;
 /* downstream may ask a framerate other than sink_0's */
 GST_START_TEST (test_downstream_framerate)
 {
-  GstElement *pipeline = gst_parse_launch ("clcomposite name=c ! "
-      "video/x-raw,framerate=30/1 ! fakesink videotestsrc num-buffers=5 ! "
-      "video/x-raw,format=RGBA,width=32,height=24,framerate=25/1 ! c.sink_0 "
-      "videotestsrc num-buffers=5 ! video/x-raw,format=RGBA,width=16,"
-      "height=12,framerate=25/1 ! c.sink_1", NULL);
-  GstBus *bus = gst_element_get_bus (pipeline);
-  GstMessage *msg;
-
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
-      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
-  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+  fail_unless (play_to_end ("clcomposite name=c ! "
+          "video/x-raw,framerate=30/1 ! fakesink videotestsrc num-buffers=5 ! "
+          "video/x-raw,format=RGBA,width=32,height=24,framerate=25/1 ! "
+          "c.sink_0 videotestsrc num-buffers=5 ! video/x-raw,format=RGBA,"
+          "width=16,height=12,framerate=25/1 ! c.sink_1") == GST_MESSAGE_EOS,
       "25/1 inputs did not make 30/1 output");
-  gst_message_unref (msg);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (pipeline);
 }
 
 GST_END_TEST;
