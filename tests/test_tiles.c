@@ -11,23 +11,29 @@
 
 #include <string.h>
 
-/* @h's output for a random GRAY8 frame of @width x @height, bit for bit */
+/* @h's output for random GRAY8 frames of @width x @height, bit for bit:
+ * rows of any length (kernels' edge cases) and of whole words (their
+ * aligned insides) */
 static void
 check_gray (GstHarness * h, gint width, gint height, ClRefPlaneFunc ref,
     gpointer user_data, const gchar * what)
 {
-  GstVideoInfo info;
-  GstBuffer *in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, width, height,
-      3, width * 131 + height, &info);
-  GstBuffer *out;
-  gchar *why = NULL;
+  static const guint pads[] = { 3, 0 };
 
-  gst_harness_set_src_caps (h, gst_video_info_to_caps (&info));
-  out = cl_test_push_pull (h, gst_buffer_ref (in));
-  fail_unless (cl_test_check_output (in, out, &info, ref, user_data, &why),
-      "%s %dx%d: %s", what, width, height, why);
-  gst_buffer_unref (out);
-  gst_buffer_unref (in);
+  for (guint i = 0; i < G_N_ELEMENTS (pads); i++) {
+    GstVideoInfo info;
+    GstBuffer *in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, width, height,
+        pads[i], width * 131 + height, &info);
+    GstBuffer *out;
+    gchar *why = NULL;
+
+    gst_harness_set_src_caps (h, gst_video_info_to_caps (&info));
+    out = cl_test_push_pull (h, gst_buffer_ref (in));
+    fail_unless (cl_test_check_output (in, out, &info, ref, user_data, &why),
+        "%s %dx%d, rows padded by %u: %s", what, width, height, pads[i], why);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
 }
 
 /* frames narrower, as wide as and wider than the tiles and the work-groups
