@@ -345,6 +345,61 @@ GST_START_TEST (test_forced_device_memory)
 
 GST_END_TEST;
 
+/* New caps mid-stream: the device pools between the elements follow. */
+GST_START_TEST (test_renegotiation)
+{
+  const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_I420
+  };
+  const gint sizes[][2] = { {641, 479}, {320, 200}, {33, 17} };
+  GError *err = NULL;
+  GstElement *pipeline, *src, *sink;
+
+  register_elements ();
+  pipeline = gst_parse_launch ("appsrc name=a format=time ! clboxblur "
+      "diameter=3 ! clsobel ! appsink name=sink sync=false", &err);
+  fail_unless (pipeline != NULL, "%s", err ? err->message : "");
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "a");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  for (guint i = 0; i < G_N_ELEMENTS (fmts); i++) {
+    GstVideoInfo info;
+    GstBuffer *photo = cl_test_photo_new (fmts[i], sizes[i][0], sizes[i][1]);
+    GstBuffer *blurred, *want;
+    GstCaps *caps;
+    GstSample *sample;
+
+    gst_video_info_set_format (&info, fmts[i], sizes[i][0], sizes[i][1]);
+    blurred = apply_ref (photo, &info, cl_test_ref_boxblur,
+        GUINT_TO_POINTER (3));
+    want = apply_ref (blurred, &info, cl_test_ref_sobel,
+        GUINT_TO_POINTER (CL_REF_SOBEL_L1));
+    caps = caps_of (&info, FALSE);
+    g_object_set (src, "caps", caps, NULL);
+    GST_BUFFER_PTS (photo) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (photo) = GST_SECOND / 30;
+    fail_unless (gst_app_src_push_buffer (GST_APP_SRC (src),
+            gst_buffer_ref (photo)) == GST_FLOW_OK);
+    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        60 * GST_SECOND);
+    fail_unless (sample != NULL, "no frame after caps %u", i);
+    check_same (gst_sample_get_buffer (sample), want, &info,
+        gst_video_format_to_string (fmts[i]));
+    gst_sample_unref (sample);
+    gst_caps_unref (caps);
+    gst_buffer_unref (want);
+    gst_buffer_unref (blurred);
+    gst_buffer_unref (photo);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 /* Frames in memory:OpenCL map for anyone, copy and share. */
 GST_START_TEST (test_device_output_maps)
 {
@@ -545,6 +600,7 @@ memory_suite (void)
   tcase_add_test (tc, test_chain_stays_on_device);
   tcase_add_test (tc, test_composite_chain_same_as_system_memory);
   tcase_add_test (tc, test_forced_device_memory);
+  tcase_add_test (tc, test_renegotiation);
   tcase_add_test (tc, test_device_output_maps);
   tcase_add_test (tc, test_device_input_layouts);
   return s;
