@@ -63,6 +63,30 @@ composite_reference (__global const uchar * bg, int bg_stride, int bg_w,
   }
 }
 
+/* The covered output of 4 bytes a of the background and b8 of the overlay,
+ * channels c, gammas g; for over, the 4 bytes are one pixel. */
+inline int4
+blend4 (int4 a, uchar4 b8, int4 g, int4 c, float alpha, int op,
+    int alpha_index)
+{
+  float4 av = convert_float4 (a), bv = convert_float4 (b8), v;
+  int4 result;
+
+  if (op == OP_OVER) {
+    float ab = alpha_index >= 0 ? (float) ((uchar *) & b8)[alpha_index] :
+        255.0f;
+    float4 w = (float4) ((1.0f - alpha) * ab / 255.0f);
+
+    v = w * bv + (1.0f - w) * av;
+  } else {
+    v = alpha * av + (1.0f - alpha) * bv;
+  }
+  v = floor (v + convert_float4 (g) + 0.5f);
+  result = clamp (convert_int4 (v), 0, 255);
+  /* over keeps the background's alpha */
+  return op == OP_OVER ? select (result, a, c == alpha_index) : result;
+}
+
 /* variant=optimized: 4 bytes of a row per work-item, whatever the pixels
  * they belong to, taken as vectors: one 4-byte load of the
  * background and, where the overlay covers all four, one of the overlay
@@ -109,7 +133,6 @@ composite_optimized (__global const uchar * restrict bg, int bg_stride,
 
   if (any (covered)) {
     __global const uchar *ov_row = ov + by * ov_stride;
-    float4 av = convert_float4 (a), bv, v;
 
     if (all (covered) && n == 4) {
       b8 = vload4 (0, ov_row + j0 - ox * pstride);
@@ -123,21 +146,9 @@ composite_optimized (__global const uchar * restrict bg, int bg_stride,
       }
       b8 = vload4 (0, b);
     }
-    bv = convert_float4 (b8);
-    if (op == OP_OVER) {
-      /* formats with alpha have 4-byte pixels: this run is one of them */
-      float ab = alpha_index >= 0 ? (float) ((uchar *) & b8)[alpha_index] :
-          255.0f;
-      float4 w = (float4) ((1.0f - alpha) * ab / 255.0f);
-
-      v = w * bv + (1.0f - w) * av;
-    } else {
-      v = alpha * av + (1.0f - alpha) * bv;
-    }
-    v = floor (v + convert_float4 (g) + 0.5f);
-    result = select (result, clamp (convert_int4 (v), 0, 255), covered);
-    if (op == OP_OVER)
-      result = select (result, a, covered & c == alpha_index);
+    /* formats with alpha have 4-byte pixels: this run is one of them */
+    result = select (result, blend4 (a, b8, g, c, alpha, op, alpha_index),
+        covered);
   }
 
   out = convert_uchar4 (result);
@@ -196,22 +207,8 @@ composite_pixels (__global const uchar * restrict bg, int bg_stride,
   a = convert_int4 (a8);
   result = clamp (a + g, 0, 255);
   if (bx >= 0 && bx < ov_w && by >= 0 && by < ov_h) {
-    uchar4 b8 = load4 (ov + by * ov_stride + bx * 4);
-    float4 av = convert_float4 (a), bv = convert_float4 (b8), v;
-
-    if (op == OP_OVER) {
-      float ab = alpha_index >= 0 ? (float) ((uchar *) & b8)[alpha_index] :
-          255.0f;
-      float4 w = (float4) ((1.0f - alpha) * ab / 255.0f);
-
-      v = w * bv + (1.0f - w) * av;
-    } else {
-      v = alpha * av + (1.0f - alpha) * bv;
-    }
-    v = floor (v + convert_float4 (g) + 0.5f);
-    result = clamp (convert_int4 (v), 0, 255);
-    if (op == OP_OVER)
-      result = select (result, a, c == alpha_index);
+    result = blend4 (a, load4 (ov + by * ov_stride + bx * 4), g, c, alpha,
+        op, alpha_index);
   }
   store4 (convert_uchar4 (result), dst + y * dst_stride + x * 4);
 }
