@@ -428,13 +428,13 @@ gst_cl_base_filter_before_transform (GstBaseTransform * trans,
 /* Frames in and out may be in system memory or memory:OpenCL, whatever the
  * other side's are: memory:OpenCL first, so that chained cl elements keep
  * frames on the device. An analysing element passes its buffers on as they
- * are, in the memory they came in. */
+ * came, mappable either way: a frame on the device is read back when
+ * something maps it. */
 static GstCaps *
 gst_cl_base_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *res = GST_CL_BASE_FILTER_GET_CLASS (trans)->analyse ?
-      gst_caps_ref (caps) : gst_cl_caps_add_memory_feature (caps);
+  GstCaps *res = gst_cl_caps_add_memory_feature (caps);
 
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, res,
