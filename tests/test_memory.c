@@ -318,7 +318,10 @@ GST_START_TEST (test_forced_device_memory)
         "appsink name=sink",
     "appsrc name=a ! video/x-raw(memory:SystemMemory) ! clboxblur ! "
         "video/x-raw(memory:SystemMemory) ! clintegral ! appsink name=sink",
+    /* frames in system memory never go on as memory:OpenCL */
+    "appsrc name=a ! clintegral name=i ! clboxblur ! appsink name=sink",
   };
+  const ClTestLink host_link = { "i", "src", FALSE };
   GstVideoInfo info;
   GstBuffer *photo, *want;
   GstCaps *caps;
@@ -329,16 +332,52 @@ GST_START_TEST (test_forced_device_memory)
   want = apply_ref (photo, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (5));
   caps = caps_of (&info, FALSE);
   for (guint i = 0; i < G_N_ELEMENTS (descs); i++) {
+    gboolean last = i + 1 == G_N_ELEMENTS (descs);
     GstBuffer *got = run_pipeline (descs[i], NULL, gst_buffer_ref (photo),
-        caps, NULL, NULL, NULL, 0);
+        caps, NULL, NULL, last ? &host_link : NULL, last ? 1 : 0);
 
-    fail_unless (gst_buffer_get_custom_meta (got, "GstClIntegralMeta") !=
-        NULL, "%s: no integral", descs[i]);
+    /* clboxblur drops the meta of a frame it makes anew */
+    fail_unless (last || gst_buffer_get_custom_meta (got,
+            "GstClIntegralMeta") != NULL, "%s: no integral", descs[i]);
     check_same (got, want, &info, descs[i]);
     gst_buffer_unref (got);
   }
   gst_caps_unref (caps);
   gst_buffer_unref (want);
+  gst_buffer_unref (photo);
+}
+
+GST_END_TEST;
+
+/* A filter at its identity setting between system memory and
+ * memory:OpenCL copies frames to the device, as it cannot pass them on:
+ * what goes out as memory:OpenCL is in GstClMemory. */
+GST_START_TEST (test_identity_uploads)
+{
+  static const gchar *identities[] = { "clepsilon threshold=0",
+    "clepsilon diameter=1", "clboxblur diameter=1"
+  };
+  GstVideoInfo info;
+  GstBuffer *photo;
+  GstCaps *caps;
+
+  register_elements ();
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 131, 67);
+  photo = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 131, 67);
+  caps = caps_of (&info, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (identities); i++) {
+    gchar *desc = g_strdup_printf ("appsrc name=a ! %s ! "
+        "video/x-raw(memory:OpenCL) ! appsink name=sink", identities[i]);
+    GstBuffer *got = run_pipeline (desc, NULL, gst_buffer_ref (photo), caps,
+        NULL, NULL, NULL, 0);
+
+    fail_unless (is_device_buffer (got), "%s: system memory went out as "
+        "memory:OpenCL", desc);
+    check_same (got, photo, &info, desc);
+    gst_buffer_unref (got);
+    g_free (desc);
+  }
+  gst_caps_unref (caps);
   gst_buffer_unref (photo);
 }
 
@@ -356,7 +395,7 @@ GST_START_TEST (test_renegotiation)
 
   register_elements ();
   pipeline = gst_parse_launch ("appsrc name=a format=time ! clboxblur "
-      "diameter=3 ! clsobel ! appsink name=sink sync=false", &err);
+      "name=blur diameter=3 ! clsobel ! appsink name=sink sync=false", &err);
   fail_unless (pipeline != NULL, "%s", err ? err->message : "");
   src = gst_bin_get_by_name (GST_BIN (pipeline), "a");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
@@ -382,6 +421,8 @@ GST_START_TEST (test_renegotiation)
     sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
         60 * GST_SECOND);
     fail_unless (sample != NULL, "no frame after caps %u", i);
+    fail_unless (pad_in_device_memory (pipeline, "blur", "src"),
+        "caps %u: the frames left the device between the elements", i);
     check_same (gst_sample_get_buffer (sample), want, &info,
         gst_video_format_to_string (fmts[i]));
     gst_sample_unref (sample);
@@ -600,6 +641,7 @@ memory_suite (void)
   tcase_add_test (tc, test_composite_chain_same_as_system_memory);
   tcase_add_test (tc, test_forced_device_memory);
   tcase_add_test (tc, test_renegotiation);
+  tcase_add_test (tc, test_identity_uploads);
   tcase_add_test (tc, test_device_output_maps);
   tcase_add_test (tc, test_device_input_layouts);
   return s;

@@ -47,6 +47,10 @@ typedef struct
   GstVideoInfo in_info;
   GstVideoInfo out_info;
   gboolean negotiated;
+  /* system memory in, memory:OpenCL out: a frame cannot pass as it is */
+  gboolean uploads;
+  /* the properties leave frames unchanged */
+  gboolean identity;
 } GstClBaseFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClBaseFilter, gst_cl_base_filter,
@@ -366,7 +370,11 @@ static void
 update_passthrough (GstClBaseFilter * self)
 {
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
-  gboolean passthrough = klass->is_passthrough && klass->is_passthrough (self);
+  GstClBaseFilterPrivate *priv = GET_PRIV (self);
+  gboolean passthrough;
+
+  priv->identity = klass->is_passthrough && klass->is_passthrough (self);
+  passthrough = priv->identity && !priv->uploads;
 
   if (passthrough != gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
           (self))) {
@@ -388,6 +396,9 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   if (!gst_video_info_from_caps (&priv->in_info, incaps) ||
       !gst_video_info_from_caps (&priv->out_info, outcaps))
     goto invalid_caps;
+  /* at its identity setting, such a filter copies frames to the device */
+  priv->uploads = !gst_cl_caps_has_memory_feature (incaps) &&
+      gst_cl_caps_has_memory_feature (outcaps);
   if (!check_device_limits (self, &priv->in_info))
     return FALSE;
   if (klass->set_info && !klass->set_info (self, &priv->in_info,
@@ -425,16 +436,43 @@ gst_cl_base_filter_before_transform (GstBaseTransform * trans,
   update_passthrough (GST_CL_BASE_FILTER (trans));
 }
 
+/* An analysing element passes its buffers on as they came: a frame on the
+ * device may go on as system memory (what maps it reads it back), never a
+ * frame in system memory as memory:OpenCL. */
+static GstCaps *
+analyser_transform_caps (GstPadDirection direction, GstCaps * caps)
+{
+  GstCaps *res = gst_caps_new_empty ();
+  guint i;
+
+  if (gst_caps_is_any (caps))
+    return gst_caps_ref (caps);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCaps *one = gst_caps_copy_nth (caps, i);
+    gboolean device = gst_cl_caps_has_memory_feature (one);
+
+    /* downstream of the device, or upstream of system memory: either */
+    if (device == (direction == GST_PAD_SINK)) {
+      GstCaps *both = gst_cl_caps_add_memory_feature (one);
+
+      gst_caps_unref (one);
+      one = both;
+    }
+    res = gst_caps_merge (res, one);
+  }
+  return res;
+}
+
 /* Frames in and out may be in system memory or memory:OpenCL, whatever the
  * other side's are: memory:OpenCL first, so that chained cl elements keep
- * frames on the device. An analysing element passes its buffers on as they
- * came, mappable either way: a frame on the device is read back when
- * something maps it. */
+ * frames on the device. */
 static GstCaps *
 gst_cl_base_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *res = gst_cl_caps_add_memory_feature (caps);
+  GstCaps *res = GST_CL_BASE_FILTER_GET_CLASS (trans)->analyse ?
+      analyser_transform_caps (direction, caps) :
+      gst_cl_caps_add_memory_feature (caps);
 
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, res,
@@ -497,6 +535,19 @@ gst_cl_base_filter_transform_size (GstBaseTransform * trans,
   return TRUE;
 }
 
+static gboolean
+copy_frame (GstClBaseFilter * self, const GstClFrame * in,
+    const GstClFrame * out, GError ** error)
+{
+  guint p;
+
+  for (p = 0; p < out->n_planes; p++)
+    if (!gst_cl_base_filter_copy_plane (self, &in->planes[p], &out->planes[p],
+            error))
+      return FALSE;
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
@@ -519,7 +570,8 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   ok = gst_cl_buffer_frame_map (priv->ctx, &out, &priv->out_info, outbuf,
       GST_MAP_WRITE, &priv->out_staging, &err);
   if (ok) {
-    ok = klass->dispatch (self, &in.frame, &out.frame, &err) &&
+    ok = (priv->identity ? copy_frame (self, &in.frame, &out.frame, &err) :
+        klass->dispatch (self, &in.frame, &out.frame, &err)) &&
         gst_cl_buffer_frame_finish (priv->ctx, &out, &err);
     gst_cl_buffer_frame_unmap (priv->ctx, &out);
   }
