@@ -150,8 +150,9 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
     cl_map_flags cl_flags = (flags & GST_MAP_READ ? CL_MAP_READ : 0) |
         (flags & GST_MAP_WRITE ? CL_MAP_WRITE : 0);
 
+    /* an empty memory still has a byte of buffer */
     self->map_data = clEnqueueMapBuffer (self->ctx->queue, self->buffer,
-        CL_TRUE, cl_flags, 0, mem->maxsize, 0, NULL, NULL, &status);
+        CL_TRUE, cl_flags, 0, MAX (mem->maxsize, 1), 0, NULL, NULL, &status);
     if (status != CL_SUCCESS) {
       GST_ERROR ("clEnqueueMapBuffer of %" G_GSIZE_FORMAT " bytes failed: %s",
           mem->maxsize, gst_cl_error_name (status));
