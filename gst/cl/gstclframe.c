@@ -282,8 +282,13 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
     GstClStaging * staging, GError ** error)
 {
-  GST_DEBUG_CATEGORY_INIT (gst_cl_frame_debug, "clframe", 0,
-      "OpenCL video frames");
+  static gsize debug_done = 0;
+
+  if (g_once_init_enter (&debug_done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_frame_debug, "clframe", 0,
+        "OpenCL video frames");
+    g_once_init_leave (&debug_done, 1);
+  }
   memset (frame, 0, sizeof (*frame));
   frame->output = (flags & GST_MAP_WRITE) != 0;
   if (device_frame (ctx, info, buffer, frame->output, &frame->frame)) {

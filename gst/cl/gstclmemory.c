@@ -278,6 +278,17 @@ gst_cl_allocator_init (GstClAllocator * self)
   GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
 }
 
+/* whether structure @i of @caps names memory:OpenCL (ANY features, which
+ * take whatever comes, do not) */
+static gboolean
+structure_on_device (GstCaps * caps, guint i)
+{
+  GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+  return f && !gst_caps_features_is_any (f) &&
+      gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL);
+}
+
 /**
  * gst_cl_caps_has_memory_feature:
  *
@@ -286,13 +297,8 @@ gst_cl_allocator_init (GstClAllocator * self)
 gboolean
 gst_cl_caps_has_memory_feature (GstCaps * caps)
 {
-  GstCapsFeatures *features;
-
-  if (!caps || gst_caps_is_any (caps) || gst_caps_is_empty (caps))
-    return FALSE;
-  features = gst_caps_get_features (caps, 0);
-  return features && gst_caps_features_contains (features,
-      GST_CAPS_FEATURE_MEMORY_CL);
+  return caps && !gst_caps_is_any (caps) && !gst_caps_is_empty (caps) &&
+      structure_on_device (caps, 0);
 }
 
 static GstCaps *
@@ -328,13 +334,9 @@ names_memory_feature (GstCaps * caps)
 
   if (gst_caps_is_any (caps))
     return FALSE;
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstCapsFeatures *f = gst_caps_get_features (caps, i);
-
-    if (f && !gst_caps_features_is_any (f) &&
-        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL))
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    if (structure_on_device (caps, i))
       return TRUE;
-  }
   return FALSE;
 }
 
@@ -368,10 +370,9 @@ gst_cl_caps_prefer_for_peer (GstPad * srcpad, GstCaps * caps)
   other = gst_caps_new_empty ();
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstCapsFeatures *f = gst_caps_get_features (caps, i);
-    gboolean cl = f && !gst_caps_features_is_any (f) &&
-        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL);
 
-    gst_caps_append_structure_full (cl ? device : other,
+    gst_caps_append_structure_full (structure_on_device (caps, i) ? device :
+        other,
         gst_structure_copy (gst_caps_get_structure (caps, i)),
         f ? gst_caps_features_copy (f) : NULL);
   }
