@@ -552,43 +552,14 @@ run_tunings (gdouble bandwidth)
   }
 }
 
-/* Wall time from an empty pipeline to its first frame out, which includes
- * creating the context and getting the kernels: from source with an empty
- * cache, from the disk cache the second time. */
-static gdouble
-first_frame_ms (const gchar * factory, const gchar * props)
-{
-  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
-      "video/x-raw,format=NV12,width=1920,height=1080 ! %s %s ! fakesink",
-      factory, props);
-  gdouble start = now ();
-  GstElement *pipeline = gst_parse_launch (desc, NULL);
-  GstBus *bus = gst_element_get_bus (pipeline);
-  GstMessage *msg;
-
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (!msg || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS) {
-    g_printerr ("%s did not run\n", desc);
-    exit (1);
-  }
-  gst_message_unref (msg);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (pipeline);
-  g_free (desc);
-  return 1000.0 * (now () - start);
-}
-
-/* Seconds from PLAYING to EOS of @desc. */
+/* Seconds from building @desc to its EOS. */
 static gdouble
 pipeline_seconds (const gchar * desc)
 {
+  gdouble start = now ();
   GstElement *pipeline = gst_parse_launch (desc, NULL);
   GstBus *bus;
   GstMessage *msg;
-  gdouble start = now ();
 
   if (!pipeline) {
     g_printerr ("could not build %s\n", desc);
@@ -608,6 +579,21 @@ pipeline_seconds (const gchar * desc)
   gst_object_unref (bus);
   gst_object_unref (pipeline);
   return start;
+}
+
+/* Wall time from an empty pipeline to its first frame out, which includes
+ * creating the context and getting the kernels: from source with an empty
+ * cache, from the disk cache the second time. */
+static gdouble
+first_frame_ms (const gchar * factory, const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=NV12,width=1920,height=1080 ! %s %s ! fakesink",
+      factory, props);
+  gdouble ms = 1000.0 * pipeline_seconds (desc);
+
+  g_free (desc);
+  return ms;
 }
 
 /* Wall time a frame of a chain of elements, in a real pipeline: frames kept
