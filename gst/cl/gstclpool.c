@@ -273,7 +273,9 @@ gst_cl_propose_allocation (GstClContext * ctx, GstQuery * query)
   gst_object_unref (pool);
 }
 
-/* a pool whose buffers the element can write its output into */
+/* a pool whose buffers the element can write its output into: for device
+ * frames, one of @ctx itself, as gst_cl_buffer_frame_map() uses only those
+ * in place (another context wrapping the same cl_context has another queue) */
 static gboolean
 pool_fits (GstClContext * ctx, GstBufferPool * pool, gboolean device)
 {
@@ -284,7 +286,7 @@ pool_fits (GstClContext * ctx, GstBufferPool * pool, gboolean device)
   if (!GST_IS_CL_BUFFER_POOL (pool))
     return FALSE;
   cl = GST_CL_BUFFER_POOL (pool);
-  return cl->memory == GST_CL_POOL_DEVICE && cl->ctx->context == ctx->context;
+  return cl->memory == GST_CL_POOL_DEVICE && cl->ctx == ctx;
 }
 
 /**
