@@ -223,8 +223,8 @@ gst_cl_sobel_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     tile_w = tile_h = 1;
     g_snprintf (options, sizeof (options), "-DMODE=%d", mode);
   } else if (strcmp (kernel, "sobel_words") == 0) {
-    g_snprintf (options, sizeof (options), "-DMODE=%d -DWORDS -DPX_H=%u",
-        mode, tile_h);
+    g_snprintf (options, sizeof (options), "-DMODE=%d -DWORDS -DPX_H=%u%s",
+        mode, tile_h, ctx->caps.nv_ptx ? " -DNV_PTX" : "");
   } else {
     g_snprintf (options, sizeof (options), "-DMODE=%d -DPX_W=%u -DPX_H=%u",
         mode, tile_w, tile_h);

@@ -4,7 +4,8 @@
  *
  * Build options: MODE (0 l1, 1 l2, 2 x, 3 y); for sobel_optimized also PX_W
  * (2, 4, 8 or 16) and PX_H (1 to 16), the tile of outputs of one work-item;
- * for sobel_words WORDS and PX_H.
+ * for sobel_words WORDS and PX_H, and NV_PTX where the compiler takes
+ * NVIDIA's PTX assembly.
  *
  * gx = right column - left column and gy = bottom row - top row of the 3 x 3
  * neighbourhood, edges replicated, each weighted 1 2 1. Only magnitudes are
@@ -206,23 +207,51 @@ sobel_optimized (__global const uchar * restrict src, int src_stride,
  *   s = left + 2 centre + right  in [0, 1020]
  *   gx = d0 + 2 d1 + d2          = Gx + 1024, in [4, 2044]
  *   gy = s2 - s0 + 1024          = Gy + 1024, in [4, 2044]
- * Only the magnitudes go through 32-bit integers. */
+ * With NV_PTX (NVIDIA's compiler, which takes PTX assembly) the magnitudes
+ * of l1, x and y stay in the lanes too: 1024 + |G| = max (g, 2048 - g) and
+ * the minimum with 255 are one instruction for two outputs each. Otherwise
+ * they go through 32-bit integers. */
 #ifdef WORDS
 
 #define LANES(a, b) ((a) | (b) << 16)
 #define LO(v) ((int) ((v) & 0xffff))
 #define HI(v) ((int) ((v) >> 16))
 
+#if defined (NV_PTX) && MODE != MODE_L2
+#define LANE_MAGNITUDES
+inline uint
+max_u16x2 (uint a, uint b)
+{
+  uint r;
+
+  asm ("max.u16x2 %0, %1, %2;" : "=r" (r) : "r" (a), "r" (b));
+  return r;
+}
+
+inline uint
+min_u16x2 (uint a, uint b)
+{
+  uint r;
+
+  asm ("min.u16x2 %0, %1, %2;" : "=r" (r) : "r" (a), "r" (b));
+  return r;
+}
+
+/* 1024 + |G| in each lane of g = G + 1024 */
+#define ABS_LANES(g) max_u16x2 ((g), LANES (2048, 2048) - (g))
+#endif
+
 /* A row's pixels x0 - 1 .. x0 + 4, columns clamped to the image, as the
- * differences and sums of the even (0, 2) and odd (1, 3) outputs. */
+ * differences and sums of the even (0, 2) and odd (1, 3) outputs. With
+ * @whole, x0 .. x0 + 3 are one aligned word inside the image. */
 inline void
-row_sums (__global const uchar * row, int x0, int width, uint * d_even,
-    uint * d_odd, uint * s_even, uint * s_odd)
+row_sums (__global const uchar * row, int x0, int width, const int whole,
+    uint * d_even, uint * d_odd, uint * s_even, uint * s_odd)
 {
   __global const uchar *p = row + x0;
   uint w, left = row[max (x0 - 1, 0)], right = row[min (x0 + 4, width - 1)];
 
-  if (x0 + 4 <= width && ((size_t) p & 3) == 0)
+  if (whole || (x0 + 4 <= width && ((size_t) p & 3) == 0))
     w = *(__global const uint *) p;
   else
     w = row[min (x0, width - 1)] | (uint) row[min (x0 + 1, width - 1)] << 8 |
@@ -240,15 +269,51 @@ row_sums (__global const uchar * row, int x0, int width, uint * d_even,
   *s_odd = even + odd + odd + odd_right;
 }
 
-__kernel void
-sobel_words (__global const uchar * restrict src, int src_stride,
-    __global uchar * restrict dst, int dst_stride, int width, int height)
+/* The 4 outputs of the biased gradients of the even and odd pixels */
+inline uchar4
+word_magnitudes (uint gx_e, uint gx_o, uint gy_e, uint gy_o)
 {
-  int x0 = get_global_id (0) * 4, y0 = get_global_id (1) * PX_H;
-  uint de[3], do_[3], se[3], so[3];
+#ifdef LANE_MAGNITUDES
+  uint m_e, m_o;
 
-  if (x0 >= width || y0 >= height)
-    return;
+#if MODE == MODE_L1
+  m_e = ABS_LANES (gx_e) + ABS_LANES (gy_e) - LANES (2048, 2048);
+  m_o = ABS_LANES (gx_o) + ABS_LANES (gy_o) - LANES (2048, 2048);
+#elif MODE == MODE_X
+  m_e = ABS_LANES (gx_e) - LANES (1024, 1024);
+  m_o = ABS_LANES (gx_o) - LANES (1024, 1024);
+#else
+  m_e = ABS_LANES (gy_e) - LANES (1024, 1024);
+  m_o = ABS_LANES (gy_o) - LANES (1024, 1024);
+#endif
+  m_e = min_u16x2 (m_e, LANES (255, 255));
+  m_o = min_u16x2 (m_o, LANES (255, 255));
+  return (uchar4) ((uchar) m_e, (uchar) m_o, (uchar) (m_e >> 16),
+      (uchar) (m_o >> 16));
+#else
+  int4 gx = (int4) (LO (gx_e), LO (gx_o), HI (gx_e), HI (gx_o)) - 1024;
+  int4 gy = (int4) (LO (gy_e), LO (gy_o), HI (gy_e), HI (gy_o)) - 1024;
+  uchar4 out;
+
+#if MODE == MODE_L1
+  /* a minimum is one instruction, a saturating conversion three */
+  out = convert_uchar4 (min (abs (gx) + abs (gy), (uint4) 255));
+#else
+  MAGNITUDE (4, gx, gy, out);
+#endif
+  return out;
+#endif
+}
+
+/* The work-item's words, in rows y0 .. y0 + PX_H - 1; with @whole, every
+ * word of the input and output is aligned and inside the image, so the
+ * common case compiles without the checks. */
+inline void
+words_tile (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
+    int x0, int y0, const int whole)
+{
+  uint de[3], do_[3], se[3], so[3];
 
 #pragma unroll
   for (int r = 0; r < PX_H + 2; r++) {
@@ -263,25 +328,17 @@ sobel_words (__global const uchar * restrict src, int src_stride,
     do_[1] = do_[2];
     se[1] = se[2];
     so[1] = so[2];
-    row_sums (row, x0, width, &de[2], &do_[2], &se[2], &so[2]);
+    row_sums (row, x0, width, whole, &de[2], &do_[2], &se[2], &so[2]);
 
     if (r >= 2 && y0 + r - 2 < height) {
       uint gx_e = de[0] + de[1] + de[1] + de[2];
       uint gx_o = do_[0] + do_[1] + do_[1] + do_[2];
       uint gy_e = se[2] + LANES (1024, 1024) - se[0];
       uint gy_o = so[2] + LANES (1024, 1024) - so[0];
-      int4 gx = (int4) (LO (gx_e), LO (gx_o), HI (gx_e), HI (gx_o)) - 1024;
-      int4 gy = (int4) (LO (gy_e), LO (gy_o), HI (gy_e), HI (gy_o)) - 1024;
       __global uchar *o = dst + (y0 + r - 2) * dst_stride + x0;
-      uchar4 out;
+      uchar4 out = word_magnitudes (gx_e, gx_o, gy_e, gy_o);
 
-#if MODE == MODE_L1
-      /* a minimum is one instruction, a saturating conversion three */
-      out = convert_uchar4 (min (abs (gx) + abs (gy), (uint4) 255));
-#else
-      MAGNITUDE (4, gx, gy, out);
-#endif
-      if (x0 + 4 <= width && ((size_t) o & 3) == 0) {
+      if (whole || (x0 + 4 <= width && ((size_t) o & 3) == 0)) {
         *(__global uchar4 *) o = out;
       } else {
         o[0] = out.s0;
@@ -294,6 +351,21 @@ sobel_words (__global const uchar * restrict src, int src_stride,
       }
     }
   }
+}
+
+__kernel void
+sobel_words (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height)
+{
+  int x0 = get_global_id (0) * 4, y0 = get_global_id (1) * PX_H;
+
+  if (x0 >= width || y0 >= height)
+    return;
+  if (x0 + 4 <= width &&
+      (((size_t) src | (size_t) dst | src_stride | dst_stride) & 3) == 0)
+    words_tile (src, src_stride, dst, dst_stride, width, height, x0, y0, 1);
+  else
+    words_tile (src, src_stride, dst, dst_stride, width, height, x0, y0, 0);
 }
 
 #endif /* WORDS */

@@ -125,6 +125,8 @@ read_device_caps (cl_device_id device, GstClDeviceCaps * caps)
   caps->fp16 = strstr (ext, "cl_khr_fp16") != NULL;
   caps->subgroups = strstr (ext, "cl_khr_subgroups") != NULL ||
       strstr (ext, "cl_intel_subgroups") != NULL;
+  /* NVIDIA's own compiler, which takes inline PTX assembly */
+  caps->nv_ptx = strstr (ext, "cl_nv_compiler_options") != NULL;
   if (sscanf (clc, "OpenCL C %u.%u", &caps->cl_c_major, &caps->cl_c_minor) != 2) {
     caps->cl_c_major = 1;
     caps->cl_c_minor = 2;

@@ -42,6 +42,7 @@ typedef struct
   cl_ulong local_mem_size;
   cl_uint compute_units;
   cl_uint mem_base_addr_align;
+  gboolean nv_ptx;
 } GstClDeviceCaps;
 
 #define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
