@@ -206,6 +206,9 @@ gst_cl_base_filter_get_scratch (GstClBaseFilter * filter, guint slot,
   return priv->scratch[slot];
 }
 
+/* work-items of kernels/plane.cl for a row: 16 bytes each */
+#define PLANE_CHUNKS(row_bytes) (((gsize) (row_bytes) + 15) / 16)
+
 /**
  * gst_cl_base_filter_copy_plane:
  * @src: a plane of the same size and pixel stride as @dst
@@ -220,16 +223,17 @@ gboolean
 gst_cl_base_filter_copy_plane (GstClBaseFilter * filter,
     const GstClPlane * src, const GstClPlane * dst, GError ** error)
 {
-  gsize global[2] = { (gsize) src->width * src->pstride, src->height };
+  gint row_bytes = src->width * src->pstride;
+  gsize global[2] = { PLANE_CHUNKS (row_bytes), src->height };
   cl_kernel k;
 
   g_return_val_if_fail (src->width == dst->width &&
       src->height == dst->height && src->pstride == dst->pstride, FALSE);
   k = gst_cl_base_filter_get_kernel (filter, gst_cl_kernel_plane, "",
       "plane_copy", error);
-  return k && gst_cl_set_kernel_args (k, error, 4, GST_CL_ARG (src->mem),
+  return k && gst_cl_set_kernel_args (k, error, 5, GST_CL_ARG (src->mem),
       GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-      GST_CL_ARG (dst->stride)) &&
+      GST_CL_ARG (dst->stride), GST_CL_ARG (row_bytes)) &&
       gst_cl_context_enqueue_kernel (GET_PRIV (filter)->ctx, k, 2, global,
       NULL, error);
 }
@@ -247,14 +251,14 @@ gboolean
 gst_cl_base_filter_fill_plane (GstClBaseFilter * filter,
     const GstClPlane * plane, guint8 value, GError ** error)
 {
-  gsize global[2] = { (gsize) plane->width * plane->pstride, plane->height };
-  gint fill = value;
+  gint row_bytes = plane->width * plane->pstride, fill = value;
+  gsize global[2] = { PLANE_CHUNKS (row_bytes), plane->height };
   cl_kernel k;
 
   k = gst_cl_base_filter_get_kernel (filter, gst_cl_kernel_plane, "",
       "plane_fill", error);
-  return k && gst_cl_set_kernel_args (k, error, 3, GST_CL_ARG (plane->mem),
-      GST_CL_ARG (plane->stride), GST_CL_ARG (fill)) &&
+  return k && gst_cl_set_kernel_args (k, error, 4, GST_CL_ARG (plane->mem),
+      GST_CL_ARG (plane->stride), GST_CL_ARG (row_bytes), GST_CL_ARG (fill)) &&
       gst_cl_context_enqueue_kernel (GET_PRIV (filter)->ctx, k, 2, global,
       NULL, error);
 }
