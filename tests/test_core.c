@@ -135,9 +135,17 @@ GST_START_TEST (test_program_cache)
   gchar *old = g_strdup (g_getenv ("XDG_CACHE_HOME"));
   GstClContext *ctx;
   GstClProgramOrigin origin;
-  gchar *file;
+  gchar *file, *other, *other_contents;
+  gsize other_len;
 
   g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  /* an entry of another program, kept aside for below */
+  fail_unless_equals_int (build_in_new_context ("-DCH=2"),
+      GST_CL_PROGRAM_COMPILED);
+  other = only_cache_file (dir);
+  fail_unless (g_file_get_contents (other, &other_contents, &other_len, NULL));
+  fail_unless (g_unlink (other) == 0);
+
   /* cold: compiled and stored; warm: loaded, nothing compiled */
   fail_unless_equals_int (build_in_new_context ("-DCH=4"),
       GST_CL_PROGRAM_COMPILED);
@@ -154,7 +162,13 @@ GST_START_TEST (test_program_cache)
 
   /* a damaged entry is rebuilt, not fatal */
   file = only_cache_file (dir);
-  fail_unless (g_file_set_contents (file, "GSTCLBN1garbage", -1, NULL));
+  fail_unless (g_file_set_contents (file, "GSTCLBN2garbage", -1, NULL));
+  fail_unless_equals_int (build_in_new_context ("-DCH=4"),
+      GST_CL_PROGRAM_COMPILED);
+  fail_unless_equals_int (build_in_new_context ("-DCH=4"),
+      GST_CL_PROGRAM_DISK_CACHE);
+  /* so is a well-formed entry of another program in its place */
+  fail_unless (g_file_set_contents (file, other_contents, other_len, NULL));
   fail_unless_equals_int (build_in_new_context ("-DCH=4"),
       GST_CL_PROGRAM_COMPILED);
   fail_unless_equals_int (build_in_new_context ("-DCH=4"),
@@ -167,6 +181,8 @@ GST_START_TEST (test_program_cache)
     g_setenv ("XDG_CACHE_HOME", old, TRUE);
   g_free (old);
   g_free (file);
+  g_free (other);
+  g_free (other_contents);
   g_free (dir);
   g_free (home);
 }

@@ -4,8 +4,9 @@
  *
  * Cache entries live in $XDG_CACHE_HOME/gstclfilters/<sha256>.bin, keyed by the
  * device, its driver, the kernel source and the build options. Each entry holds
- * a header with the payload's checksum, so a truncated or corrupt file is found
- * before the driver sees it, and rebuilt.
+ * a header with that key and the payload's checksum, so a truncated or corrupt
+ * file, or one that holds another program, is found before the driver sees it,
+ * and rebuilt.
  */
 #include "gstclprogram.h"
 #include "gstclerror.h"
@@ -15,9 +16,12 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_program_debug);
 #define GST_CAT_DEFAULT gst_cl_program_debug
 
-#define CACHE_MAGIC "GSTCLBN1"
+/* magic, payload length (64-bit little-endian), key, payload checksum */
+#define CACHE_MAGIC "GSTCLBN2"
 #define CACHE_MAGIC_LEN 8
-#define CACHE_HEADER_LEN (CACHE_MAGIC_LEN + 8 + 32)
+#define CACHE_KEY_OFFSET (CACHE_MAGIC_LEN + 8)
+#define CACHE_SUM_OFFSET (CACHE_KEY_OFFSET + 32)
+#define CACHE_HEADER_LEN (CACHE_SUM_OFFSET + 32)
 
 static void
 ensure_debug_category (void)
@@ -48,24 +52,36 @@ gst_cl_program_cache_dir (void)
   return g_build_filename (g_get_home_dir (), ".cache", "gstclfilters", NULL);
 }
 
-static gchar *
-cache_path (const gchar * cache_key, const gchar * source,
-    const gchar * options)
+/* The entry's key: a SHA-256 of what the binary depends on. */
+static void
+cache_key_digest (const gchar * cache_key, const gchar * source,
+    const gchar * options, guint8 key[32])
 {
   GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
-  gchar *dir, *file, *path;
+  gsize len = 32;
 
   g_checksum_update (sum, (const guchar *) cache_key, -1);
   g_checksum_update (sum, (const guchar *) "\n", 1);
   g_checksum_update (sum, (const guchar *) options, -1);
   g_checksum_update (sum, (const guchar *) "\n", 1);
   g_checksum_update (sum, (const guchar *) source, -1);
+  g_checksum_get_digest (sum, key, &len);
+  g_checksum_free (sum);
+}
+
+static gchar *
+cache_path (const guint8 key[32])
+{
+  gchar hex[65], *dir, *file, *path;
+  guint i;
+
+  for (i = 0; i < 32; i++)
+    g_snprintf (hex + 2 * i, 3, "%02x", key[i]);
   dir = gst_cl_program_cache_dir ();
-  file = g_strconcat (g_checksum_get_string (sum), ".bin", NULL);
+  file = g_strconcat (hex, ".bin", NULL);
   path = g_build_filename (dir, file, NULL);
   g_free (file);
   g_free (dir);
-  g_checksum_free (sum);
   return path;
 }
 
@@ -80,9 +96,10 @@ payload_digest (const guint8 * data, gsize len, guint8 digest[32])
   g_checksum_free (sum);
 }
 
-/* Returns the binary stored at @path, or NULL if missing or damaged. */
+/* Returns the binary stored at @path for @key, or NULL if missing, damaged or
+ * another program's (a file copied or renamed by hand). */
 static guint8 *
-cache_read (const gchar * path, gsize * len)
+cache_read (const gchar * path, const guint8 key[32], gsize * len)
 {
   gchar *contents = NULL;
   gsize size = 0;
@@ -99,8 +116,13 @@ cache_read (const gchar * path, gsize * len)
   payload_len = GUINT64_FROM_LE (payload_len);
   if (payload_len != size - CACHE_HEADER_LEN || payload_len == 0)
     goto damaged;
+  if (memcmp (key, contents + CACHE_KEY_OFFSET, 32) != 0) {
+    GST_WARNING ("cache entry %s holds another program, rebuilding it", path);
+    g_free (contents);
+    return NULL;
+  }
   payload_digest ((guint8 *) contents + CACHE_HEADER_LEN, payload_len, digest);
-  if (memcmp (digest, contents + CACHE_MAGIC_LEN + 8, 32) != 0)
+  if (memcmp (digest, contents + CACHE_SUM_OFFSET, 32) != 0)
     goto damaged;
 
   payload = g_memdup2 (contents + CACHE_HEADER_LEN, payload_len);
@@ -115,7 +137,8 @@ damaged:
 }
 
 static void
-cache_write (const gchar * path, const guint8 * data, gsize len)
+cache_write (const gchar * path, const guint8 key[32], const guint8 * data,
+    gsize len)
 {
   gsize total = CACHE_HEADER_LEN + len;
   guint8 *buf = g_malloc (total);
@@ -125,7 +148,8 @@ cache_write (const gchar * path, const guint8 * data, gsize len)
 
   memcpy (buf, CACHE_MAGIC, CACHE_MAGIC_LEN);
   memcpy (buf + CACHE_MAGIC_LEN, &len_le, 8);
-  payload_digest (data, len, buf + CACHE_MAGIC_LEN + 8);
+  memcpy (buf + CACHE_KEY_OFFSET, key, 32);
+  payload_digest (data, len, buf + CACHE_SUM_OFFSET);
   memcpy (buf + CACHE_HEADER_LEN, data, len);
 
   if (g_mkdir_with_parents (dir, 0755) != 0 ||
@@ -239,13 +263,15 @@ gst_cl_program_build (cl_context context, cl_device_id device,
     GstClProgramOrigin * origin, GError ** error)
 {
   gchar *path;
+  guint8 key[32];
   guint8 *binary;
   gsize len = 0;
   cl_program program = NULL;
 
   ensure_debug_category ();
-  path = cache_path (cache_key, source, options);
-  binary = cache_read (path, &len);
+  cache_key_digest (cache_key, source, options, key);
+  path = cache_path (key);
+  binary = cache_read (path, key, &len);
   if (binary) {
     program = build_from_binary (context, device, binary, len, options);
     g_free (binary);
@@ -262,7 +288,7 @@ gst_cl_program_build (cl_context context, cl_device_id device,
   if (program) {
     binary = program_binary (program, &len);
     if (binary)
-      cache_write (path, binary, len);
+      cache_write (path, key, binary, len);
     g_free (binary);
     GST_DEBUG ("compiled and stored %s", path);
     if (origin)
