@@ -61,6 +61,29 @@ GST_START_TEST (test_metadata_and_properties)
 
 GST_END_TEST;
 
+/* A stream without a time segment (a bytes one here) has no stream time for
+ * the controlled properties: the frames are filtered all the same, with no
+ * warning. */
+GST_START_TEST (test_segment_not_in_time)
+{
+  for (guint e = 0; e < G_N_ELEMENTS (elements); e++) {
+    GstHarness *h = cl_test_harness_new (elements[e].factory,
+        GST_VIDEO_FORMAT_GRAY8, 16, 8);
+    GstSegment segment;
+    GstVideoInfo info;
+    GstBuffer *in;
+
+    gst_segment_init (&segment, GST_FORMAT_BYTES);
+    fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+    in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, 16, 8, 0, e, &info);
+    GST_BUFFER_PTS (in) = 0;
+    gst_buffer_unref (cl_test_push_pull (h, in));
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_suite (void)
 {
@@ -68,7 +91,9 @@ elements_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, NULL, cl_test_teardown);
   tcase_add_test (tc, test_metadata_and_properties);
+  tcase_add_test (tc, test_segment_not_in_time);
   return s;
 }
 

@@ -432,9 +432,13 @@ static void
 gst_cl_base_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)
 {
-  GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, GST_BUFFER_PTS (buffer));
+  GstClockTime ts = GST_CLOCK_TIME_NONE;
 
+  /* controlled properties follow stream time; a stream without a time
+   * segment (a bytes or default one from an unusual source) has none */
+  if (trans->segment.format == GST_FORMAT_TIME)
+    ts = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+        GST_BUFFER_PTS (buffer));
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (trans), ts);
   update_passthrough (GST_CL_BASE_FILTER (trans));
