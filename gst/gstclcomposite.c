@@ -567,7 +567,8 @@ gst_cl_composite_src_query (GstAggregator * agg, GstQuery * query)
 }
 
 /* Inputs may be in system memory or memory:OpenCL, whatever the output's
- * memory is: GstVideoAggregator would ask them in the output's. */
+ * memory is: GstVideoAggregator would ask them in the output's; and of any
+ * size, whatever the output's is. */
 static gboolean
 gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
     GstQuery * query)
@@ -576,6 +577,7 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
   GstCaps *filter, *caps, *both;
   GstQuery *unfiltered;
   gboolean ok;
+  guint i;
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
     GstClComposite *self = GST_CL_COMPOSITE (agg);
@@ -609,8 +611,19 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
     gst_caps_unref (templ);
     return ok;
   }
-  both = gst_cl_caps_add_memory_feature (caps);
+  /* the output's size is downstream's or sink_0's, whatever the inputs'
+   * (the overlay is placed, the background is clipped or padded) */
+  caps = gst_caps_copy (caps);
   gst_query_unref (unfiltered);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+
+    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+        "height", GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
+    gst_structure_remove_field (s, "pixel-aspect-ratio");
+  }
+  both = gst_cl_caps_add_memory_feature (caps);
+  gst_caps_unref (caps);
   caps = gst_caps_intersect_full (both, templ, GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref (both);
   if (filter) {

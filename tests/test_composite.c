@@ -344,72 +344,83 @@ GST_START_TEST (test_no_background)
 
 GST_END_TEST;
 
-/* downstream asks for an output larger than the background: past its edges
- * the background is black */
-GST_START_TEST (test_larger_output)
+/* downstream asks for an output larger or smaller than the background, with
+ * every input's size fixed upstream: past the background's edges the output
+ * is black, and what is past the output's is cut off */
+GST_START_TEST (test_downstream_size)
 {
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA,
     GST_VIDEO_FORMAT_NV12
   };
+  static const gint sizes[][2] = { {48, 30}, {20, 13} };
 
   for (guint f = 0; f < G_N_ELEMENTS (fmts); f++)
-    for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
-      gchar *desc = g_strdup_printf ("appsrc name=a format=time ! c.sink_0 "
-          "appsrc name=b format=time ! c.sink_1 clcomposite name=c "
-          "variant=%s sink_1::xpos=30 sink_1::ypos=20 ! "
-          "video/x-raw,width=48,height=30 ! appsink name=out", variants[v]);
-      GstElement *pipeline = gst_parse_launch (desc, NULL);
-      GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
-      GstVideoInfo bg_info, ov_info, big_info;
-      GstBuffer *bg = cl_test_frame_new (fmts[f], 37, 23, 0, 3, &bg_info);
-      GstBuffer *ov = cl_test_frame_new (fmts[f], 16, 10, 0, 4, &ov_info);
-      GstBuffer *big, *out;
-      GstVideoFrame from, to;
-      GstSample *sample;
-      Settings s = { 0.5, 0, FALSE, 30, 20 };
+    for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+      for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
+        gint w = sizes[z][0], h = sizes[z][1];
+        /* linked downstream first, as gst-launch-1.0 would */
+        gchar *desc = g_strdup_printf ("clcomposite name=c variant=%s "
+            "sink_1::xpos=%d sink_1::ypos=%d ! video/x-raw,width=%d,"
+            "height=%d ! appsink name=out appsrc name=a format=time ! "
+            "video/x-raw,width=37,height=23 ! c.sink_0 appsrc name=b "
+            "format=time ! video/x-raw,width=16,height=10 ! c.sink_1",
+            variants[v], w - 18, h - 10, w, h);
+        GstElement *pipeline = gst_parse_launch (desc, NULL);
+        GstElement *sink;
+        GstVideoInfo bg_info, ov_info, big_info;
+        GstBuffer *bg = cl_test_frame_new (fmts[f], 37, 23, 0, 3, &bg_info);
+        GstBuffer *ov = cl_test_frame_new (fmts[f], 16, 10, 0, 4, &ov_info);
+        GstBuffer *big, *out;
+        GstVideoFrame from, to;
+        GstSample *sample;
+        Settings s = { 0.5, 0, FALSE, w - 18, h - 10 };
 
-      gst_element_set_state (pipeline, GST_STATE_PLAYING);
-      push_one (pipeline, "a", gst_buffer_ref (bg), &bg_info);
-      push_one (pipeline, "b", gst_buffer_ref (ov), &ov_info);
-      sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-          30 * GST_SECOND);
-      fail_unless (sample != NULL, "no frame out of %s", desc);
-      out = gst_buffer_ref (gst_sample_get_buffer (sample));
-      gst_sample_unref (sample);
+        fail_unless (pipeline != NULL, "could not link %s", desc);
+        sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+        gst_element_set_state (pipeline, GST_STATE_PLAYING);
+        push_one (pipeline, "a", gst_buffer_ref (bg), &bg_info);
+        push_one (pipeline, "b", gst_buffer_ref (ov), &ov_info);
+        sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+            30 * GST_SECOND);
+        fail_unless (sample != NULL, "no frame out of %s", desc);
+        out = gst_buffer_ref (gst_sample_get_buffer (sample));
+        gst_sample_unref (sample);
 
-      /* the expected background: the frame in the corner of a black one */
-      gst_video_info_set_format (&big_info, fmts[f], 48, 30);
-      big = gst_buffer_new_allocate (NULL, big_info.size, NULL);
-      fail_unless (gst_video_frame_map (&to, &big_info, big, GST_MAP_WRITE));
-      fail_unless (gst_video_frame_map (&from, &bg_info, bg, GST_MAP_READ));
-      for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&to); p++) {
-        guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&to, p);
-        gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&to, p);
-        gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&to, p);
-        gint bytes = GST_VIDEO_FRAME_COMP_WIDTH (&from, p) *
-            GST_VIDEO_FRAME_COMP_PSTRIDE (&from, p);
+        /* the expected background: the frame in the corner of a black one */
+        gst_video_info_set_format (&big_info, fmts[f], w, h);
+        big = gst_buffer_new_allocate (NULL, big_info.size, NULL);
+        fail_unless (gst_video_frame_map (&to, &big_info, big, GST_MAP_WRITE));
+        fail_unless (gst_video_frame_map (&from, &bg_info, bg, GST_MAP_READ));
+        for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&to); p++) {
+          guint8 *d = GST_VIDEO_FRAME_PLANE_DATA (&to, p);
+          gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&to, p);
+          gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&to, p);
+          gint bytes = MIN (GST_VIDEO_FRAME_COMP_WIDTH (&from, p),
+              GST_VIDEO_FRAME_COMP_WIDTH (&to, p)) *
+              GST_VIDEO_FRAME_COMP_PSTRIDE (&from, p);
 
-        for (gint y = 0; y < rows; y++)
-          for (gint i = 0; i < ds; i++)
-            d[y * ds + i] = GST_VIDEO_INFO_IS_YUV (&big_info) ?
-                (p == 0 ? 16 : 128) : (i % 4 == 3 ? 255 : 0);
-        for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&from, p); y++)
-          memcpy (d + y * ds, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&from,
-                  p) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&from, p), bytes);
+          for (gint y = 0; y < rows; y++)
+            for (gint i = 0; i < ds; i++)
+              d[y * ds + i] = GST_VIDEO_INFO_IS_YUV (&big_info) ?
+                  (p == 0 ? 16 : 128) : (i % 4 == 3 ? 255 : 0);
+          for (gint y = 0; y < MIN (rows, GST_VIDEO_FRAME_COMP_HEIGHT (&from,
+                      p)); y++)
+            memcpy (d + y * ds, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&from,
+                    p) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&from, p), bytes);
+        }
+        gst_video_frame_unmap (&from);
+        gst_video_frame_unmap (&to);
+        check (big, &big_info, ov, &ov_info, out, &s, desc);
+
+        gst_buffer_unref (big);
+        gst_buffer_unref (out);
+        gst_buffer_unref (ov);
+        gst_buffer_unref (bg);
+        gst_element_set_state (pipeline, GST_STATE_NULL);
+        gst_object_unref (sink);
+        gst_object_unref (pipeline);
+        g_free (desc);
       }
-      gst_video_frame_unmap (&from);
-      gst_video_frame_unmap (&to);
-      check (big, &big_info, ov, &ov_info, out, &s, desc);
-
-      gst_buffer_unref (big);
-      gst_buffer_unref (out);
-      gst_buffer_unref (ov);
-      gst_buffer_unref (bg);
-      gst_element_set_state (pipeline, GST_STATE_NULL);
-      gst_object_unref (sink);
-      gst_object_unref (pipeline);
-      g_free (desc);
-    }
 }
 
 GST_END_TEST;
@@ -493,7 +504,7 @@ composite_suite (void)
   tcase_add_test (tc, test_real_photos);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_no_background);
-  tcase_add_test (tc, test_larger_output);
+  tcase_add_test (tc, test_downstream_size);
   tcase_add_test (tc, test_formats_differ);
   tcase_add_test (tc, test_downstream_framerate);
   tcase_add_test (tc, test_caps_rejected);
