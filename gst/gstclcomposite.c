@@ -596,6 +596,8 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
           GST_VIDEO_INFO_FORMAT (&info);
     GST_OBJECT_UNLOCK (self);
     gst_query_set_accept_caps_result (query, ok);
+    if (!ok)
+      gst_cl_warn_caps_refused (GST_ELEMENT (agg), GST_PAD (pad), caps);
     gst_caps_unref (templ);
     return TRUE;
   }

@@ -337,9 +337,35 @@ void
 cl_test_check_caps_rejected (const gchar * factory, const gchar * caps)
 {
   GstHarness *h = gst_harness_new (factory);
+  GstBus *bus = gst_bus_new ();
+  GstPad *sink = gst_element_get_static_pad (h->element, "sink");
+  GstCaps *templ = gst_pad_get_pad_template_caps (sink);
+  const GValue *formats;
+  GstMessage *msg;
+  GError *err = NULL;
 
+  gst_element_set_bus (h->element, bus);
   gst_harness_set_src_caps_str (h, caps);
   fail_unless_equals_int (gst_harness_push (h,
           gst_buffer_new_allocate (NULL, 256, NULL)), GST_FLOW_NOT_NEGOTIATED);
+
+  /* a warning names the formats the element takes */
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "%s refused %s without a word", factory, caps);
+  gst_message_parse_warning (msg, &err, NULL);
+  formats = gst_structure_get_value (gst_caps_get_structure (templ, 0),
+      "format");
+  for (guint i = 0; i < gst_value_list_get_size (formats); i++)
+    fail_unless (strstr (err->message, g_value_get_string
+            (gst_value_list_get_value (formats, i))), "\"%s\" does not name "
+        "%s", err->message, g_value_get_string (gst_value_list_get_value
+            (formats, i)));
+  g_error_free (err);
+  gst_message_unref (msg);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_caps_unref (templ);
+  gst_object_unref (sink);
   gst_harness_teardown (h);
 }

@@ -478,11 +478,24 @@ GST_START_TEST (test_caps_rejected)
   GstPad *overlay = gst_element_get_static_pad (c, "sink_1");
   GstCaps *caps = gst_caps_from_string ("video/x-raw,format=GRAY8,"
       "width=8,height=8,framerate=30/1");
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *err = NULL;
 
   fail_unless (pad != NULL && overlay != NULL, "sink_0 and sink_1 are "
       "always pads");
   gst_object_unref (overlay);
+  gst_element_set_bus (c, bus);
   fail_if (gst_pad_query_accept_caps (pad, caps), "GRAY8 was accepted");
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "GRAY8 refused without a word");
+  gst_message_parse_warning (msg, &err, NULL);
+  fail_unless (strstr (err->message, "RGBA BGRA ARGB ABGR RGBx BGRx xRGB "
+          "xBGR NV12 I420"), "\"%s\" does not name the formats", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_bus (c, NULL);
+  gst_object_unref (bus);
   gst_caps_unref (caps);
   gst_object_unref (pad);
   gst_object_unref (c);

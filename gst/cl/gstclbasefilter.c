@@ -330,12 +330,22 @@ gst_cl_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
   GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (trans));
+  gboolean ok, accepted;
+  GstCaps *caps;
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
       gst_cl_handle_context_query (GST_ELEMENT (trans), query, priv->ctx))
     return TRUE;
-  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->query
+  ok = GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->query
       (trans, direction, query);
+  if (ok && direction == GST_PAD_SINK &&
+      GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
+    gst_query_parse_accept_caps_result (query, &accepted);
+    gst_query_parse_accept_caps (query, &caps);
+    if (!accepted)
+      gst_cl_warn_caps_refused (GST_ELEMENT (trans), trans->sinkpad, caps);
+  }
+  return ok;
 }
 
 /* The kernels address planes with 32-bit offsets, and a plane must fit in

@@ -1,8 +1,10 @@
-/* gstclfilters: OpenCL error names and GError helpers
+/* gstclfilters: OpenCL error names, GError helpers and messages
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "gstclerror.h"
+
+#include <string.h>
 
 #define CASE(x) case x: return #x
 
@@ -135,4 +137,78 @@ gst_cl_post_error (GstElement * element, const GError * err,
         GST_CORE_ERROR_FAILED, g_strdup ("internal OpenCL filter error"),
         g_strdup ("a call failed without an error; see the debug log"), file,
         function, line);
+}
+
+static void
+append_formats (GString * str, const GValue * v)
+{
+  guint i;
+
+  if (G_VALUE_HOLDS_STRING (v)) {
+    gchar *word = g_strdup_printf (" %s ", g_value_get_string (v));
+
+    /* each once, as templates repeat them for each memory; @str keeps a
+     * space at both ends */
+    if (!str->len)
+      g_string_append (str, " ");
+    if (!strstr (str->str, word))
+      g_string_append (str, word + 1);
+    g_free (word);
+  } else if (GST_VALUE_HOLDS_LIST (v)) {
+    for (i = 0; i < gst_value_list_get_size (v); i++)
+      append_formats (str, gst_value_list_get_value (v, i));
+  }
+}
+
+/**
+ * gst_cl_warn_caps_refused:
+ * @pad: a sink pad of @element
+ * @caps: what @pad has just refused in an ACCEPT_CAPS query
+ *
+ * Where @caps are fixed and outside @pad's template (another format, or not
+ * raw video), posts a warning naming the formats @pad takes: upstream's
+ * not-negotiated error that follows says only that negotiation failed. Once
+ * per refused format, as queries repeat.
+ */
+void
+gst_cl_warn_caps_refused (GstElement * element, GstPad * pad, GstCaps * caps)
+{
+  static GQuark quark;
+  GstCaps *templ;
+  GString *formats;
+  GstStructure *s;
+  const gchar *format;
+  gchar *got;
+
+  if (!caps || !gst_caps_is_fixed (caps))
+    return;
+  templ = gst_pad_get_pad_template_caps (pad);
+  if (gst_caps_can_intersect (caps, templ)) {
+    gst_caps_unref (templ);
+    return;
+  }
+
+  s = gst_caps_get_structure (caps, 0);
+  format = gst_structure_get_string (s, "format");
+  got = format ? g_strdup_printf ("%s %s", gst_structure_get_name (s),
+      format) : g_strdup (gst_structure_get_name (s));
+  if (!quark)
+    quark = g_quark_from_static_string ("gst-cl-caps-refused");
+  if (g_strcmp0 (g_object_get_qdata (G_OBJECT (pad), quark), got) == 0) {
+    g_free (got);
+    gst_caps_unref (templ);
+    return;
+  }
+
+  formats = g_string_new (NULL);
+  for (guint i = 0; i < gst_caps_get_size (templ); i++)
+    append_formats (formats, gst_structure_get_value
+        (gst_caps_get_structure (templ, i), "format"));
+  GST_ELEMENT_WARNING (element, CORE, NEGOTIATION, ("%s:%s takes raw video "
+          "in %s, not %s; put a videoconvert before it", GST_ELEMENT_NAME
+          (element), GST_PAD_NAME (pad), g_strstrip (formats->str), got),
+      ("refused %" GST_PTR_FORMAT, caps));
+  g_object_set_qdata_full (G_OBJECT (pad), quark, got, g_free);
+  g_string_free (formats, TRUE);
+  gst_caps_unref (templ);
 }

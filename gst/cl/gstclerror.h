@@ -1,4 +1,4 @@
-/* gstclfilters: OpenCL error names and GError helpers
+/* gstclfilters: OpenCL error names, GError helpers and messages
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -21,5 +21,8 @@ gboolean      gst_cl_result (cl_int status, GError ** error, const gchar * call)
 void          gst_cl_post_error (GstElement * element, const GError * err,
                                  const gchar * file, const gchar * function,
                                  gint line);
+
+void          gst_cl_warn_caps_refused (GstElement * element, GstPad * pad,
+                                        GstCaps * caps);
 
 G_END_DECLS
