@@ -199,6 +199,11 @@ struct _GstClComposite
   gboolean bytes_only;          /* GST_CL_COMPOSITE_KERNEL=bytes */
   GstClStaging staging[3];      /* background, overlay, output */
   GstVideoAggregatorPad *pads[2];
+
+  /* pads left unlinked, whose streams the element ended itself */
+  GMutex unlinked_lock;
+  GstClockID unlinked_timer;
+  gboolean ended[2];
 };
 
 static void gst_cl_composite_child_proxy_init (gpointer iface,
@@ -680,6 +685,82 @@ release_device_state (GstClComposite * self)
     gst_cl_staging_clear (&self->staging[i]);
 }
 
+/* Both sink pads always exist, and GstAggregator waits for data on every
+ * pad that has not ended, so an input left unlinked would stall the other for
+ * good. After a grace for links made late (a decodebin's pads), the element
+ * ends the stream of such a pad itself: the other input goes on alone (a
+ * black background, no overlay) and the output ends with it. A link made
+ * afterwards flushes that end away. */
+#define UNLINKED_GRACE (500 * GST_MSECOND)
+
+static gboolean
+end_unlinked_pads (GstClock * clock, GstClockTime time, GstClockID id,
+    gpointer user_data)
+{
+  GstClComposite *self = user_data;
+  GstSegment segment;
+  guint i;
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  g_mutex_lock (&self->unlinked_lock);
+  for (i = 0; self->unlinked_timer == id && i < G_N_ELEMENTS (self->pads); i++) {
+    GstPad *pad = GST_PAD (self->pads[i]);
+    gchar *stream_id;
+
+    if (self->ended[i] || gst_pad_is_linked (pad))
+      continue;
+    GST_INFO_OBJECT (pad, "not linked: ending its stream");
+    self->ended[i] = TRUE;
+    stream_id = g_strdup_printf ("%s/%s/unlinked", GST_ELEMENT_NAME (self),
+        GST_PAD_NAME (pad));
+    gst_pad_send_event (pad, gst_event_new_stream_start (stream_id));
+    gst_pad_send_event (pad, gst_event_new_segment (&segment));
+    gst_pad_send_event (pad, gst_event_new_eos ());
+    g_free (stream_id);
+  }
+  g_mutex_unlock (&self->unlinked_lock);
+  return TRUE;
+}
+
+static void
+pad_linked (GstPad * pad, GstPad * peer, GstClComposite * self)
+{
+  guint i = pad == GST_PAD (self->pads[0]) ? 0 : 1;
+
+  g_mutex_lock (&self->unlinked_lock);
+  if (self->ended[i]) {
+    GST_INFO_OBJECT (pad, "linked after its stream was ended: flushing");
+    self->ended[i] = FALSE;
+    gst_pad_send_event (pad, gst_event_new_flush_start ());
+    gst_pad_send_event (pad, gst_event_new_flush_stop (FALSE));
+  }
+  g_mutex_unlock (&self->unlinked_lock);
+}
+
+static void
+watch_unlinked_pads (GstClComposite * self, gboolean watch)
+{
+  GstClock *clock;
+
+  g_mutex_lock (&self->unlinked_lock);
+  if (self->unlinked_timer) {
+    gst_clock_id_unschedule (self->unlinked_timer);
+    gst_clock_id_unref (self->unlinked_timer);
+    self->unlinked_timer = NULL;
+  }
+  self->ended[0] = self->ended[1] = FALSE;
+  if (watch && (!gst_pad_is_linked (GST_PAD (self->pads[0])) ||
+          !gst_pad_is_linked (GST_PAD (self->pads[1])))) {
+    clock = gst_system_clock_obtain ();
+    self->unlinked_timer = gst_clock_new_single_shot_id (clock,
+        gst_clock_get_time (clock) + UNLINKED_GRACE);
+    gst_clock_id_wait_async (self->unlinked_timer, end_unlinked_pads,
+        gst_object_ref (self), gst_object_unref);
+    gst_object_unref (clock);
+  }
+  g_mutex_unlock (&self->unlinked_lock);
+}
+
 static GstStateChangeReturn
 gst_cl_composite_change_state (GstElement * element, GstStateChange transition)
 {
@@ -689,9 +770,15 @@ gst_cl_composite_change_state (GstElement * element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_NULL_TO_READY &&
       !gst_cl_ensure_element_context (element, self->device_index, &self->ctx))
     return GST_STATE_CHANGE_FAILURE;
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    watch_unlinked_pads (self, FALSE);
 
   ret = GST_ELEMENT_CLASS (gst_cl_composite_parent_class)->change_state
       (element, transition);
+
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
+      ret != GST_STATE_CHANGE_FAILURE)
+    watch_unlinked_pads (self, TRUE);
 
   if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
     release_device_state (self);
@@ -777,6 +864,7 @@ gst_cl_composite_finalize (GObject * object)
 
   release_device_state (self);
   gst_clear_object (&self->ctx);
+  g_mutex_clear (&self->unlinked_lock);
   G_OBJECT_CLASS (gst_cl_composite_parent_class)->finalize (object);
 }
 
@@ -898,5 +986,7 @@ gst_cl_composite_init (GstClComposite * self)
     self->pads[i] = g_object_new (GST_TYPE_CL_COMPOSITE_PAD, "name", names[i],
         "direction", GST_PAD_SINK, "template", templ, NULL);
     gst_element_add_pad (GST_ELEMENT (self), GST_PAD (self->pads[i]));
+    g_signal_connect (self->pads[i], "linked", G_CALLBACK (pad_linked), self);
   }
+  g_mutex_init (&self->unlinked_lock);
 }

@@ -471,6 +471,96 @@ GST_START_TEST (test_downstream_framerate)
 
 GST_END_TEST;
 
+/* an input left unlinked neither stalls the other nor keeps the output from
+ * ending */
+GST_START_TEST (test_unlinked_input)
+{
+  static const gchar *pads[] = { "sink_0", "sink_1" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pads); i++) {
+    gchar *desc = g_strdup_printf ("clcomposite name=c ! fakesink "
+        "videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,width=32,"
+        "height=24 ! c.%s", pads[i]);
+
+    fail_unless (play_to_end (desc) == GST_MESSAGE_EOS, "%s did not end", desc);
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
+
+/* an overlay linked once the element has ended its unlinked stream: the
+ * frames after the link have it */
+GST_START_TEST (test_overlay_linked_late)
+{
+  GstElement *pipeline = gst_parse_launch ("appsrc name=a format=time ! "
+      "c.sink_0 clcomposite name=c sink_1::xpos=2 sink_1::ypos=1 ! "
+      "appsink name=out", NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  GstElement *a = gst_bin_get_by_name (GST_BIN (pipeline), "a");
+  GstElement *c = gst_bin_get_by_name (GST_BIN (pipeline), "c");
+  GstElement *b = gst_element_factory_make ("appsrc", "b");
+  GstVideoInfo bg_info, ov_info;
+  GstBuffer *bg = cl_test_frame_new (GST_VIDEO_FORMAT_RGBA, 16, 12, 0, 5,
+      &bg_info);
+  GstBuffer *ov = cl_test_frame_new (GST_VIDEO_FORMAT_RGBA, 8, 6, 0, 6,
+      &ov_info);
+  GstBuffer *buf, *out;
+  GstSample *sample;
+  GstCaps *caps;
+  Settings s = { 0.5, 0, FALSE, 2, 1 };
+
+  GST_VIDEO_INFO_FPS_N (&bg_info) = GST_VIDEO_INFO_FPS_N (&ov_info) = 30;
+  caps = gst_video_info_to_caps (&bg_info);
+  g_object_set (a, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+
+  /* the first frame, without the overlay, after the grace for late links */
+  buf = gst_buffer_copy (bg);
+  GST_BUFFER_PTS (buf) = 0;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  gst_app_src_push_buffer (GST_APP_SRC (a), buf);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 30 * GST_SECOND);
+  fail_unless (sample != NULL, "no frame without an overlay");
+  gst_sample_unref (sample);
+
+  /* linked now */
+  caps = gst_video_info_to_caps (&ov_info);
+  g_object_set (b, "caps", caps, "format", GST_FORMAT_TIME, NULL);
+  gst_caps_unref (caps);
+  gst_bin_add (GST_BIN (pipeline), b);
+  fail_unless (gst_element_link_pads (b, "src", c, "sink_1"));
+  gst_element_sync_state_with_parent (b);
+  buf = gst_buffer_copy (ov);
+  GST_BUFFER_PTS (buf) = GST_SECOND / 30;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  gst_app_src_push_buffer (GST_APP_SRC (b), buf);
+  gst_app_src_end_of_stream (GST_APP_SRC (b));
+  buf = gst_buffer_copy (bg);
+  GST_BUFFER_PTS (buf) = GST_SECOND / 30;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  gst_app_src_push_buffer (GST_APP_SRC (a), buf);
+  gst_app_src_end_of_stream (GST_APP_SRC (a));
+
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 30 * GST_SECOND);
+  fail_unless (sample != NULL, "no frame after the overlay was linked");
+  out = gst_buffer_ref (gst_sample_get_buffer (sample));
+  gst_sample_unref (sample);
+  check (bg, &bg_info, ov, &ov_info, out, &s, "overlay linked late");
+
+  gst_buffer_unref (out);
+  gst_buffer_unref (ov);
+  gst_buffer_unref (bg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (c);
+  gst_object_unref (a);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_caps_rejected)
 {
   GstElement *c = gst_element_factory_make ("clcomposite", NULL);
@@ -520,6 +610,8 @@ composite_suite (void)
   tcase_add_test (tc, test_downstream_size);
   tcase_add_test (tc, test_formats_differ);
   tcase_add_test (tc, test_downstream_framerate);
+  tcase_add_test (tc, test_unlinked_input);
+  tcase_add_test (tc, test_overlay_linked_late);
   tcase_add_test (tc, test_caps_rejected);
   return s;
 }
