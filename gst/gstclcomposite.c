@@ -571,6 +571,62 @@ gst_cl_composite_src_query (GstAggregator * agg, GstQuery * query)
       query);
 }
 
+/* The formats the input other than @pad's can take, from its caps or else
+ * its upstream's, as caps in both memories; NULL for any. */
+static GstCaps *
+other_input_formats (GstClComposite * self, GstPad * pad)
+{
+  GstVideoAggregatorPad *other = self->pads[pad == GST_PAD (self->pads[0]) ?
+      1 : 0];
+  GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
+  GstCaps *peer, *formats, *res;
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  if (other->info.finfo)
+    format = GST_VIDEO_INFO_FORMAT (&other->info);
+  GST_OBJECT_UNLOCK (self);
+  if (format != GST_VIDEO_FORMAT_UNKNOWN) {
+    formats = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+        gst_video_format_to_string (format), NULL);
+  } else {
+    /* a query that comes back here, through a tee feeding both pads, gets
+     * no answer: the elements asking in this thread */
+    static GPrivate asking = G_PRIVATE_INIT (NULL);
+    GSList *outer = g_private_get (&asking);
+
+    if (g_slist_find (outer, self))
+      return NULL;
+    g_private_set (&asking, g_slist_prepend (outer, self));
+    peer = gst_pad_peer_query_caps (GST_PAD (other), NULL);
+    g_slist_free_1 (g_private_get (&asking));
+    g_private_set (&asking, outer);
+    if (gst_caps_is_any (peer) || gst_caps_is_empty (peer)) {
+      gst_caps_unref (peer);
+      return NULL;
+    }
+    formats = gst_caps_new_empty ();
+    for (i = 0; i < gst_caps_get_size (peer); i++) {
+      const GValue *v = gst_structure_get_value (gst_caps_get_structure (peer,
+              i), "format");
+      GstStructure *s;
+
+      if (!v) {
+        gst_caps_unref (formats);
+        gst_caps_unref (peer);
+        return NULL;
+      }
+      s = gst_structure_new_empty ("video/x-raw");
+      gst_structure_set_value (s, "format", v);
+      formats = gst_caps_merge_structure (formats, s);
+    }
+    gst_caps_unref (peer);
+  }
+  res = gst_cl_caps_add_memory_feature (formats);
+  gst_caps_unref (formats);
+  return res;
+}
+
 /* Inputs may be in system memory or memory:OpenCL, whatever the output's
  * memory is: GstVideoAggregator would ask them in the output's; and of any
  * size, whatever the output's is. */
@@ -579,7 +635,7 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
     GstQuery * query)
 {
   GstCaps *templ = gst_pad_get_pad_template_caps (GST_PAD (pad));
-  GstCaps *filter, *caps, *both;
+  GstCaps *filter, *caps, *both, *formats;
   GstQuery *unfiltered;
   gboolean ok;
   guint i;
@@ -633,6 +689,19 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
   gst_caps_unref (caps);
   caps = gst_caps_intersect_full (both, templ, GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref (both);
+  /* the kernels do not convert: the other input's formats where it can
+   * give any of these */
+  formats = other_input_formats (GST_CL_COMPOSITE (agg), GST_PAD (pad));
+  if (formats) {
+    both = gst_caps_intersect_full (caps, formats, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (formats);
+    if (gst_caps_is_empty (both)) {
+      gst_caps_unref (both);
+    } else {
+      gst_caps_unref (caps);
+      caps = both;
+    }
+  }
   if (filter) {
     both = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (caps);

@@ -458,6 +458,27 @@ GST_START_TEST (test_formats_differ)
 
 GST_END_TEST;
 
+/* an input free to take any format takes the other's */
+GST_START_TEST (test_format_follows_other_input)
+{
+  static const gchar *pads[][2] = { {"sink_0", "sink_1"}, {"sink_1",
+      "sink_0"}
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pads); i++) {
+    gchar *desc = g_strdup_printf ("clcomposite name=c ! fakesink "
+        "videotestsrc num-buffers=2 ! video/x-raw,width=32,height=24 ! c.%s "
+        "videotestsrc num-buffers=2 ! video/x-raw,format=BGRA,width=16,"
+        "height=12 ! c.%s", pads[i][0], pads[i][1]);
+
+    fail_unless (play_to_end (desc) == GST_MESSAGE_EOS, "%s did not play",
+        desc);
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
+
 /* downstream may ask a framerate other than sink_0's */
 GST_START_TEST (test_downstream_framerate)
 {
@@ -609,6 +630,7 @@ composite_suite (void)
   tcase_add_test (tc, test_no_background);
   tcase_add_test (tc, test_downstream_size);
   tcase_add_test (tc, test_formats_differ);
+  tcase_add_test (tc, test_format_follows_other_input);
   tcase_add_test (tc, test_downstream_framerate);
   tcase_add_test (tc, test_unlinked_input);
   tcase_add_test (tc, test_overlay_linked_late);
