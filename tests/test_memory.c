@@ -628,6 +628,84 @@ GST_START_TEST (test_device_input_layouts)
 
 GST_END_TEST;
 
+/* The @w x @h rectangle of @in at (@x, @y), in the default layout; chroma
+ * from the sample covering its first pixel. */
+static GstBuffer *
+crop_of (GstBuffer * in, const GstVideoInfo * info, gint x, gint y, gint w,
+    gint h, GstVideoInfo * out_info)
+{
+  GstVideoFrame fin, fout;
+  GstBuffer *out;
+
+  gst_video_info_set_format (out_info, GST_VIDEO_INFO_FORMAT (info), w, h);
+  out = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (out_info), NULL);
+  fail_unless (gst_video_frame_map (&fin, (GstVideoInfo *) info, in,
+          GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, out_info, out, GST_MAP_WRITE));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fout); p++) {
+    ClRefPlane a, b;
+    gint comp[GST_VIDEO_MAX_COMPONENTS], xs;
+
+    gst_video_format_info_component (info->finfo, p, comp);
+    xs = x >> GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[0]);
+    cl_test_plane_of (&fin, p, &a);
+    cl_test_plane_of (&fout, p, &b);
+    for (gint r = 0; r < b.height; r++)
+      memcpy ((guint8 *) b.data + (gsize) r * b.stride, a.data +
+          (gsize) (r + (y >> GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo,
+                      comp[0]))) * a.stride + xs * a.pstride,
+          (gsize) b.width * b.pstride);
+  }
+  gst_video_frame_unmap (&fout);
+  gst_video_frame_unmap (&fin);
+  return out;
+}
+
+/* videocrop between cl elements, and in front of one: the crop goes on as a
+ * GstVideoCropMeta, on the device or in system memory, and the filter after
+ * it sees the cropped frame */
+GST_START_TEST (test_cropped_input)
+{
+  const ClTestLink on_device[] = { {"blur", "src", TRUE} };
+  ClTestEpsilon eps = { 40, 5 };
+
+  register_elements ();
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstVideoInfo info, crop_info;
+    GstBuffer *in = cl_test_photo_new (formats[f], 131, 77);
+    GstBuffer *blurred, *cropped, *want;
+    GstCaps *caps;
+
+    gst_video_info_set_format (&info, formats[f], 131, 77);
+    caps = caps_of (&info, FALSE);
+    blurred = apply_ref (in, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (3));
+    for (guint i = 0; i < 3; i++) {
+      const gchar *head = i == 2 ? "" : "clboxblur name=blur diameter=3 ! ";
+      const gchar *mem = i == 1 ? "video/x-raw(memory:SystemMemory) ! " : "";
+      gchar *desc = g_strdup_printf ("appsrc name=a ! %s%svideocrop left=7 "
+          "top=5 right=10 bottom=3 ! clepsilon threshold=40 diameter=5 ! "
+          "appsink name=sink", head, mem);
+      GstBuffer *out;
+
+      cropped = crop_of (i == 2 ? in : blurred, &info, 7, 5, 114, 69,
+          &crop_info);
+      want = apply_ref (cropped, &crop_info, cl_test_ref_epsilon, &eps);
+      out = run_pipeline (desc, NULL, gst_buffer_ref (in), caps, NULL, NULL,
+          on_device, i == 0 ? 1 : 0);
+      check_same (out, want, &crop_info, desc);
+      gst_buffer_unref (out);
+      gst_buffer_unref (want);
+      gst_buffer_unref (cropped);
+      g_free (desc);
+    }
+    gst_buffer_unref (blurred);
+    gst_caps_unref (caps);
+    gst_buffer_unref (in);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 memory_suite (void)
 {
@@ -644,6 +722,7 @@ memory_suite (void)
   tcase_add_test (tc, test_identity_uploads);
   tcase_add_test (tc, test_device_output_maps);
   tcase_add_test (tc, test_device_input_layouts);
+  tcase_add_test (tc, test_cropped_input);
   return s;
 }
 

@@ -234,11 +234,47 @@ device_plane (GstClContext * ctx, GstBuffer * buffer, gsize offset,
   return status == CL_SUCCESS ? sub : NULL;
 }
 
+/* The crop of an input @buffer of @info's size (videocrop's, or a decoder's
+ * that pads its frames): a rectangle of @info's size inside the frame its
+ * GstVideoMeta describes. */
+static const GstVideoCropMeta *
+input_crop (const GstVideoInfo * info, GstBuffer * buffer)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  GstVideoCropMeta *crop = gst_buffer_get_video_crop_meta (buffer);
+
+  if (!meta || !crop || (crop->x == 0 && crop->y == 0))
+    return NULL;
+  if (crop->x + GST_VIDEO_INFO_WIDTH (info) > meta->width ||
+      crop->y + GST_VIDEO_INFO_HEIGHT (info) > meta->height) {
+    GST_WARNING ("crop %ux%u at %u,%u does not fit in a %ux%u frame: ignored",
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), crop->x,
+        crop->y, meta->width, meta->height);
+    return NULL;
+  }
+  return crop;
+}
+
+/* The bytes from the start of plane @p to the crop's first pixel there; in
+ * subsampled planes, the chroma sample that covers it. */
+static gsize
+crop_offset (const GstVideoFormatInfo * finfo, guint p, gint stride,
+    const GstVideoCropMeta * crop)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+  gst_video_format_info_component (finfo, p, comp);
+  return (gsize) (crop->y >> GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp[0])) *
+      stride + (gsize) (crop->x >> GST_VIDEO_FORMAT_INFO_W_SUB (finfo,
+          comp[0])) * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp[0]);
+}
+
 static gboolean
 device_frame (GstClContext * ctx, const GstVideoInfo * info,
     GstBuffer * buffer, gboolean output, GstClFrame * frame)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  const GstVideoCropMeta *crop = output ? NULL : input_crop (info, buffer);
   GstVideoInfo layout = *info;
   guint p;
 
@@ -246,6 +282,8 @@ device_frame (GstClContext * ctx, const GstVideoInfo * info,
     for (p = 0; p < meta->n_planes && p < GST_VIDEO_MAX_PLANES; p++) {
       layout.offset[p] = meta->offset[p];
       layout.stride[p] = meta->stride[p];
+      if (crop)
+        layout.offset[p] += crop_offset (info->finfo, p, meta->stride[p], crop);
     }
   }
   gst_cl_frame_set_geometry (frame, &layout);
@@ -273,7 +311,8 @@ not_device:
  * @frame: (out): released with gst_cl_buffer_frame_unmap()
  *
  * Makes the planes of @buffer kernel arguments: its own device buffers when
- * it is in #GstClMemory of @ctx, else those of the mapped frame.
+ * it is in #GstClMemory of @ctx, else those of the mapped frame. An input's
+ * #GstVideoCropMeta is honoured: the planes are those of the crop.
  *
  * Returns: %TRUE on success
  */
@@ -283,6 +322,8 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
     GstClStaging * staging, GError ** error)
 {
   static gsize debug_done = 0;
+  const GstVideoCropMeta *crop;
+  guint p;
 
   if (g_once_init_enter (&debug_done)) {
     GST_DEBUG_CATEGORY_INIT (gst_cl_frame_debug, "clframe", 0,
@@ -305,6 +346,15 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
     return FALSE;
   }
   frame->mapped = TRUE;
+  if (!frame->output && (crop = input_crop (info, buffer))) {
+    /* the mapped frame is the whole one: its crop, as the caps say */
+    for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame->vframe); p++)
+      frame->vframe.data[p] = (guint8 *) frame->vframe.data[p] +
+          crop_offset (info->finfo, p, GST_VIDEO_FRAME_PLANE_STRIDE
+          (&frame->vframe, p), crop);
+    frame->vframe.info.width = GST_VIDEO_INFO_WIDTH (info);
+    frame->vframe.info.height = GST_VIDEO_INFO_HEIGHT (info);
+  }
   if (!gst_cl_frame_import (ctx, &frame->vframe, frame->output, staging,
           &frame->frame, error)) {
     /* a plane's copy may be under way when a later one fails */

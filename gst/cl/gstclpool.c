@@ -239,7 +239,9 @@ gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size)
  * gst_cl_propose_allocation:
  * @query: an ALLOCATION query arriving at a cl element's sink pad
  *
- * Says that any stride and plane offset will do (GstVideoMeta), and offers
+ * Says that any stride and plane offset will do (GstVideoMeta), and so does
+ * a crop of the frame (GstVideoCropMeta: videocrop then copies nothing); and
+ * offers
  * upstream a pool to write its frames into: device memory for memory:OpenCL
  * caps; where frames cross to a discrete device, pinned memory, which it
  * reads by DMA, several times faster than ordinary memory. Devices sharing
@@ -255,6 +257,7 @@ gst_cl_propose_allocation (GstClContext * ctx, GstQuery * query)
   GstVideoInfo info;
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_query_add_allocation_meta (query, GST_VIDEO_CROP_META_API_TYPE, NULL);
   gst_query_parse_allocation (query, &caps, &need_pool);
   if (!ctx || !caps || !gst_video_info_from_caps (&info, caps))
     return;
