@@ -201,10 +201,11 @@ gst_cl_frame_release (GstClFrame * frame)
 /* The plane's buffer when @buffer's memory there is a GstClMemory of @ctx
  * (an other context's has another queue, which would not wait for ours):
  * the memory's own buffer, or a sub-buffer where the plane starts inside it
- * at an offset the device allows. */
+ * at an offset the device allows; an input plane starting elsewhere (a crop)
+ * is copied on the device into the staging buffer @p. */
 static cl_mem
 device_plane (GstClContext * ctx, GstBuffer * buffer, gsize offset,
-    const GstClPlane * plane, gboolean output)
+    const GstClPlane * plane, gboolean output, GstClStaging * staging, guint p)
 {
   gsize align = MAX (ctx->caps.mem_base_addr_align / 8, 1);
   guint idx, len;
@@ -225,8 +226,18 @@ device_plane (GstClContext * ctx, GstBuffer * buffer, gsize offset,
   if (origin == 0)
     return clRetainMemObject (gst_cl_memory_get_buffer (mem)) == CL_SUCCESS ?
         gst_cl_memory_get_buffer (mem) : NULL;
-  if (origin % align != 0)
-    return NULL;
+  if (origin % align != 0) {
+    gsize size = gst_cl_plane_size (plane);
+
+    if (output || !staging || !ensure_staging (ctx, staging, p, size, NULL) ||
+        clEnqueueCopyBuffer (ctx->queue, gst_cl_memory_get_buffer (mem),
+            staging->mem[p], origin, 0, size, 0, NULL, NULL) != CL_SUCCESS)
+      return NULL;
+    GST_LOG ("plane %u at offset %" G_GSIZE_FORMAT ": copied on the device", p,
+        origin);
+    clRetainMemObject (staging->mem[p]);
+    return staging->mem[p];
+  }
   region.origin = origin;
   region.size = mem->maxsize - origin;
   sub = clCreateSubBuffer (gst_cl_memory_get_buffer (mem), 0,
@@ -271,7 +282,8 @@ crop_offset (const GstVideoFormatInfo * finfo, guint p, gint stride,
 
 static gboolean
 device_frame (GstClContext * ctx, const GstVideoInfo * info,
-    GstBuffer * buffer, gboolean output, GstClFrame * frame)
+    GstBuffer * buffer, gboolean output, GstClStaging * staging,
+    GstClFrame * frame)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
   const GstVideoCropMeta *crop = output ? NULL : input_crop (info, buffer);
@@ -291,7 +303,7 @@ device_frame (GstClContext * ctx, const GstVideoInfo * info,
     if (frame->planes[p].stride <= 0)
       goto not_device;
     frame->planes[p].mem = device_plane (ctx, buffer, layout.offset[p],
-        &frame->planes[p], output);
+        &frame->planes[p], output, staging, p);
     if (!frame->planes[p].mem)
       goto not_device;
   }
@@ -332,7 +344,7 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
   }
   memset (frame, 0, sizeof (*frame));
   frame->output = (flags & GST_MAP_WRITE) != 0;
-  if (device_frame (ctx, info, buffer, frame->output, &frame->frame)) {
+  if (device_frame (ctx, info, buffer, frame->output, staging, &frame->frame)) {
     GST_LOG ("%s %" GST_PTR_FORMAT " on the device", frame->output ?
         "output" : "input", buffer);
     return TRUE;
