@@ -148,12 +148,14 @@ gst_cl_composite_pad_class_init (GstClCompositePadClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_PAD_XPOS,
       g_param_spec_int ("xpos", "X position", "Column of the output where "
-          "the overlay's left edge goes (sink_1; may be negative)",
+          "the overlay's left edge goes (sink_1 only: sink_0 is always at 0, 0; "
+          "may be negative)",
           G_MININT, G_MAXINT, 0, G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
           GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_PAD_YPOS,
       g_param_spec_int ("ypos", "Y position", "Row of the output where "
-          "the overlay's top edge goes (sink_1; may be negative)",
+          "the overlay's top edge goes (sink_1 only: sink_0 is always at 0, 0; "
+          "may be negative)",
           G_MININT, G_MAXINT, 0, G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
           GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
 }
