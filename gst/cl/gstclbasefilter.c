@@ -136,6 +136,11 @@ gst_cl_base_filter_get_context (GstClBaseFilter * filter)
   return GET_PRIV (filter)->ctx;
 }
 
+/**
+ * gst_cl_base_filter_get_variant:
+ *
+ * Returns: the `variant` property, read under the object lock
+ */
 GstClVariant
 gst_cl_base_filter_get_variant (GstClBaseFilter * filter)
 {

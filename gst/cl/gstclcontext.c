@@ -104,15 +104,11 @@ gst_cl_context_init (GstClContext * self)
 static void
 read_device_caps (cl_device_id device, GstClDeviceCaps * caps)
 {
-  cl_bool unified = CL_FALSE, images = CL_FALSE;
+  cl_bool unified = CL_FALSE;
   gchar *ext = gst_cl_device_get_string (device, CL_DEVICE_EXTENSIONS);
-  gchar *clc = gst_cl_device_get_string (device, CL_DEVICE_OPENCL_C_VERSION);
 
   DEVICE_INFO (device, CL_DEVICE_TYPE, caps->type);
   DEVICE_INFO (device, CL_DEVICE_HOST_UNIFIED_MEMORY, unified);
-  DEVICE_INFO (device, CL_DEVICE_IMAGE_SUPPORT, images);
-  DEVICE_INFO (device, CL_DEVICE_IMAGE2D_MAX_WIDTH, caps->image2d_max_width);
-  DEVICE_INFO (device, CL_DEVICE_IMAGE2D_MAX_HEIGHT, caps->image2d_max_height);
   DEVICE_INFO (device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
       caps->max_work_group_size);
   DEVICE_INFO (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, caps->max_mem_alloc_size);
@@ -121,18 +117,9 @@ read_device_caps (cl_device_id device, GstClDeviceCaps * caps)
   DEVICE_INFO (device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
       caps->mem_base_addr_align);
   caps->unified_memory = unified;
-  caps->image_support = images;
-  caps->fp16 = strstr (ext, "cl_khr_fp16") != NULL;
-  caps->subgroups = strstr (ext, "cl_khr_subgroups") != NULL ||
-      strstr (ext, "cl_intel_subgroups") != NULL;
   /* NVIDIA's own compiler, which takes inline PTX assembly */
   caps->nv_ptx = strstr (ext, "cl_nv_compiler_options") != NULL;
-  if (sscanf (clc, "OpenCL C %u.%u", &caps->cl_c_major, &caps->cl_c_minor) != 2) {
-    caps->cl_c_major = 1;
-    caps->cl_c_minor = 2;
-  }
   g_free (ext);
-  g_free (clc);
 }
 
 static gboolean
@@ -153,6 +140,14 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
       (CL_TARGET_OPENCL_VERSION), name, driver, version);
   if (!self->device_name)
     self->device_name = g_strdup (name);
+  GST_INFO_OBJECT (self, "device %d \"%s\" (%s, %s): unified memory %d, "
+      "%u compute units, max work-group %" G_GSIZE_FORMAT ", largest buffer %"
+      G_GUINT64_FORMAT ", sub-buffers aligned to %u bits, inline PTX %d",
+      self->device_index, self->device_name,
+      gst_cl_device_type_name (self->caps.type), version,
+      self->caps.unified_memory, self->caps.compute_units,
+      self->caps.max_work_group_size, (guint64) self->caps.max_mem_alloc_size,
+      self->caps.mem_base_addr_align, self->caps.nv_ptx);
   g_free (driver);
   g_free (version);
   g_free (name);
@@ -161,14 +156,6 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
       CL_QUEUE_PROFILING_ENABLE, &status);
   if (!gst_cl_result (status, error, "clCreateCommandQueue"))
     return FALSE;
-
-  GST_INFO_OBJECT (self, "device %d \"%s\" (%s): unified memory %d, images %d, "
-      "fp16 %d, subgroups %d, OpenCL C %u.%u, max work-group %" G_GSIZE_FORMAT,
-      self->device_index, self->device_name,
-      gst_cl_device_type_name (self->caps.type), self->caps.unified_memory,
-      self->caps.image_support, self->caps.fp16, self->caps.subgroups,
-      self->caps.cl_c_major, self->caps.cl_c_minor,
-      self->caps.max_work_group_size);
   return TRUE;
 }
 
@@ -493,6 +480,12 @@ gst_cl_context_profile_stop (GstClContext * ctx)
 
 /* GstContext sharing */
 
+/**
+ * gst_context_new_cl_context:
+ *
+ * Returns: (transfer full): a persistent GstContext of type
+ *   %GST_CL_CONTEXT_TYPE carrying @ctx and its OpenCL context and device
+ */
 GstContext *
 gst_context_new_cl_context (GstClContext * ctx)
 {

@@ -23,20 +23,22 @@ G_BEGIN_DECLS
 
 /**
  * GstClDeviceCaps:
+ * @type: CPU, GPU or accelerator: picks the kernels and tiles measured best
+ * @unified_memory: the device reads host memory in place (CPUs, integrated
+ *   GPUs): frames are wrapped, not copied; %FALSE with GST_CL_NO_ZERO_COPY=1
+ * @max_work_group_size: the largest work-group of any kernel
+ * @max_mem_alloc_size: the largest buffer, in bytes
+ * @local_mem_size: bytes of local memory per work-group
+ * @compute_units: for the benchmark's table
+ * @mem_base_addr_align: in bits: where a sub-buffer may start
+ * @nv_ptx: NVIDIA's compiler, which takes inline PTX assembly
  *
- * What the kernels need to know of a device, read once.
+ * What the elements need to know of a device, read once.
  */
 typedef struct
 {
   cl_device_type type;
   gboolean unified_memory;
-  gboolean image_support;
-  gsize image2d_max_width;
-  gsize image2d_max_height;
-  gboolean fp16;
-  gboolean subgroups;
-  guint cl_c_major;
-  guint cl_c_minor;
   gsize max_work_group_size;
   cl_ulong max_mem_alloc_size;
   cl_ulong local_mem_size;

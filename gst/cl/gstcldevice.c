@@ -61,10 +61,7 @@ add_platform_devices (GPtrArray * list, cl_platform_id platform)
     clGetDeviceInfo (devices[i], CL_DEVICE_TYPE, sizeof (info->type),
         &info->type, NULL);
     info->platform_name = platform_string (platform, CL_PLATFORM_NAME);
-    info->platform_version = platform_string (platform, CL_PLATFORM_VERSION);
     info->device_name = gst_cl_device_get_string (devices[i], CL_DEVICE_NAME);
-    info->driver_version =
-        gst_cl_device_get_string (devices[i], CL_DRIVER_VERSION);
     info->name =
         g_strdup_printf ("%s %s", info->platform_name, info->device_name);
     g_ptr_array_add (list, info);
@@ -104,6 +101,11 @@ gst_cl_device_list (void)
   return g_once (&once, enumerate_devices, NULL);
 }
 
+/**
+ * gst_cl_device_type_name:
+ *
+ * Returns: "GPU", "CPU", "accelerator", ... for logs and messages
+ */
 const gchar *
 gst_cl_device_type_name (cl_device_type type)
 {
@@ -129,13 +131,9 @@ device_rank (const GstClDeviceInfo * info)
   return 3;
 }
 
-/**
- * gst_cl_device_list_describe:
- *
- * Returns: (transfer full): a one-line description of every device, for errors
- */
-gchar *
-gst_cl_device_list_describe (void)
+/* a one-line description of every device, for errors */
+static gchar *
+device_list_describe (void)
 {
   const GPtrArray *list = gst_cl_device_list ();
   GString *s = g_string_new (NULL);
@@ -240,7 +238,7 @@ gst_cl_device_choose (gint index, GError ** error)
   /* ERRORS */
 no_device:
   {
-    found = gst_cl_device_list_describe ();
+    found = device_list_describe ();
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
         "no OpenCL device found: looked for any GPU, accelerator or CPU "
         "device on every platform; %s", found);
@@ -249,7 +247,7 @@ no_device:
   }
 no_match:
   {
-    found = gst_cl_device_list_describe ();
+    found = device_list_describe ();
     if (index >= 0)
       g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
           "no OpenCL device with device-index %d; devices found: %s", index,

@@ -13,6 +13,11 @@ G_BEGIN_DECLS
  * GstClDeviceInfo:
  * @index: position in enumeration order (platform by platform), as `device-index`
  *   and `GST_CL_DEVICE` count them
+ * @platform: its OpenCL platform
+ * @device: the OpenCL device
+ * @type: CPU, GPU or accelerator, what the automatic choice ranks
+ * @platform_name: CL_PLATFORM_NAME
+ * @device_name: CL_DEVICE_NAME
  * @name: "platform device", what `GST_CL_DEVICE` substrings are matched against
  *
  * One OpenCL device as the ICD loader reported it. Immutable, owned by the list.
@@ -24,9 +29,7 @@ typedef struct
   cl_device_id device;
   cl_device_type type;
   gchar *platform_name;
-  gchar *platform_version;
   gchar *device_name;
-  gchar *driver_version;
   gchar *name;
 } GstClDeviceInfo;
 
@@ -35,8 +38,6 @@ const GPtrArray *       gst_cl_device_list (void);
 const GstClDeviceInfo * gst_cl_device_choose (gint index, GError ** error);
 
 const GstClDeviceInfo * gst_cl_device_choose_auto (const GPtrArray * list);
-
-gchar *                 gst_cl_device_list_describe (void);
 
 gchar *                 gst_cl_device_get_string (cl_device_id device,
                                                   cl_device_info what);

@@ -104,16 +104,10 @@ import_plane (GstClContext * ctx, GstVideoFrame * vframe, guint p,
           size, data, 0, NULL, NULL), error, "clEnqueueWriteBuffer");
 }
 
-/**
- * gst_cl_frame_import:
- * @vframe: a mapped frame, readable (input) or writable (@output)
- * @staging: device buffers to reuse where host memory cannot be used in place
- * @frame: (out): one buffer per plane, released with gst_cl_frame_release()
- *
- * Returns: %TRUE on success
- */
-gboolean
-gst_cl_frame_import (GstClContext * ctx, GstVideoFrame * vframe,
+/* Makes the planes of a mapped @vframe, readable (input) or writable
+ * (@output), the buffers of @frame: wrapped in place or through @staging. */
+static gboolean
+frame_import (GstClContext * ctx, GstVideoFrame * vframe,
     gboolean output, GstClStaging * staging, GstClFrame * frame,
     GError ** error)
 {
@@ -138,16 +132,10 @@ failed:
   return FALSE;
 }
 
-/**
- * gst_cl_frame_export:
- *
- * Waits for the kernels that write @frame and makes the result visible in the
- * mapped output @vframe.
- *
- * Returns: %TRUE on success
- */
-gboolean
-gst_cl_frame_export (GstClContext * ctx, GstVideoFrame * vframe,
+/* Waits for the kernels that write @frame and makes the result visible in
+ * the mapped output @vframe. */
+static gboolean
+frame_export (GstClContext * ctx, GstVideoFrame * vframe,
     GstClFrame * frame, GError ** error)
 {
   guint p;
@@ -186,6 +174,11 @@ gst_cl_frame_export (GstClContext * ctx, GstVideoFrame * vframe,
   return gst_cl_result (clFinish (ctx->queue), error, "clFinish");
 }
 
+/**
+ * gst_cl_frame_release:
+ *
+ * Releases the buffers of the planes of @frame.
+ */
 void
 gst_cl_frame_release (GstClFrame * frame)
 {
@@ -367,7 +360,7 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
     frame->vframe.info.width = GST_VIDEO_INFO_WIDTH (info);
     frame->vframe.info.height = GST_VIDEO_INFO_HEIGHT (info);
   }
-  if (!gst_cl_frame_import (ctx, &frame->vframe, frame->output, staging,
+  if (!frame_import (ctx, &frame->vframe, frame->output, staging,
           &frame->frame, error)) {
     /* a plane's copy may be under way when a later one fails */
     clFinish (ctx->queue);
@@ -392,7 +385,7 @@ gst_cl_buffer_frame_finish (GstClContext * ctx, GstClBufferFrame * frame,
     GError ** error)
 {
   if (frame->mapped)
-    return gst_cl_frame_export (ctx, &frame->vframe, &frame->frame, error);
+    return frame_export (ctx, &frame->vframe, &frame->frame, error);
   return gst_cl_result (clFlush (ctx->queue), error, "clFlush");
 }
 
@@ -413,6 +406,11 @@ gst_cl_buffer_frame_unmap (GstClContext * ctx, GstClBufferFrame * frame)
   }
 }
 
+/**
+ * gst_cl_staging_clear:
+ *
+ * Releases the device buffers kept in @staging.
+ */
 void
 gst_cl_staging_clear (GstClStaging * staging)
 {

@@ -27,6 +27,11 @@ typedef struct
   gint stride;
 } GstClPlane;
 
+/**
+ * GstClFrame:
+ * @n_planes: as the video format's
+ * @planes: each plane as its own buffer, as kernels take them
+ */
 typedef struct
 {
   guint n_planes;
@@ -67,13 +72,6 @@ void     gst_cl_frame_set_geometry (GstClFrame * frame,
                                     const GstVideoInfo * info);
 
 gsize    gst_cl_plane_size (const GstClPlane * plane);
-
-gboolean gst_cl_frame_import (GstClContext * ctx, GstVideoFrame * vframe,
-                              gboolean output, GstClStaging * staging,
-                              GstClFrame * frame, GError ** error);
-
-gboolean gst_cl_frame_export (GstClContext * ctx, GstVideoFrame * vframe,
-                              GstClFrame * frame, GError ** error);
 
 void     gst_cl_frame_release (GstClFrame * frame);
 

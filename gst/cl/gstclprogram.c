@@ -35,15 +35,10 @@ ensure_debug_category (void)
   }
 }
 
-/**
- * gst_cl_program_cache_dir:
- *
- * Read on every call, so that a change of `XDG_CACHE_HOME` takes effect.
- *
- * Returns: (transfer full): the folder of cached program binaries
- */
-gchar *
-gst_cl_program_cache_dir (void)
+/* The folder of cached program binaries, read on every call, so that a
+ * change of XDG_CACHE_HOME takes effect. */
+static gchar *
+cache_dir (void)
 {
   const gchar *xdg = g_getenv ("XDG_CACHE_HOME");
 
@@ -77,7 +72,7 @@ cache_path (const guint8 key[32])
 
   for (i = 0; i < 32; i++)
     g_snprintf (hex + 2 * i, 3, "%02x", key[i]);
-  dir = gst_cl_program_cache_dir ();
+  dir = cache_dir ();
   file = g_strconcat (hex, ".bin", NULL);
   path = g_build_filename (dir, file, NULL);
   g_free (file);

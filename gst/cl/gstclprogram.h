@@ -22,8 +22,6 @@ typedef enum
   GST_CL_PROGRAM_MEMORY,
 } GstClProgramOrigin;
 
-gchar *    gst_cl_program_cache_dir (void);
-
 cl_program gst_cl_program_build (cl_context context, cl_device_id device,
                                  const gchar * cache_key, const gchar * source,
                                  const gchar * options,
