@@ -481,43 +481,64 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   return GST_FLOW_OK;
 }
 
-/* The output is in the pads' format, preferably at sink_0's framerate
- * (25/1 for still pictures, as compositor), in memory:OpenCL where
- * downstream prefers it. */
+/* The output is in the pads' format, preferably with sink_0's framerate
+ * (25/1 for still pictures, as compositor), colorimetry, chroma siting and
+ * pixel aspect ratio, whichever of those downstream allows, in memory:OpenCL
+ * where downstream prefers it. */
 static GstCaps *
 gst_cl_composite_update_caps (GstVideoAggregator * vagg, GstCaps * caps)
 {
   GstClComposite *self = GST_CL_COMPOSITE (vagg);
-  GstVideoInfo *info = NULL;
+  GstVideoInfo info;
+  gboolean have_info = FALSE;
   GstCaps *res, *best, *both;
   gint fps_n = 25, fps_d = 1;
+  gchar *colorimetry;
   guint i;
 
   GST_OBJECT_LOCK (self);
-  for (i = G_N_ELEMENTS (self->pads); i > 0; i--)
+  for (i = G_N_ELEMENTS (self->pads); i > 0; i--) {
     if (self->pads[i - 1]->info.finfo &&
         GST_VIDEO_INFO_FORMAT (&self->pads[i - 1]->info) !=
-        GST_VIDEO_FORMAT_UNKNOWN)
-      info = &self->pads[i - 1]->info;
-  res = info ? gst_caps_copy (caps) : NULL;
-  if (info && GST_VIDEO_INFO_FPS_N (info) > 0 &&
-      GST_VIDEO_INFO_FPS_D (info) > 0) {
-    fps_n = GST_VIDEO_INFO_FPS_N (info);
-    fps_d = GST_VIDEO_INFO_FPS_D (info);
+        GST_VIDEO_FORMAT_UNKNOWN) {
+      info = self->pads[i - 1]->info;
+      have_info = TRUE;
+    }
   }
-  for (i = 0; res && i < gst_caps_get_size (res); i++)
+  GST_OBJECT_UNLOCK (self);
+  if (!have_info)
+    return gst_caps_ref (caps);
+  if (GST_VIDEO_INFO_FPS_N (&info) > 0 && GST_VIDEO_INFO_FPS_D (&info) > 0) {
+    fps_n = GST_VIDEO_INFO_FPS_N (&info);
+    fps_d = GST_VIDEO_INFO_FPS_D (&info);
+  }
+
+  res = gst_caps_copy (caps);
+  for (i = 0; i < gst_caps_get_size (res); i++)
     gst_structure_set (gst_caps_get_structure (res, i), "format",
         G_TYPE_STRING, gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
-            (info)), NULL);
-  GST_OBJECT_UNLOCK (self);
-  if (!res)
-    return gst_caps_ref (caps);
+            (&info)), NULL);
 
-  /* that framerate first, any other downstream takes after it */
+  /* the input's properties first, any other downstream takes after them */
   best = gst_caps_copy (res);
-  for (i = 0; i < gst_caps_get_size (best); i++)
-    gst_structure_set (gst_caps_get_structure (best, i), "framerate",
-        GST_TYPE_FRACTION, fps_n, fps_d, NULL);
+  colorimetry = gst_video_colorimetry_to_string (&info.colorimetry);
+  for (i = 0; i < gst_caps_get_size (best); i++) {
+    GstStructure *s = gst_caps_get_structure (best, i);
+
+    gst_structure_set (s, "framerate", GST_TYPE_FRACTION, fps_n, fps_d,
+        "pixel-aspect-ratio", GST_TYPE_FRACTION, GST_VIDEO_INFO_PAR_N (&info),
+        GST_VIDEO_INFO_PAR_D (&info), NULL);
+    if (colorimetry)
+      gst_structure_set (s, "colorimetry", G_TYPE_STRING, colorimetry, NULL);
+    if (info.chroma_site != GST_VIDEO_CHROMA_SITE_UNKNOWN) {
+      gchar *site = gst_video_chroma_site_to_string (info.chroma_site);
+
+      if (site)
+        gst_structure_set (s, "chroma-site", G_TYPE_STRING, site, NULL);
+      g_free (site);
+    }
+  }
+  g_free (colorimetry);
   res = gst_caps_merge (best, res);
   both = gst_cl_caps_add_memory_feature (res);
   gst_caps_unref (res);
@@ -526,8 +547,8 @@ gst_cl_composite_update_caps (GstVideoAggregator * vagg, GstCaps * caps)
   return gst_cl_caps_prefer_for_peer (GST_AGGREGATOR_SRC_PAD (vagg), res);
 }
 
-/* The output takes sink_0's size and framerate, as near as downstream
- * allows. */
+/* The output takes sink_0's size, framerate and pixel aspect ratio, as near
+ * as downstream allows. */
 static GstCaps *
 gst_cl_composite_fixate_src_caps (GstAggregator * agg, GstCaps * caps)
 {
@@ -549,6 +570,9 @@ gst_cl_composite_fixate_src_caps (GstAggregator * agg, GstCaps * caps)
       GST_VIDEO_INFO_WIDTH (&info));
   gst_structure_fixate_field_nearest_int (s, "height",
       GST_VIDEO_INFO_HEIGHT (&info));
+  if (gst_structure_has_field (s, "pixel-aspect-ratio"))
+    gst_structure_fixate_field_nearest_fraction (s, "pixel-aspect-ratio",
+        GST_VIDEO_INFO_PAR_N (&info), GST_VIDEO_INFO_PAR_D (&info));
   /* still pictures (0/1) make 25/1, as in compositor */
   if (GST_VIDEO_INFO_FPS_N (&info) > 0 && GST_VIDEO_INFO_FPS_D (&info) > 0)
     gst_structure_fixate_field_nearest_fraction (s, "framerate",
@@ -638,8 +662,7 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
 {
   GstCaps *templ = gst_pad_get_pad_template_caps (GST_PAD (pad));
   GstCaps *filter, *caps, *both, *formats;
-  GstQuery *unfiltered;
-  gboolean ok;
+  GstPad *srcpad;
   guint i;
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
@@ -666,25 +689,21 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
   }
 
   gst_query_parse_caps (query, &filter);
-  /* what downstream allows, in whichever memory */
-  unfiltered = gst_query_new_caps (NULL);
-  ok = GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->sink_query (agg,
-      pad, unfiltered);
-  gst_query_parse_caps_result (unfiltered, &caps);
-  if (!ok || !caps) {
-    gst_query_unref (unfiltered);
-    gst_caps_unref (templ);
-    return ok;
-  }
-  /* the output's size is downstream's or sink_0's, whatever the inputs'
-   * (the overlay is placed, the background is clipped or padded) */
-  caps = gst_caps_copy (caps);
-  gst_query_unref (unfiltered);
+  /* what downstream allows, in whichever memory (GstVideoAggregator's own
+   * answer loses the memory of formats without alpha); the output's size
+   * and framerate are downstream's or sink_0's, whatever the inputs' (the
+   * overlay is placed, the background is clipped or padded) */
+  srcpad = GST_PAD (GST_AGGREGATOR_SRC_PAD (agg));
+  caps = gst_pad_get_pad_template_caps (srcpad);
+  both = gst_pad_peer_query_caps (srcpad, caps);
+  gst_caps_unref (caps);
+  caps = gst_caps_make_writable (both);
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *s = gst_caps_get_structure (caps, i);
 
     gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
-        "height", GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
+        "height", GST_TYPE_INT_RANGE, 1, G_MAXINT, "framerate",
+        GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
     gst_structure_remove_field (s, "pixel-aspect-ratio");
   }
   both = gst_cl_caps_add_memory_feature (caps);

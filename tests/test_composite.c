@@ -479,6 +479,57 @@ GST_START_TEST (test_format_follows_other_input)
 
 GST_END_TEST;
 
+/* downstream may ask for frames on the device, in formats without alpha
+ * too */
+GST_START_TEST (test_device_output_any_format)
+{
+  static const gchar *fmts[] = { "NV12", "I420", "xRGB", "RGBA" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    gchar *desc = g_strdup_printf ("clcomposite name=c ! "
+        "video/x-raw(memory:OpenCL),format=%s ! fakesink videotestsrc "
+        "num-buffers=2 ! video/x-raw,format=%s,width=32,height=24 ! c.sink_0 "
+        "videotestsrc num-buffers=2 ! video/x-raw,format=%s,width=16,"
+        "height=12 ! c.sink_1", fmts[f], fmts[f], fmts[f]);
+
+    fail_unless (play_to_end (desc) == GST_MESSAGE_EOS, "%s did not play",
+        desc);
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
+
+/* the output is labelled as the background: colorimetry, chroma siting and
+ * pixel aspect ratio */
+GST_START_TEST (test_output_labelled_as_background)
+{
+  GstElement *pipeline = gst_parse_launch ("clcomposite name=c ! "
+      "appsink name=out videotestsrc num-buffers=1 ! video/x-raw,format=NV12,"
+      "width=64,height=48,colorimetry=bt709,chroma-site=mpeg2,"
+      "pixel-aspect-ratio=2/1 ! c.sink_0 videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=NV12,width=16,height=12 ! c.sink_1", NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  GstSample *sample;
+  GstVideoInfo info;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 30 * GST_SECOND);
+  fail_unless (sample != NULL, "no output");
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (sample)));
+  fail_unless (gst_video_colorimetry_matches (&info.colorimetry, "bt709"),
+      "the output is not labelled bt709");
+  fail_unless_equals_int (info.chroma_site, GST_VIDEO_CHROMA_SITE_MPEG2);
+  fail_unless_equals_int (GST_VIDEO_INFO_PAR_N (&info), 2);
+  fail_unless_equals_int (GST_VIDEO_INFO_PAR_D (&info), 1);
+  gst_sample_unref (sample);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 /* downstream may ask a framerate other than sink_0's */
 GST_START_TEST (test_downstream_framerate)
 {
@@ -631,6 +682,8 @@ composite_suite (void)
   tcase_add_test (tc, test_downstream_size);
   tcase_add_test (tc, test_formats_differ);
   tcase_add_test (tc, test_format_follows_other_input);
+  tcase_add_test (tc, test_device_output_any_format);
+  tcase_add_test (tc, test_output_labelled_as_background);
   tcase_add_test (tc, test_downstream_framerate);
   tcase_add_test (tc, test_unlinked_input);
   tcase_add_test (tc, test_overlay_linked_late);
