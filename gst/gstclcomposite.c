@@ -734,6 +734,41 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
   return TRUE;
 }
 
+/* frames larger than the device takes fail negotiation with a message */
+static gboolean
+gst_cl_composite_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
+    GstEvent * event)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (agg);
+  GstVideoInfo info;
+  GstCaps *caps;
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    gst_event_parse_caps (event, &caps);
+    if (self->ctx && gst_video_info_from_caps (&info, caps) &&
+        !gst_cl_frame_fits_device (GST_ELEMENT (self), self->ctx, &info)) {
+      gst_event_unref (event);
+      return FALSE;
+    }
+  }
+  return GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->sink_event
+      (agg, pad, event);
+}
+
+static gboolean
+gst_cl_composite_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (agg);
+  GstVideoInfo info;
+
+  if (self->ctx && gst_video_info_from_caps (&info, caps) &&
+      !gst_cl_frame_fits_device (GST_ELEMENT (self), self->ctx, &info))
+    return FALSE;
+  return
+      GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->negotiated_src_caps
+      (agg, caps);
+}
+
 static gboolean
 gst_cl_composite_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
     GstQuery * query)
@@ -1042,6 +1077,9 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
       GST_DEBUG_FUNCPTR (gst_cl_composite_fixate_src_caps);
   agg_class->src_query = GST_DEBUG_FUNCPTR (gst_cl_composite_src_query);
   agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_cl_composite_sink_query);
+  agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_composite_sink_event);
+  agg_class->negotiated_src_caps =
+      GST_DEBUG_FUNCPTR (gst_cl_composite_negotiated_src_caps);
   agg_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_cl_composite_propose_allocation);
   agg_class->decide_allocation =

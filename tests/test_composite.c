@@ -633,6 +633,44 @@ GST_START_TEST (test_overlay_linked_late)
 
 GST_END_TEST;
 
+/* frames over what the device takes: a clear error at negotiation, before
+ * anything is allocated */
+GST_START_TEST (test_frame_too_large)
+{
+  GstElement *pipeline = gst_parse_launch ("appsrc name=a format=time "
+      "caps=video/x-raw,format=RGBA,width=23171,height=23171,framerate=30/1 ! "
+      "c.sink_0 clcomposite name=c ! fakesink", NULL);
+  GstElement *a = gst_bin_get_by_name (GST_BIN (pipeline), "a");
+  GstElement *c = gst_bin_get_by_name (GST_BIN (pipeline), "c");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  gboolean found = FALSE;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_app_src_push_buffer (GST_APP_SRC (a), gst_buffer_new_allocate (NULL, 16,
+          NULL));
+  while (!found && (msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+              GST_MESSAGE_ERROR))) {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    found = GST_MESSAGE_SRC (msg) == GST_OBJECT (c) &&
+        g_error_matches (err, GST_RESOURCE_ERROR,
+        GST_RESOURCE_ERROR_NO_SPACE_LEFT) &&
+        strstr (err->message, "23171x23171 frames are too large") != NULL;
+    g_error_free (err);
+    gst_message_unref (msg);
+  }
+  fail_unless (found, "no error from clcomposite naming the frame size");
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (c);
+  gst_object_unref (a);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_caps_rejected)
 {
   GstElement *c = gst_element_factory_make ("clcomposite", NULL);
@@ -687,6 +725,7 @@ composite_suite (void)
   tcase_add_test (tc, test_downstream_framerate);
   tcase_add_test (tc, test_unlinked_input);
   tcase_add_test (tc, test_overlay_linked_late);
+  tcase_add_test (tc, test_frame_too_large);
   tcase_add_test (tc, test_caps_rejected);
   return s;
 }

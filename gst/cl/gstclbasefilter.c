@@ -353,38 +353,6 @@ gst_cl_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   return ok;
 }
 
-/* The kernels address planes with 32-bit offsets, and a plane must fit in
- * one device allocation (clboxblur's scratch takes twice its bytes). */
-static gboolean
-check_device_limits (GstClBaseFilter * self, const GstVideoInfo * info)
-{
-  GstClContext *ctx = GET_PRIV (self)->ctx;
-  guint64 limit = MIN ((guint64) G_MAXINT, ctx->caps.max_mem_alloc_size / 2);
-  guint p;
-
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, p,
-        GST_VIDEO_INFO_HEIGHT (info));
-    guint64 bytes = (guint64) GST_VIDEO_INFO_PLANE_STRIDE (info, p) * rows;
-
-    if (bytes > limit)
-      goto too_large;
-  }
-  return TRUE;
-
-  /* ERRORS */
-too_large:
-  {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("%dx%d frames are too large for OpenCL device \"%s\"",
-            GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
-            ctx->device_name), ("a plane may take at most %" G_GUINT64_FORMAT
-            " bytes on this device (2 GiB, and half its largest allocation)",
-            limit));
-    return FALSE;
-  }
-}
-
 static void
 update_passthrough (GstClBaseFilter * self)
 {
@@ -418,7 +386,7 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   /* at its identity setting, such a filter copies frames to the device */
   priv->uploads = !gst_cl_caps_has_memory_feature (incaps) &&
       gst_cl_caps_has_memory_feature (outcaps);
-  if (!check_device_limits (self, &priv->in_info))
+  if (!gst_cl_frame_fits_device (GST_ELEMENT (self), priv->ctx, &priv->in_info))
     return FALSE;
   if (klass->set_info && !klass->set_info (self, &priv->in_info,
           &priv->out_info, &err))

@@ -17,6 +17,18 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_frame_debug);
 #define GST_CAT_DEFAULT gst_cl_frame_debug
 
+static void
+ensure_debug_category (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_frame_debug, "clframe", 0,
+        "OpenCL video frames");
+    g_once_init_leave (&done, 1);
+  }
+}
+
 /**
  * gst_cl_frame_set_geometry:
  *
@@ -175,6 +187,45 @@ frame_export (GstClContext * ctx, GstVideoFrame * vframe,
 }
 
 /**
+ * gst_cl_frame_fits_device:
+ * @element: posts the error
+ * @info: negotiated frames
+ *
+ * The kernels address planes with 32-bit offsets, and a plane must fit in
+ * one device allocation with room to spare (clboxblur's scratch takes twice
+ * its bytes). Where @info's planes do not, posts an element error giving
+ * both sizes.
+ *
+ * Returns: %TRUE where frames of @info fit
+ */
+gboolean
+gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
+    const GstVideoInfo * info)
+{
+  guint64 limit = MIN ((guint64) G_MAXINT, ctx->caps.max_mem_alloc_size / 2);
+  guint p;
+
+  ensure_debug_category ();
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, p,
+        GST_VIDEO_INFO_HEIGHT (info));
+    guint64 bytes = (guint64) GST_VIDEO_INFO_PLANE_STRIDE (info, p) * rows;
+
+    if (bytes > limit) {
+      GST_ELEMENT_ERROR (element, RESOURCE, NO_SPACE_LEFT,
+          ("%dx%d frames are too large for OpenCL device \"%s\"",
+              GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+              ctx->device_name), ("plane %u takes %" G_GUINT64_FORMAT
+              " bytes; a plane may take at most %" G_GUINT64_FORMAT " bytes "
+              "on this device (2 GiB, and half its largest allocation)", p,
+              bytes, limit));
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/**
  * gst_cl_frame_release:
  *
  * Releases the buffers of the planes of @frame.
@@ -326,15 +377,10 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
     GstClStaging * staging, GError ** error)
 {
-  static gsize debug_done = 0;
   const GstVideoCropMeta *crop;
   guint p;
 
-  if (g_once_init_enter (&debug_done)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cl_frame_debug, "clframe", 0,
-        "OpenCL video frames");
-    g_once_init_leave (&debug_done, 1);
-  }
+  ensure_debug_category ();
   memset (frame, 0, sizeof (*frame));
   frame->output = (flags & GST_MAP_WRITE) != 0;
   if (device_frame (ctx, info, buffer, frame->output, staging, &frame->frame)) {

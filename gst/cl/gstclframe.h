@@ -75,6 +75,9 @@ gsize    gst_cl_plane_size (const GstClPlane * plane);
 
 void     gst_cl_frame_release (GstClFrame * frame);
 
+gboolean gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
+                                   const GstVideoInfo * info);
+
 gboolean gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
                                   const GstVideoInfo * info,
                                   GstBuffer * buffer, GstMapFlags flags,
