@@ -61,6 +61,12 @@ GST_START_TEST (test_device_choice)
   g_setenv ("GST_CL_DEVICE", "42", TRUE);
   fail_unless (gst_cl_device_choose (-1, &err) == NULL);
   g_clear_error (&err);
+  /* spaces around the value are no part of it; blank is unset */
+  g_setenv ("GST_CL_DEVICE", " 0 ", TRUE);
+  fail_unless (gst_cl_device_choose (-1, &err) == first);
+  g_setenv ("GST_CL_DEVICE", " ", TRUE);
+  fail_unless (gst_cl_device_choose (-1, &err) ==
+      gst_cl_device_choose_auto (list));
   g_unsetenv ("GST_CL_DEVICE");
 }
 

@@ -733,9 +733,9 @@ gst_cl_install_element_properties (GObjectClass * klass,
           "OpenCL device to use, counting platform by platform as clinfo -l "
           "lists them; -1 picks "
           "the one GST_CL_DEVICE names, else a GPU, else an accelerator, "
-          "else a CPU", -1, G_MAXINT, DEFAULT_DEVICE_INDEX,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
+          "else a CPU; set it in the NULL state, the device is taken on the "
+          "way to READY", -1, G_MAXINT, DEFAULT_DEVICE_INDEX,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (klass, variant_id,
       g_param_spec_enum ("variant", "Variant",
           "Kernel implementation; both give the same output",

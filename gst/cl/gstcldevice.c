@@ -219,7 +219,9 @@ gst_cl_device_choose (gint index, GError ** error)
 {
   const GPtrArray *list = gst_cl_device_list ();
   const GstClDeviceInfo *info = NULL;
-  const gchar *env = g_getenv (GST_CL_DEVICE_ENV);
+  /* spaces around the value are no part of it; blank is unset */
+  gchar *env = g_strstrip (g_strdup (g_getenv (GST_CL_DEVICE_ENV) ?
+          g_getenv (GST_CL_DEVICE_ENV) : ""));
   gchar *found;
 
   if (list->len == 0)
@@ -227,12 +229,13 @@ gst_cl_device_choose (gint index, GError ** error)
 
   if (index >= 0)
     info = index < (gint) list->len ? g_ptr_array_index (list, index) : NULL;
-  else if (env && *env)
+  else if (*env)
     info = choose_from_env (list, env);
   else
     info = gst_cl_device_choose_auto (list);
   if (!info)
     goto no_match;
+  g_free (env);
   return info;
 
   /* ERRORS */
@@ -243,6 +246,7 @@ no_device:
         "no OpenCL device found: looked for any GPU, accelerator or CPU "
         "device on every platform; %s", found);
     g_free (found);
+    g_free (env);
     return NULL;
   }
 no_match:
@@ -257,6 +261,7 @@ no_match:
           "no OpenCL device matches " GST_CL_DEVICE_ENV "=\"%s\"; devices "
           "found: %s", env, found);
     g_free (found);
+    g_free (env);
     return NULL;
   }
 }
