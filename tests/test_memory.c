@@ -667,41 +667,46 @@ crop_of (GstBuffer * in, const GstVideoInfo * info, gint x, gint y, gint w,
 GST_START_TEST (test_cropped_input)
 {
   const ClTestLink on_device[] = { {"blur", "src", TRUE} };
+  /* left, top, right, bottom: from a corner inside, and the top-left one */
+  static const gint crops[][4] = { {7, 5, 10, 3}, {0, 0, 10, 3} };
   ClTestEpsilon eps = { 40, 5 };
 
   register_elements ();
-  for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
-    GstVideoInfo info, crop_info;
-    GstBuffer *in = cl_test_photo_new (formats[f], 131, 77);
-    GstBuffer *blurred, *cropped, *want;
-    GstCaps *caps;
+  for (guint k = 0; k < G_N_ELEMENTS (crops); k++)
+    for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+      GstVideoInfo info, crop_info;
+      GstBuffer *in = cl_test_photo_new (formats[f], 131, 77);
+      GstBuffer *blurred, *cropped, *want;
+      GstCaps *caps;
 
-    gst_video_info_set_format (&info, formats[f], 131, 77);
-    caps = caps_of (&info, FALSE);
-    blurred = apply_ref (in, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (3));
-    for (guint i = 0; i < 3; i++) {
-      const gchar *head = i == 2 ? "" : "clboxblur name=blur diameter=3 ! ";
-      const gchar *mem = i == 1 ? "video/x-raw(memory:SystemMemory) ! " : "";
-      gchar *desc = g_strdup_printf ("appsrc name=a ! %s%svideocrop left=7 "
-          "top=5 right=10 bottom=3 ! clepsilon threshold=40 diameter=5 ! "
-          "appsink name=sink", head, mem);
-      GstBuffer *out;
+      gst_video_info_set_format (&info, formats[f], 131, 77);
+      caps = caps_of (&info, FALSE);
+      blurred =
+          apply_ref (in, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (3));
+      for (guint i = 0; i < 3; i++) {
+        const gchar *head = i == 2 ? "" : "clboxblur name=blur diameter=3 ! ";
+        const gchar *mem = i == 1 ? "video/x-raw(memory:SystemMemory) ! " : "";
+        const gint *c = crops[k];
+        gchar *desc = g_strdup_printf ("appsrc name=a ! %s%svideocrop left=%d "
+            "top=%d right=%d bottom=%d ! clepsilon threshold=40 diameter=5 ! "
+            "appsink name=sink", head, mem, c[0], c[1], c[2], c[3]);
+        GstBuffer *out;
 
-      cropped = crop_of (i == 2 ? in : blurred, &info, 7, 5, 114, 69,
-          &crop_info);
-      want = apply_ref (cropped, &crop_info, cl_test_ref_epsilon, &eps);
-      out = run_pipeline (desc, NULL, gst_buffer_ref (in), caps, NULL, NULL,
-          on_device, i == 0 ? 1 : 0);
-      check_same (out, want, &crop_info, desc);
-      gst_buffer_unref (out);
-      gst_buffer_unref (want);
-      gst_buffer_unref (cropped);
-      g_free (desc);
+        cropped = crop_of (i == 2 ? in : blurred, &info, c[0], c[1],
+            131 - c[0] - c[2], 77 - c[1] - c[3], &crop_info);
+        want = apply_ref (cropped, &crop_info, cl_test_ref_epsilon, &eps);
+        out = run_pipeline (desc, NULL, gst_buffer_ref (in), caps, NULL, NULL,
+            on_device, i == 0 ? 1 : 0);
+        check_same (out, want, &crop_info, desc);
+        gst_buffer_unref (out);
+        gst_buffer_unref (want);
+        gst_buffer_unref (cropped);
+        g_free (desc);
+      }
+      gst_buffer_unref (blurred);
+      gst_caps_unref (caps);
+      gst_buffer_unref (in);
     }
-    gst_buffer_unref (blurred);
-    gst_caps_unref (caps);
-    gst_buffer_unref (in);
-  }
 }
 
 GST_END_TEST;

@@ -397,14 +397,16 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
     return FALSE;
   }
   frame->mapped = TRUE;
+  /* a frame mapped through a GstVideoMeta has the meta's size, which may be
+   * larger (a crop, a decoder's padded frame): the kernels take the
+   * negotiated one, from the crop's corner */
+  frame->vframe.info.width = GST_VIDEO_INFO_WIDTH (info);
+  frame->vframe.info.height = GST_VIDEO_INFO_HEIGHT (info);
   if (!frame->output && (crop = input_crop (info, buffer))) {
-    /* the mapped frame is the whole one: its crop, as the caps say */
     for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame->vframe); p++)
       frame->vframe.data[p] = (guint8 *) frame->vframe.data[p] +
           crop_offset (info->finfo, p, GST_VIDEO_FRAME_PLANE_STRIDE
           (&frame->vframe, p), crop);
-    frame->vframe.info.width = GST_VIDEO_INFO_WIDTH (info);
-    frame->vframe.info.height = GST_VIDEO_INFO_HEIGHT (info);
   }
   if (!frame_import (ctx, &frame->vframe, frame->output, staging,
           &frame->frame, error)) {
