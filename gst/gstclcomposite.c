@@ -204,6 +204,7 @@ struct _GstClComposite
 
   /* pads left unlinked, whose streams the element ended itself */
   GMutex unlinked_lock;
+  gboolean watching;            /* PAUSED or PLAYING */
   GstClockID unlinked_timer;
   gboolean ended[2];
 };
@@ -812,11 +813,13 @@ release_device_state (GstClComposite * self)
 
 /* Both sink pads always exist, and GstAggregator waits for data on every
  * pad that has not ended, so an input left unlinked would stall the other for
- * good. After a grace for links made late (a decodebin's pads), the element
- * ends the stream of such a pad itself: the other input goes on alone (a
- * black background, no overlay) and the output ends with it. A link made
- * afterwards flushes that end away. */
+ * good. Once an input is linked and the other has stayed unlinked for a grace
+ * period (time for a decodebin's pads to be linked), the element ends the
+ * unlinked pad's stream itself: the linked input goes on alone (a black
+ * background, or no overlay) and the output ends with it. A stream that
+ * arrives on that pad later flushes the end away first. */
 #define UNLINKED_GRACE (500 * GST_MSECOND)
+#define UNLINKED_STREAM "/unlinked-by-clcomposite"
 
 static gboolean
 end_unlinked_pads (GstClock * clock, GstClockTime time, GstClockID id,
@@ -824,20 +827,26 @@ end_unlinked_pads (GstClock * clock, GstClockTime time, GstClockID id,
 {
   GstClComposite *self = user_data;
   GstSegment segment;
+  gboolean linked[2];
   guint i;
 
   gst_segment_init (&segment, GST_FORMAT_TIME);
   g_mutex_lock (&self->unlinked_lock);
-  for (i = 0; self->unlinked_timer == id && i < G_N_ELEMENTS (self->pads); i++) {
+  for (i = 0; i < G_N_ELEMENTS (self->pads); i++)
+    linked[i] = gst_pad_is_linked (GST_PAD (self->pads[i]));
+  /* with neither linked yet, both may still be: the next link restarts the
+   * grace */
+  for (i = 0; self->unlinked_timer == id && (linked[0] || linked[1]) &&
+      i < G_N_ELEMENTS (self->pads); i++) {
     GstPad *pad = GST_PAD (self->pads[i]);
     gchar *stream_id;
 
-    if (self->ended[i] || gst_pad_is_linked (pad))
+    if (self->ended[i] || linked[i])
       continue;
     GST_INFO_OBJECT (pad, "not linked: ending its stream");
     self->ended[i] = TRUE;
-    stream_id = g_strdup_printf ("%s/%s/unlinked", GST_ELEMENT_NAME (self),
-        GST_PAD_NAME (pad));
+    stream_id = g_strconcat (GST_ELEMENT_NAME (self), "/", GST_PAD_NAME (pad),
+        UNLINKED_STREAM, NULL);
     gst_pad_send_event (pad, gst_event_new_stream_start (stream_id));
     gst_pad_send_event (pad, gst_event_new_segment (&segment));
     gst_pad_send_event (pad, gst_event_new_eos ());
@@ -847,42 +856,73 @@ end_unlinked_pads (GstClock * clock, GstClockTime time, GstClockID id,
   return TRUE;
 }
 
+/* With self->unlinked_lock held: (re)starts the grace where a pad is
+ * unlinked. */
 static void
-pad_linked (GstPad * pad, GstPad * peer, GstClComposite * self)
-{
-  guint i = pad == GST_PAD (self->pads[0]) ? 0 : 1;
-
-  g_mutex_lock (&self->unlinked_lock);
-  if (self->ended[i]) {
-    GST_INFO_OBJECT (pad, "linked after its stream was ended: flushing");
-    self->ended[i] = FALSE;
-    gst_pad_send_event (pad, gst_event_new_flush_start ());
-    gst_pad_send_event (pad, gst_event_new_flush_stop (FALSE));
-  }
-  g_mutex_unlock (&self->unlinked_lock);
-}
-
-static void
-watch_unlinked_pads (GstClComposite * self, gboolean watch)
+schedule_unlinked_check (GstClComposite * self)
 {
   GstClock *clock;
 
-  g_mutex_lock (&self->unlinked_lock);
   if (self->unlinked_timer) {
     gst_clock_id_unschedule (self->unlinked_timer);
     gst_clock_id_unref (self->unlinked_timer);
     self->unlinked_timer = NULL;
   }
-  self->ended[0] = self->ended[1] = FALSE;
-  if (watch && (!gst_pad_is_linked (GST_PAD (self->pads[0])) ||
-          !gst_pad_is_linked (GST_PAD (self->pads[1])))) {
-    clock = gst_system_clock_obtain ();
-    self->unlinked_timer = gst_clock_new_single_shot_id (clock,
-        gst_clock_get_time (clock) + UNLINKED_GRACE);
-    gst_clock_id_wait_async (self->unlinked_timer, end_unlinked_pads,
-        gst_object_ref (self), gst_object_unref);
-    gst_object_unref (clock);
+  if (!self->watching || (gst_pad_is_linked (GST_PAD (self->pads[0])) &&
+          gst_pad_is_linked (GST_PAD (self->pads[1]))))
+    return;
+  clock = gst_system_clock_obtain ();
+  self->unlinked_timer = gst_clock_new_single_shot_id (clock,
+      gst_clock_get_time (clock) + UNLINKED_GRACE);
+  gst_clock_id_wait_async (self->unlinked_timer, end_unlinked_pads,
+      gst_object_ref (self), gst_object_unref);
+  gst_object_unref (clock);
+}
+
+static void
+pad_linked (GstPad * pad, GstPad * peer, GstClComposite * self)
+{
+  g_mutex_lock (&self->unlinked_lock);
+  schedule_unlinked_check (self);
+  g_mutex_unlock (&self->unlinked_lock);
+}
+
+/* The first event of a stream on a pad whose stream the element ended, in
+ * the thread of the upstream that sends it: a flush takes the end away. */
+static GstPadProbeReturn
+stream_after_end (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstClComposite *self = user_data;
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
+  guint i = pad == GST_PAD (self->pads[0]) ? 0 : 1;
+  const gchar *stream_id = NULL;
+  gboolean ended;
+
+  if (GST_EVENT_TYPE (event) != GST_EVENT_STREAM_START)
+    return GST_PAD_PROBE_OK;
+  gst_event_parse_stream_start (event, &stream_id);
+  /* the element's own, sent with the lock held */
+  if (stream_id && g_str_has_suffix (stream_id, UNLINKED_STREAM))
+    return GST_PAD_PROBE_OK;
+  g_mutex_lock (&self->unlinked_lock);
+  ended = self->ended[i];
+  self->ended[i] = FALSE;
+  g_mutex_unlock (&self->unlinked_lock);
+  if (ended) {
+    GST_INFO_OBJECT (pad, "a stream after its end: flushing the end away");
+    gst_pad_send_event (pad, gst_event_new_flush_start ());
+    gst_pad_send_event (pad, gst_event_new_flush_stop (FALSE));
   }
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+watch_unlinked_pads (GstClComposite * self, gboolean watch)
+{
+  g_mutex_lock (&self->unlinked_lock);
+  self->watching = watch;
+  self->ended[0] = self->ended[1] = FALSE;
+  schedule_unlinked_check (self);
   g_mutex_unlock (&self->unlinked_lock);
 }
 
@@ -1115,6 +1155,8 @@ gst_cl_composite_init (GstClComposite * self)
         "direction", GST_PAD_SINK, "template", templ, NULL);
     gst_element_add_pad (GST_ELEMENT (self), GST_PAD (self->pads[i]));
     g_signal_connect (self->pads[i], "linked", G_CALLBACK (pad_linked), self);
+    gst_pad_add_probe (GST_PAD (self->pads[i]),
+        GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, stream_after_end, self, NULL);
   }
   g_mutex_init (&self->unlinked_lock);
 }

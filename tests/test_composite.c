@@ -8,6 +8,7 @@
 #include <string.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/app/gstappsink.h>
+#include <gst/base/gstaggregator.h>
 
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_ARGB,
@@ -543,6 +544,24 @@ GST_START_TEST (test_downstream_framerate)
 
 GST_END_TEST;
 
+/* The frames out of @pipeline (in PLAYING), up to its EOS */
+static guint
+frames_to_eos (GstElement * pipeline)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  GstSample *sample;
+  guint n = 0;
+
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+              30 * GST_SECOND))) {
+    gst_sample_unref (sample);
+    n++;
+  }
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)), "no EOS");
+  gst_object_unref (sink);
+  return n;
+}
+
 /* an input left unlinked neither stalls the other nor keeps the output from
  * ending */
 GST_START_TEST (test_unlinked_input)
@@ -550,13 +569,45 @@ GST_START_TEST (test_unlinked_input)
   static const gchar *pads[] = { "sink_0", "sink_1" };
 
   for (guint i = 0; i < G_N_ELEMENTS (pads); i++) {
-    gchar *desc = g_strdup_printf ("clcomposite name=c ! fakesink "
-        "videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,width=32,"
-        "height=24 ! c.%s", pads[i]);
+    gchar *desc = g_strdup_printf ("clcomposite name=c ! appsink name=out "
+        "sync=false videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,"
+        "width=32,height=24 ! c.%s", pads[i]);
+    GstElement *pipeline = gst_parse_launch (desc, NULL);
 
-    fail_unless (play_to_end (desc) == GST_MESSAGE_EOS, "%s did not end", desc);
+    gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    fail_unless_equals_int (frames_to_eos (pipeline), 3);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (pipeline);
     g_free (desc);
   }
+}
+
+GST_END_TEST;
+
+/* both inputs linked after the grace for unlinked pads: nothing was ended,
+ * every frame comes out */
+GST_START_TEST (test_inputs_linked_late)
+{
+  GstElement *pipeline = gst_parse_launch ("clcomposite name=c ! "
+      "appsink name=out sync=false", NULL);
+  GstElement *c = gst_bin_get_by_name (GST_BIN (pipeline), "c");
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  g_usleep (800 * 1000);
+  for (guint i = 0; i < 2; i++) {
+    GstElement *branch = gst_parse_bin_from_description ("videotestsrc "
+        "num-buffers=3 ! video/x-raw,format=RGBA,width=32,height=24", TRUE,
+        NULL);
+
+    gst_bin_add (GST_BIN (pipeline), branch);
+    fail_unless (gst_element_link_pads (branch, "src", c, i ? "sink_1" :
+            "sink_0"));
+    gst_element_sync_state_with_parent (branch);
+  }
+  fail_unless_equals_int (frames_to_eos (pipeline), 3);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (c);
+  gst_object_unref (pipeline);
 }
 
 GST_END_TEST;
@@ -580,6 +631,7 @@ GST_START_TEST (test_overlay_linked_late)
   GstBuffer *buf, *out;
   GstSample *sample;
   GstCaps *caps;
+  GstPad *overlay;
   Settings s = { 0.5, 0, FALSE, 2, 1 };
 
   GST_VIDEO_INFO_FPS_N (&bg_info) = GST_VIDEO_INFO_FPS_N (&ov_info) = 30;
@@ -609,6 +661,13 @@ GST_START_TEST (test_overlay_linked_late)
   GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
   gst_app_src_push_buffer (GST_APP_SRC (b), buf);
   gst_app_src_end_of_stream (GST_APP_SRC (b));
+  /* the next background frame once the overlay is there, as a live source
+   * would send it */
+  overlay = gst_element_get_static_pad (c, "sink_1");
+  for (guint i = 0; i < 1000 && !gst_aggregator_pad_has_buffer
+      (GST_AGGREGATOR_PAD (overlay)); i++)
+    g_usleep (10000);
+  gst_object_unref (overlay);
   buf = gst_buffer_copy (bg);
   GST_BUFFER_PTS (buf) = GST_SECOND / 30;
   GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
@@ -724,6 +783,7 @@ composite_suite (void)
   tcase_add_test (tc, test_output_labelled_as_background);
   tcase_add_test (tc, test_downstream_framerate);
   tcase_add_test (tc, test_unlinked_input);
+  tcase_add_test (tc, test_inputs_linked_late);
   tcase_add_test (tc, test_overlay_linked_late);
   tcase_add_test (tc, test_frame_too_large);
   tcase_add_test (tc, test_caps_rejected);
