@@ -332,9 +332,11 @@ cl_test_ref_epsilon (const GstVideoFrame * in, guint plane, guint8 * out,
         (gsize) p.width * p.pstride);
 }
 
-/* Unsupported @caps fail negotiation: the first buffer is refused. */
+/* Unsupported @caps fail negotiation: the first buffer is refused, and a
+ * warning names the formats the element takes and says @hint. */
 void
-cl_test_check_caps_rejected (const gchar * factory, const gchar * caps)
+cl_test_check_caps_rejected (const gchar * factory, const gchar * caps,
+    const gchar * hint)
 {
   GstHarness *h = gst_harness_new (factory);
   GstBus *bus = gst_bus_new ();
@@ -360,6 +362,8 @@ cl_test_check_caps_rejected (const gchar * factory, const gchar * caps)
             (gst_value_list_get_value (formats, i))), "\"%s\" does not name "
         "%s", err->message, g_value_get_string (gst_value_list_get_value
             (formats, i)));
+  fail_unless (strstr (err->message, hint), "\"%s\" does not say \"%s\"",
+      err->message, hint);
   g_error_free (err);
   gst_message_unref (msg);
 

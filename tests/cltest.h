@@ -34,7 +34,8 @@ void cl_test_ref_sobel (const GstVideoFrame * in, guint plane, guint8 * out,
 void cl_test_ref_epsilon (const GstVideoFrame * in, guint plane, guint8 * out,
                           gint out_stride, gpointer user_data);
 
-void cl_test_check_caps_rejected (const gchar * factory, const gchar * caps);
+void cl_test_check_caps_rejected (const gchar * factory, const gchar * caps,
+                                  const gchar * hint);
 
 GstBuffer * cl_test_frame_new (GstVideoFormat format, gint width, gint height,
                                guint pad, guint32 seed, GstVideoInfo * info);

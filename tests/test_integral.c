@@ -311,7 +311,7 @@ GST_END_TEST;
 GST_START_TEST (test_caps_rejected)
 {
   cl_test_check_caps_rejected ("clintegral", "video/x-raw,format=RGBA,"
-      "width=8,height=8,framerate=30/1");
+      "width=8,height=8,framerate=30/1", "put a videoconvert before it");
 }
 
 GST_END_TEST;

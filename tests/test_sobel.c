@@ -213,7 +213,11 @@ GST_END_TEST;
 GST_START_TEST (test_caps_rejected)
 {
   cl_test_check_caps_rejected ("clsobel", "video/x-raw,format=RGBA,"
-      "width=8,height=8,framerate=30/1");
+      "width=8,height=8,framerate=30/1", "put a videoconvert before it");
+  /* a format it takes, interlaced */
+  cl_test_check_caps_rejected ("clsobel", "video/x-raw,format=I420,"
+      "width=8,height=8,framerate=30/1,interlace-mode=interleaved",
+      "I420, interlaced: put a deinterlace before it");
 }
 
 GST_END_TEST;

@@ -177,8 +177,9 @@ gst_cl_warn_caps_refused (GstElement * element, GstPad * pad, GstCaps * caps)
   GstCaps *templ;
   GString *formats;
   GstStructure *s;
-  const gchar *format;
-  gchar *got;
+  GstCapsFeatures *features;
+  const gchar *format, *interlace, *hint;
+  gchar *got, *feature_str = NULL;
 
   if (!caps || !gst_caps_is_fixed (caps))
     return;
@@ -188,27 +189,46 @@ gst_cl_warn_caps_refused (GstElement * element, GstPad * pad, GstCaps * caps)
     return;
   }
 
-  s = gst_caps_get_structure (caps, 0);
-  format = gst_structure_get_string (s, "format");
-  got = format ? g_strdup_printf ("%s %s", gst_structure_get_name (s),
-      format) : g_strdup (gst_structure_get_name (s));
-  if (!quark)
-    quark = g_quark_from_static_string ("gst-cl-caps-refused");
-  if (g_strcmp0 (g_object_get_qdata (G_OBJECT (pad), quark), got) == 0) {
-    g_free (got);
-    gst_caps_unref (templ);
-    return;
-  }
-
   formats = g_string_new (NULL);
   for (guint i = 0; i < gst_caps_get_size (templ); i++)
     append_formats (formats, gst_structure_get_value
         (gst_caps_get_structure (templ, i), "format"));
-  GST_ELEMENT_WARNING (element, CORE, NEGOTIATION, ("%s:%s takes raw video "
-          "in %s, not %s; put a videoconvert before it", GST_ELEMENT_NAME
-          (element), GST_PAD_NAME (pad), g_strstrip (formats->str), got),
-      ("refused %" GST_PTR_FORMAT, caps));
-  g_object_set_qdata_full (G_OBJECT (pad), quark, got, g_free);
+
+  /* what is wrong with them: the format, the memory or the interlacing */
+  s = gst_caps_get_structure (caps, 0);
+  features = gst_caps_get_features (caps, 0);
+  format = gst_structure_get_string (s, "format");
+  interlace = gst_structure_get_string (s, "interlace-mode");
+  if (features && !gst_caps_features_is_any (features) &&
+      !gst_caps_features_contains (features,
+          GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY) &&
+      !gst_caps_features_contains (features, "memory:OpenCL")) {
+    feature_str = gst_caps_features_to_string (features);
+    hint = "a download to system memory";
+  } else if (interlace && strcmp (interlace, "progressive") != 0) {
+    hint = "a deinterlace";
+  } else {
+    hint = "a videoconvert";
+  }
+  got = g_strdup_printf ("%s%s%s%s%s%s%s", gst_structure_get_name (s),
+      feature_str ? "(" : "", feature_str ? feature_str : "",
+      feature_str ? ")" : "", format ? " " : "", format ? format : "",
+      interlace && strcmp (interlace, "progressive") != 0 ? ", interlaced" :
+      "");
+  g_free (feature_str);
+
+  if (!quark)
+    quark = g_quark_from_static_string ("gst-cl-caps-refused");
+  if (g_strcmp0 (g_object_get_qdata (G_OBJECT (pad), quark), got) != 0) {
+    GST_ELEMENT_WARNING (element, CORE, NEGOTIATION, ("%s:%s takes "
+            "progressive raw video in system memory or memory:OpenCL, in %s; "
+            "not %s: put %s before it", GST_ELEMENT_NAME (element),
+            GST_PAD_NAME (pad), g_strstrip (formats->str), got, hint),
+        ("refused %" GST_PTR_FORMAT, caps));
+    g_object_set_qdata_full (G_OBJECT (pad), quark, got, g_free);
+  } else {
+    g_free (got);
+  }
   g_string_free (formats, TRUE);
   gst_caps_unref (templ);
 }
