@@ -104,6 +104,12 @@ cache_read (const gchar * path, const guint8 key[32], gsize * len)
 
   if (!g_file_get_contents (path, &contents, &size, NULL))
     return NULL;
+  if (size >= CACHE_MAGIC_LEN && memcmp (contents, "GSTCLBN", 7) == 0 &&
+      memcmp (contents, CACHE_MAGIC, CACHE_MAGIC_LEN) != 0) {
+    GST_INFO ("cache entry %s is of an older version, rebuilding it", path);
+    g_free (contents);
+    return NULL;
+  }
   if (size < CACHE_HEADER_LEN || memcmp (contents, CACHE_MAGIC,
           CACHE_MAGIC_LEN) != 0)
     goto damaged;
