@@ -448,6 +448,13 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (vagg), ts);
 
+  /* a pad whose caps GstVideoAggregator refused still has buffers queued,
+   * and no video info */
+  if ((bg && !bg_info->finfo) || (ov && !ov_info->finfo)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s has no accepted caps",
+            bg && !bg_info->finfo ? "sink_0" : "sink_1"), (NULL));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
   if ((bg && GST_VIDEO_INFO_FORMAT (bg_info) != GST_VIDEO_INFO_FORMAT
           (&vagg->info)) || (ov && GST_VIDEO_INFO_FORMAT (ov_info) !=
           GST_VIDEO_INFO_FORMAT (&vagg->info))) {
@@ -674,7 +681,9 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
     gboolean ok;
 
     gst_query_parse_accept_caps (query, &caps);
-    ok = gst_caps_is_subset (caps, templ);
+    /* as GstPad does with GST_PAD_FLAG_ACCEPT_INTERSECT: fields the caps
+     * leave out (interlace-mode) take the template's */
+    ok = gst_caps_can_intersect (caps, templ);
     /* both pads in one format: the kernels do not convert */
     GST_OBJECT_LOCK (self);
     if (ok && gst_video_info_from_caps (&info, caps) && other->info.finfo &&
@@ -1093,6 +1102,9 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
       PROP_VARIANT);
 
   raw = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (FORMATS));
+  /* fields of interlaced frames would be placed and blended as one picture */
+  gst_caps_set_simple (raw, "interlace-mode", G_TYPE_STRING, "progressive",
+      NULL);
   templ = gst_cl_caps_add_memory_feature (raw);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new_with_gtype ("src", GST_PAD_SRC, GST_PAD_ALWAYS,

@@ -730,6 +730,41 @@ GST_START_TEST (test_frame_too_large)
 
 GST_END_TEST;
 
+/* interlaced frames on one input: refused with an error, whatever the other
+ * input does */
+GST_START_TEST (test_interlaced_input)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=RGBA,width=32,height=24 ! c.sink_0 appsrc name=b "
+      "format=time ! c.sink_1 clcomposite name=c ! fakesink", NULL);
+  GstElement *b = gst_bin_get_by_name (GST_BIN (pipeline), "b");
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=RGBA,width=16,"
+      "height=8,framerate=30/1,interlace-mode=interleaved");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 8 * 4, NULL);
+  GstMessage *msg;
+
+  g_object_set (b, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_buffer_memset (buf, 0, 0, 16 * 8 * 4);
+  GST_BUFFER_PTS (buf) = 0;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  gst_app_src_push_buffer (GST_APP_SRC (b), buf);
+  gst_app_src_end_of_stream (GST_APP_SRC (b));
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+      "interlaced input was not refused");
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (b);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_caps_rejected)
 {
   GstElement *c = gst_element_factory_make ("clcomposite", NULL);
@@ -786,6 +821,7 @@ composite_suite (void)
   tcase_add_test (tc, test_inputs_linked_late);
   tcase_add_test (tc, test_overlay_linked_late);
   tcase_add_test (tc, test_frame_too_large);
+  tcase_add_test (tc, test_interlaced_input);
   tcase_add_test (tc, test_caps_rejected);
   return s;
 }
