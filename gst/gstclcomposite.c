@@ -1169,6 +1169,7 @@ gst_cl_composite_init (GstClComposite * self)
     g_signal_connect (self->pads[i], "linked", G_CALLBACK (pad_linked), self);
     gst_pad_add_probe (GST_PAD (self->pads[i]),
         GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, stream_after_end, self, NULL);
+    gst_cl_watch_caps_events (GST_PAD (self->pads[i]));
   }
   g_mutex_init (&self->unlinked_lock);
 }

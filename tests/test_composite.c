@@ -780,7 +780,15 @@ GST_START_TEST (test_caps_rejected)
       "always pads");
   gst_object_unref (overlay);
   gst_element_set_bus (c, bus);
+  /* a query is answered without a word: decodebin and playbin probe */
   fail_if (gst_pad_query_accept_caps (pad, caps), "GRAY8 was accepted");
+  fail_if (gst_bus_have_pending (bus), "a warning for a query");
+  /* a stream in GRAY8 is refused with a warning */
+  fail_unless (gst_element_set_state (c, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_pad_send_event (pad, gst_event_new_stream_start ("gray")));
+  fail_if (gst_pad_send_event (pad, gst_event_new_caps (caps)),
+      "GRAY8 was accepted");
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
   fail_unless (msg != NULL, "GRAY8 refused without a word");
   gst_message_parse_warning (msg, &err, NULL);
@@ -788,6 +796,7 @@ GST_START_TEST (test_caps_rejected)
           "xBGR NV12 I420"), "\"%s\" does not name the formats", err->message);
   g_error_free (err);
   gst_message_unref (msg);
+  gst_element_set_state (c, GST_STATE_NULL);
   gst_element_set_bus (c, NULL);
   gst_object_unref (bus);
   gst_caps_unref (caps);

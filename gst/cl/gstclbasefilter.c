@@ -759,4 +759,5 @@ gst_cl_base_filter_init (GstClBaseFilter * self)
   priv->kernels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       release_kernel);
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
+  gst_cl_watch_caps_events (GST_BASE_TRANSFORM_SINK_PAD (self));
 }

@@ -160,15 +160,47 @@ append_formats (GString * str, const GValue * v)
   }
 }
 
+/* the caps of the CAPS event this thread is sending to a watched pad */
+static GPrivate caps_in_event = G_PRIVATE_INIT (NULL);
+
+static GstPadProbeReturn
+note_caps_event (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
+  GstCaps *caps;
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    gst_event_parse_caps (event, &caps);
+    g_private_set (&caps_in_event, caps);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/**
+ * gst_cl_watch_caps_events:
+ *
+ * Notes the caps of every CAPS event sent to @sinkpad, before the pad checks
+ * them, so that gst_cl_warn_caps_refused() tells a refused stream from a
+ * refused probe (decodebin and playbin ask elements about caps they will
+ * not send).
+ */
+void
+gst_cl_watch_caps_events (GstPad * sinkpad)
+{
+  gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+      note_caps_event, NULL, NULL);
+}
+
 /**
  * gst_cl_warn_caps_refused:
  * @pad: a sink pad of @element
  * @caps: what @pad has just refused in an ACCEPT_CAPS query
  *
- * Where @caps are fixed and outside @pad's template (another format, or not
- * raw video), posts a warning naming the formats @pad takes: upstream's
- * not-negotiated error that follows says only that negotiation failed. Once
- * per refused format, as queries repeat.
+ * Where @caps are those of a CAPS event on its way into @pad (see
+ * gst_cl_watch_caps_events()) and outside @pad's template (another format,
+ * memory or interlacing, or not raw video), posts a warning naming the
+ * formats @pad takes: upstream's not-negotiated error that follows says only
+ * that negotiation failed. Once per refused kind of caps.
  */
 void
 gst_cl_warn_caps_refused (GstElement * element, GstPad * pad, GstCaps * caps)
@@ -181,7 +213,9 @@ gst_cl_warn_caps_refused (GstElement * element, GstPad * pad, GstCaps * caps)
   const gchar *format, *interlace, *hint;
   gchar *got, *feature_str = NULL;
 
-  if (!caps || !gst_caps_is_fixed (caps))
+  /* a query, not a stream: decodebin and playbin probe with caps they then
+   * convert */
+  if (!caps || caps != g_private_get (&caps_in_event))
     return;
   templ = gst_pad_get_pad_template_caps (pad);
   if (gst_caps_can_intersect (caps, templ)) {

@@ -22,6 +22,8 @@ void          gst_cl_post_error (GstElement * element, const GError * err,
                                  const gchar * file, const gchar * function,
                                  gint line);
 
+void          gst_cl_watch_caps_events (GstPad * sinkpad);
+
 void          gst_cl_warn_caps_refused (GstElement * element, GstPad * pad,
                                         GstCaps * caps);
 
