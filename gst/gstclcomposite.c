@@ -830,16 +830,29 @@ release_device_state (GstClComposite * self)
 #define UNLINKED_GRACE (500 * GST_MSECOND)
 #define UNLINKED_STREAM "/unlinked-by-clcomposite"
 
+/* With self->unlinked_lock held: a whole empty stream into @pad */
+static void
+end_stream (GstClComposite * self, GstPad * pad)
+{
+  gchar *stream_id = g_strconcat (GST_ELEMENT_NAME (self), "/",
+      GST_PAD_NAME (pad), UNLINKED_STREAM, NULL);
+  GstSegment segment;
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  gst_pad_send_event (pad, gst_event_new_stream_start (stream_id));
+  gst_pad_send_event (pad, gst_event_new_segment (&segment));
+  gst_pad_send_event (pad, gst_event_new_eos ());
+  g_free (stream_id);
+}
+
 static gboolean
 end_unlinked_pads (GstClock * clock, GstClockTime time, GstClockID id,
     gpointer user_data)
 {
   GstClComposite *self = user_data;
-  GstSegment segment;
   gboolean linked[2];
   guint i;
 
-  gst_segment_init (&segment, GST_FORMAT_TIME);
   g_mutex_lock (&self->unlinked_lock);
   for (i = 0; i < G_N_ELEMENTS (self->pads); i++)
     linked[i] = gst_pad_is_linked (GST_PAD (self->pads[i]));
@@ -848,18 +861,12 @@ end_unlinked_pads (GstClock * clock, GstClockTime time, GstClockID id,
   for (i = 0; self->unlinked_timer == id && (linked[0] || linked[1]) &&
       i < G_N_ELEMENTS (self->pads); i++) {
     GstPad *pad = GST_PAD (self->pads[i]);
-    gchar *stream_id;
 
     if (self->ended[i] || linked[i])
       continue;
     GST_INFO_OBJECT (pad, "not linked: ending its stream");
     self->ended[i] = TRUE;
-    stream_id = g_strconcat (GST_ELEMENT_NAME (self), "/", GST_PAD_NAME (pad),
-        UNLINKED_STREAM, NULL);
-    gst_pad_send_event (pad, gst_event_new_stream_start (stream_id));
-    gst_pad_send_event (pad, gst_event_new_segment (&segment));
-    gst_pad_send_event (pad, gst_event_new_eos ());
-    g_free (stream_id);
+    end_stream (self, pad);
   }
   g_mutex_unlock (&self->unlinked_lock);
   return TRUE;
@@ -888,6 +895,7 @@ schedule_unlinked_check (GstClComposite * self)
   gst_object_unref (clock);
 }
 
+/* "linked" and "unlinked": the grace starts again */
 static void
 pad_linked (GstPad * pad, GstPad * peer, GstClComposite * self)
 {
@@ -923,6 +931,53 @@ stream_after_end (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     gst_pad_send_event (pad, gst_event_new_flush_stop (FALSE));
   }
   return GST_PAD_PROBE_OK;
+}
+
+/* A flushing seek goes upstream of every linked pad and comes back as a
+ * flush on it; GstAggregator waits for that flush on every pad, an unlinked
+ * one too, which never gets one from upstream. The element gives it one, and
+ * ends its stream again where it had. */
+static void
+flush_unlinked_pads (GstClComposite * self, guint32 seqnum)
+{
+  guint i;
+
+  g_mutex_lock (&self->unlinked_lock);
+  for (i = 0; i < G_N_ELEMENTS (self->pads); i++) {
+    GstPad *pad = GST_PAD (self->pads[i]);
+    GstEvent *event;
+
+    if (gst_pad_is_linked (pad))
+      continue;
+    GST_DEBUG_OBJECT (pad, "not linked: flushing it for the seek");
+    event = gst_event_new_flush_start ();
+    gst_event_set_seqnum (event, seqnum);
+    gst_pad_send_event (pad, event);
+    event = gst_event_new_flush_stop (TRUE);
+    gst_event_set_seqnum (event, seqnum);
+    gst_pad_send_event (pad, event);
+    if (self->ended[i])
+      end_stream (self, pad);
+  }
+  g_mutex_unlock (&self->unlinked_lock);
+}
+
+static gboolean
+gst_cl_composite_src_event (GstAggregator * agg, GstEvent * event)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (agg);
+  GstSeekFlags flags = 0;
+  guint32 seqnum = gst_event_get_seqnum (event);
+  gboolean seek = GST_EVENT_TYPE (event) == GST_EVENT_SEEK;
+  gboolean ok;
+
+  if (seek)
+    gst_event_parse_seek (event, NULL, NULL, &flags, NULL, NULL, NULL, NULL);
+  ok = GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->src_event (agg,
+      event);
+  if (ok && seek && (flags & GST_SEEK_FLAG_FLUSH))
+    flush_unlinked_pads (self, seqnum);
+  return ok;
 }
 
 static void
@@ -1130,6 +1185,7 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
   agg_class->src_query = GST_DEBUG_FUNCPTR (gst_cl_composite_src_query);
   agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_cl_composite_sink_query);
   agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_composite_sink_event);
+  agg_class->src_event = GST_DEBUG_FUNCPTR (gst_cl_composite_src_event);
   agg_class->negotiated_src_caps =
       GST_DEBUG_FUNCPTR (gst_cl_composite_negotiated_src_caps);
   agg_class->propose_allocation =
@@ -1167,6 +1223,7 @@ gst_cl_composite_init (GstClComposite * self)
         "direction", GST_PAD_SINK, "template", templ, NULL);
     gst_element_add_pad (GST_ELEMENT (self), GST_PAD (self->pads[i]));
     g_signal_connect (self->pads[i], "linked", G_CALLBACK (pad_linked), self);
+    g_signal_connect (self->pads[i], "unlinked", G_CALLBACK (pad_linked), self);
     gst_pad_add_probe (GST_PAD (self->pads[i]),
         GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, stream_after_end, self, NULL);
     gst_cl_watch_caps_events (GST_PAD (self->pads[i]));

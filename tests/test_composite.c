@@ -584,6 +584,67 @@ GST_START_TEST (test_unlinked_input)
 
 GST_END_TEST;
 
+/* a flushing seek with an input unlinked: frames again from the seek on,
+ * up to EOS */
+GST_START_TEST (test_seek_with_unlinked_input)
+{
+  GstElement *pipeline = gst_parse_launch ("clcomposite name=c ! "
+      "appsink name=out sync=false max-buffers=2 videotestsrc num-buffers=60 "
+      "! video/x-raw,format=RGBA,width=32,height=24 ! c.sink_0", NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  for (guint i = 0; i < 5; i++) {
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        30 * GST_SECOND);
+
+    fail_unless (sample != NULL, "no frame before the seek");
+    gst_sample_unref (sample);
+  }
+  fail_unless (gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH, 0));
+  fail_unless (frames_to_eos (pipeline) > 0, "no frame after the seek");
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* an input unlinked while playing is ended as one never linked: the other
+ * plays to its end */
+GST_START_TEST (test_input_unlinked_while_playing)
+{
+  GstElement *pipeline = gst_parse_launch ("clcomposite name=c ! "
+      "appsink name=out sync=false max-buffers=2 videotestsrc num-buffers=30 "
+      "! video/x-raw,format=RGBA,width=32,height=24 ! c.sink_0 videotestsrc "
+      "name=ov ! video/x-raw,format=RGBA,width=16,height=12 ! c.sink_1",
+      NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  GstElement *c = gst_bin_get_by_name (GST_BIN (pipeline), "c");
+  GstPad *overlay = gst_element_get_static_pad (c, "sink_1");
+  GstPad *peer;
+  GstSample *sample;
+  guint n;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 30 * GST_SECOND);
+  fail_unless (sample != NULL);
+  gst_sample_unref (sample);
+  peer = gst_pad_get_peer (overlay);
+  fail_unless (gst_pad_unlink (peer, overlay));
+  n = 1 + frames_to_eos (pipeline);
+  fail_unless_equals_int (n, 30);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (peer);
+  gst_object_unref (overlay);
+  gst_object_unref (c);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 /* both inputs linked after the grace for unlinked pads: nothing was ended,
  * every frame comes out */
 GST_START_TEST (test_inputs_linked_late)
@@ -828,6 +889,8 @@ composite_suite (void)
   tcase_add_test (tc, test_downstream_framerate);
   tcase_add_test (tc, test_unlinked_input);
   tcase_add_test (tc, test_inputs_linked_late);
+  tcase_add_test (tc, test_seek_with_unlinked_input);
+  tcase_add_test (tc, test_input_unlinked_while_playing);
   tcase_add_test (tc, test_overlay_linked_late);
   tcase_add_test (tc, test_frame_too_large);
   tcase_add_test (tc, test_interlaced_input);
