@@ -711,6 +711,59 @@ GST_START_TEST (test_cropped_input)
 
 GST_END_TEST;
 
+/* A filter at its identity setting, set while playing, after a videocrop
+ * whose meta it said it takes: what it passes on is the crop, since
+ * downstream (an appsink) takes no crop meta */
+GST_START_TEST (test_cropped_identity)
+{
+  GstElement *pipeline, *a, *e, *sink;
+  GstVideoInfo info, crop_info;
+  GstBuffer *in = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 64, 48);
+  GstBuffer *want;
+  GstCaps *caps;
+
+  register_elements ();
+  pipeline = gst_parse_launch ("appsrc name=a format=time ! videocrop left=4 "
+      "top=2 right=3 bottom=5 ! clepsilon name=e ! appsink name=sink "
+      "sync=false", NULL);
+  a = gst_bin_get_by_name (GST_BIN (pipeline), "a");
+  e = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 48);
+  caps = caps_of (&info, FALSE);
+  g_object_set (a, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  want = crop_of (in, &info, 4, 2, 57, 41, &crop_info);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  for (guint i = 0; i < 2; i++) {
+    GstBuffer *buf = gst_buffer_copy_deep (in);
+    GstSample *sample;
+
+    /* the first frame filtered, the second passed on */
+    if (i == 1)
+      g_object_set (e, "threshold", 0, NULL);
+    GST_BUFFER_PTS (buf) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+    gst_app_src_push_buffer (GST_APP_SRC (a), buf);
+    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        30 * GST_SECOND);
+    fail_unless (sample != NULL, "no frame %u", i);
+    if (i == 1)
+      check_same (gst_sample_get_buffer (sample), want, &crop_info,
+          "identity after a crop");
+    gst_sample_unref (sample);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_buffer_unref (want);
+  gst_buffer_unref (in);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+  gst_object_unref (a);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 static Suite *
 memory_suite (void)
 {
@@ -728,6 +781,7 @@ memory_suite (void)
   tcase_add_test (tc, test_device_output_maps);
   tcase_add_test (tc, test_device_input_layouts);
   tcase_add_test (tc, test_cropped_input);
+  tcase_add_test (tc, test_cropped_identity);
   return s;
 }
 

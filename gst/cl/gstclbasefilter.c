@@ -51,6 +51,7 @@ typedef struct
   gboolean uploads;
   /* the properties leave frames unchanged */
   gboolean identity;
+  gboolean cropped;             /* the input at hand has a GstVideoCropMeta */
 } GstClBaseFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClBaseFilter, gst_cl_base_filter,
@@ -361,7 +362,9 @@ update_passthrough (GstClBaseFilter * self)
   gboolean passthrough;
 
   priv->identity = klass->is_passthrough && klass->is_passthrough (self);
-  passthrough = priv->identity && !priv->uploads;
+  /* a crop goes on as a copy of it: downstream may not take the meta, which
+   * only this element said it did */
+  passthrough = priv->identity && !priv->uploads && !priv->cropped;
 
   if (passthrough != gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
           (self))) {
@@ -424,6 +427,8 @@ gst_cl_base_filter_before_transform (GstBaseTransform * trans,
         GST_BUFFER_PTS (buffer));
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (trans), ts);
+  GET_PRIV (GST_CL_BASE_FILTER (trans))->cropped =
+      gst_buffer_get_video_crop_meta (buffer) != NULL;
   update_passthrough (GST_CL_BASE_FILTER (trans));
 }
 
