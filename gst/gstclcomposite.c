@@ -677,6 +677,7 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
     GstClComposite *self = GST_CL_COMPOSITE (agg);
     GstVideoAggregatorPad *other = self->pads[GST_PAD_CAST (pad) ==
         GST_PAD_CAST (self->pads[0]) ? 1 : 0];
+    GstVideoFormat other_format = GST_VIDEO_FORMAT_UNKNOWN;
     GstVideoInfo info;
     gboolean ok;
 
@@ -687,12 +688,21 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
     /* both pads in one format: the kernels do not convert */
     GST_OBJECT_LOCK (self);
     if (ok && gst_video_info_from_caps (&info, caps) && other->info.finfo &&
-        GST_VIDEO_INFO_FORMAT (&other->info) != GST_VIDEO_FORMAT_UNKNOWN)
-      ok = GST_VIDEO_INFO_FORMAT (&other->info) ==
-          GST_VIDEO_INFO_FORMAT (&info);
+        GST_VIDEO_INFO_FORMAT (&other->info) != GST_VIDEO_FORMAT_UNKNOWN &&
+        GST_VIDEO_INFO_FORMAT (&other->info) != GST_VIDEO_INFO_FORMAT (&info)) {
+      ok = FALSE;
+      other_format = GST_VIDEO_INFO_FORMAT (&other->info);
+    }
     GST_OBJECT_UNLOCK (self);
     gst_query_set_accept_caps_result (query, ok);
-    if (!ok)
+    if (other_format != GST_VIDEO_FORMAT_UNKNOWN && gst_cl_caps_in_event (caps))
+      GST_ELEMENT_WARNING (self, CORE, NEGOTIATION, ("%s takes the format of "
+              "%s, %s, not %s: put a videoconvert before it",
+              GST_PAD_NAME (pad), GST_PAD_NAME (other),
+              gst_video_format_to_string (other_format),
+              gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info))),
+          (NULL));
+    else if (!ok)
       gst_cl_warn_caps_refused (GST_ELEMENT (agg), GST_PAD (pad), caps);
     gst_caps_unref (templ);
     return TRUE;

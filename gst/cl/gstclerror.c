@@ -192,6 +192,18 @@ gst_cl_watch_caps_events (GstPad * sinkpad)
 }
 
 /**
+ * gst_cl_caps_in_event:
+ *
+ * Returns: whether @caps are those of a CAPS event this thread is sending to
+ *   a pad watched by gst_cl_watch_caps_events(), not of a query
+ */
+gboolean
+gst_cl_caps_in_event (GstCaps * caps)
+{
+  return caps && caps == g_private_get (&caps_in_event);
+}
+
+/**
  * gst_cl_warn_caps_refused:
  * @pad: a sink pad of @element
  * @caps: what @pad has just refused in an ACCEPT_CAPS query
@@ -210,12 +222,14 @@ gst_cl_warn_caps_refused (GstElement * element, GstPad * pad, GstCaps * caps)
   GString *formats;
   GstStructure *s;
   GstCapsFeatures *features;
-  const gchar *format, *interlace, *hint;
-  gchar *got, *feature_str = NULL;
+  GString *hints;
+  const gchar *format, *interlace;
+  gboolean interlaced;
+  gchar *got, *word, *feature_str = NULL;
 
   /* a query, not a stream: decodebin and playbin probe with caps they then
    * convert */
-  if (!caps || caps != g_private_get (&caps_in_event))
+  if (!gst_cl_caps_in_event (caps))
     return;
   templ = gst_pad_get_pad_template_caps (pad);
   if (gst_caps_can_intersect (caps, templ)) {
@@ -228,27 +242,39 @@ gst_cl_warn_caps_refused (GstElement * element, GstPad * pad, GstCaps * caps)
     append_formats (formats, gst_structure_get_value
         (gst_caps_get_structure (templ, i), "format"));
 
-  /* what is wrong with them: the format, the memory or the interlacing */
+  /* what is wrong with them: not raw video, the memory, the interlacing,
+   * the format */
   s = gst_caps_get_structure (caps, 0);
   features = gst_caps_get_features (caps, 0);
   format = gst_structure_get_string (s, "format");
   interlace = gst_structure_get_string (s, "interlace-mode");
-  if (features && !gst_caps_features_is_any (features) &&
-      !gst_caps_features_contains (features,
-          GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY) &&
-      !gst_caps_features_contains (features, "memory:OpenCL")) {
-    feature_str = gst_caps_features_to_string (features);
-    hint = "a download to system memory";
-  } else if (interlace && strcmp (interlace, "progressive") != 0) {
-    hint = "a deinterlace";
+  interlaced = interlace && strcmp (interlace, "progressive") != 0;
+  hints = g_string_new (NULL);
+  if (!gst_structure_has_name (s, "video/x-raw")) {
+    g_string_append (hints, "a decoder (decodebin)");
   } else {
-    hint = "a videoconvert";
+    if (features && !gst_caps_features_is_any (features) &&
+        !gst_caps_features_contains (features,
+            GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY) &&
+        !gst_caps_features_contains (features, "memory:OpenCL")) {
+      feature_str = gst_caps_features_to_string (features);
+      g_string_append (hints, "a download to system memory");
+    }
+    if (interlaced)
+      g_string_append_printf (hints, "%sa deinterlace",
+          hints->len ? " and " : "");
+    word = g_strdup_printf (" %s ", format ? format : "");
+    if (!format || !strstr (formats->str, word))
+      g_string_append_printf (hints, "%sa videoconvert",
+          hints->len ? " and " : "");
+    g_free (word);
   }
+  if (!hints->len)
+    g_string_append (hints, "a videoconvert");
   got = g_strdup_printf ("%s%s%s%s%s%s%s", gst_structure_get_name (s),
       feature_str ? "(" : "", feature_str ? feature_str : "",
       feature_str ? ")" : "", format ? " " : "", format ? format : "",
-      interlace && strcmp (interlace, "progressive") != 0 ? ", interlaced" :
-      "");
+      interlaced ? ", interlaced" : "");
   g_free (feature_str);
 
   if (!quark)
@@ -257,12 +283,13 @@ gst_cl_warn_caps_refused (GstElement * element, GstPad * pad, GstCaps * caps)
     GST_ELEMENT_WARNING (element, CORE, NEGOTIATION, ("%s:%s takes "
             "progressive raw video in system memory or memory:OpenCL, in %s; "
             "not %s: put %s before it", GST_ELEMENT_NAME (element),
-            GST_PAD_NAME (pad), g_strstrip (formats->str), got, hint),
+            GST_PAD_NAME (pad), g_strstrip (formats->str), got, hints->str),
         ("refused %" GST_PTR_FORMAT, caps));
     g_object_set_qdata_full (G_OBJECT (pad), quark, got, g_free);
   } else {
     g_free (got);
   }
+  g_string_free (hints, TRUE);
   g_string_free (formats, TRUE);
   gst_caps_unref (templ);
 }

@@ -24,6 +24,8 @@ void          gst_cl_post_error (GstElement * element, const GError * err,
 
 void          gst_cl_watch_caps_events (GstPad * sinkpad);
 
+gboolean      gst_cl_caps_in_event (GstCaps * caps);
+
 void          gst_cl_warn_caps_refused (GstElement * element, GstPad * pad,
                                         GstCaps * caps);
 
