@@ -605,60 +605,113 @@ gst_cl_composite_src_query (GstAggregator * agg, GstQuery * query)
       query);
 }
 
-/* The formats the input other than @pad's can take, from its caps or else
- * its upstream's, as caps in both memories; NULL for any. */
+/* The formats upstream of @pad can give, as caps in both memories; NULL for
+ * any. A query that comes back here, through a tee feeding both pads, gets
+ * no answer. */
 static GstCaps *
-other_input_formats (GstClComposite * self, GstPad * pad)
+peer_formats (GstClComposite * self, GstPad * pad)
+{
+  /* the elements asking in this thread */
+  static GPrivate asking = G_PRIVATE_INIT (NULL);
+  GSList *outer = g_private_get (&asking);
+  GstCaps *peer, *formats, *res;
+  guint i;
+
+  if (g_slist_find (outer, self))
+    return NULL;
+  g_private_set (&asking, g_slist_prepend (outer, self));
+  peer = gst_pad_peer_query_caps (pad, NULL);
+  g_slist_free_1 (g_private_get (&asking));
+  g_private_set (&asking, outer);
+  if (gst_caps_is_any (peer) || gst_caps_is_empty (peer)) {
+    gst_caps_unref (peer);
+    return NULL;
+  }
+  formats = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (peer); i++) {
+    const GValue *v = gst_structure_get_value (gst_caps_get_structure (peer,
+            i), "format");
+    GstStructure *s;
+
+    if (!v) {
+      gst_caps_unref (formats);
+      gst_caps_unref (peer);
+      return NULL;
+    }
+    s = gst_structure_new_empty ("video/x-raw");
+    gst_structure_set_value (s, "format", v);
+    formats = gst_caps_merge_structure (formats, s);
+  }
+  gst_caps_unref (peer);
+  res = gst_cl_caps_add_memory_feature (formats);
+  gst_caps_unref (formats);
+  return res;
+}
+
+/* @caps less what @formats leave out, unless that is everything */
+static GstCaps *
+keep_formats (GstCaps * caps, GstCaps * formats)
+{
+  GstCaps *both;
+
+  if (!formats)
+    return caps;
+  both = gst_caps_intersect_full (caps, formats, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (formats);
+  if (gst_caps_is_empty (both)) {
+    gst_caps_unref (both);
+    return caps;
+  }
+  gst_caps_unref (caps);
+  return both;
+}
+
+/* The kernels do not convert, so both inputs take one format: the other
+ * input's where it has one; else the first, in downstream's order, that both
+ * upstreams can give, which both pads work out alike whichever asks first. */
+static GstCaps *
+agree_on_format (GstClComposite * self, GstPad * pad, GstCaps * caps)
 {
   GstVideoAggregatorPad *other = self->pads[pad == GST_PAD (self->pads[0]) ?
       1 : 0];
   GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
-  GstCaps *peer, *formats, *res;
-  guint i;
+  const GValue *v;
+  GstCaps *one, *first, *second;
+  gboolean agree;
 
   GST_OBJECT_LOCK (self);
   if (other->info.finfo)
     format = GST_VIDEO_INFO_FORMAT (&other->info);
   GST_OBJECT_UNLOCK (self);
   if (format != GST_VIDEO_FORMAT_UNKNOWN) {
-    formats = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+    one = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
         gst_video_format_to_string (format), NULL);
-  } else {
-    /* a query that comes back here, through a tee feeding both pads, gets
-     * no answer: the elements asking in this thread */
-    static GPrivate asking = G_PRIVATE_INIT (NULL);
-    GSList *outer = g_private_get (&asking);
-
-    if (g_slist_find (outer, self))
-      return NULL;
-    g_private_set (&asking, g_slist_prepend (outer, self));
-    peer = gst_pad_peer_query_caps (GST_PAD (other), NULL);
-    g_slist_free_1 (g_private_get (&asking));
-    g_private_set (&asking, outer);
-    if (gst_caps_is_any (peer) || gst_caps_is_empty (peer)) {
-      gst_caps_unref (peer);
-      return NULL;
-    }
-    formats = gst_caps_new_empty ();
-    for (i = 0; i < gst_caps_get_size (peer); i++) {
-      const GValue *v = gst_structure_get_value (gst_caps_get_structure (peer,
-              i), "format");
-      GstStructure *s;
-
-      if (!v) {
-        gst_caps_unref (formats);
-        gst_caps_unref (peer);
-        return NULL;
-      }
-      s = gst_structure_new_empty ("video/x-raw");
-      gst_structure_set_value (s, "format", v);
-      formats = gst_caps_merge_structure (formats, s);
-    }
-    gst_caps_unref (peer);
+    caps = keep_formats (caps, gst_cl_caps_add_memory_feature (one));
+    gst_caps_unref (one);
+    return caps;
   }
-  res = gst_cl_caps_add_memory_feature (formats);
-  gst_caps_unref (formats);
-  return res;
+
+  /* in the pads' order, whichever asks: the same steps give the same
+   * format */
+  first = peer_formats (self, GST_PAD (self->pads[0]));
+  second = peer_formats (self, GST_PAD (self->pads[1]));
+  /* one settled on only where both upstreams are known: not while a link
+   * is checked, nor with an input unlinked */
+  agree = first && second;
+  caps = keep_formats (caps, first);
+  caps = keep_formats (caps, second);
+  if (!agree || gst_caps_is_empty (caps))
+    return caps;
+  v = gst_structure_get_value (gst_caps_get_structure (caps, 0), "format");
+  if (GST_VALUE_HOLDS_LIST (v))
+    v = gst_value_list_get_value (v, 0);
+  if (!v || !G_VALUE_HOLDS_STRING (v))
+    return caps;
+  one = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+      g_value_get_string (v), NULL);
+  caps = keep_formats (caps, gst_cl_caps_add_memory_feature (one));
+  gst_caps_unref (one);
+  return caps;
 }
 
 /* Inputs may be in system memory or memory:OpenCL, whatever the output's
@@ -669,7 +722,7 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
     GstQuery * query)
 {
   GstCaps *templ = gst_pad_get_pad_template_caps (GST_PAD (pad));
-  GstCaps *filter, *caps, *both, *formats;
+  GstCaps *filter, *caps, *both;
   GstPad *srcpad;
   guint i;
 
@@ -730,19 +783,7 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
   gst_caps_unref (caps);
   caps = gst_caps_intersect_full (both, templ, GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref (both);
-  /* the kernels do not convert: the other input's formats where it can
-   * give any of these */
-  formats = other_input_formats (GST_CL_COMPOSITE (agg), GST_PAD (pad));
-  if (formats) {
-    both = gst_caps_intersect_full (caps, formats, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (formats);
-    if (gst_caps_is_empty (both)) {
-      gst_caps_unref (both);
-    } else {
-      gst_caps_unref (caps);
-      caps = both;
-    }
-  }
+  caps = agree_on_format (GST_CL_COMPOSITE (agg), GST_PAD (pad), caps);
   if (filter) {
     both = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (caps);

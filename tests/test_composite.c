@@ -480,6 +480,20 @@ GST_START_TEST (test_format_follows_other_input)
 
 GST_END_TEST;
 
+/* two inputs both free to convert, from different formats, negotiating at
+ * the same time: they settle on one format, whichever asks first */
+GST_START_TEST (test_free_inputs_agree)
+{
+  for (guint i = 0; i < 5; i++)
+    fail_unless (play_to_end ("clcomposite name=c ! fakesink videotestsrc "
+            "num-buffers=3 ! video/x-raw,format=I420,width=32,height=24 ! "
+            "videoconvert ! c.sink_0 videotestsrc num-buffers=3 ! "
+            "video/x-raw,format=BGRA,width=16,height=12 ! videoconvert ! "
+            "c.sink_1") == GST_MESSAGE_EOS, "run %u did not play", i);
+}
+
+GST_END_TEST;
+
 /* downstream may ask for frames on the device, in formats without alpha
  * too */
 GST_START_TEST (test_device_output_any_format)
@@ -884,6 +898,7 @@ composite_suite (void)
   tcase_add_test (tc, test_downstream_size);
   tcase_add_test (tc, test_formats_differ);
   tcase_add_test (tc, test_format_follows_other_input);
+  tcase_add_test (tc, test_free_inputs_agree);
   tcase_add_test (tc, test_device_output_any_format);
   tcase_add_test (tc, test_output_labelled_as_background);
   tcase_add_test (tc, test_downstream_framerate);
