@@ -666,6 +666,18 @@ keep_formats (GstCaps * caps, GstCaps * formats)
   return both;
 }
 
+/* @caps in @format alone, unless they have none of it */
+static GstCaps *
+keep_format (GstCaps * caps, const gchar * format)
+{
+  GstCaps *one = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+      format, NULL);
+
+  caps = keep_formats (caps, gst_cl_caps_add_memory_feature (one));
+  gst_caps_unref (one);
+  return caps;
+}
+
 /* The kernels do not convert, so both inputs take one format: the other
  * input's where it has one; else the first, in downstream's order, that both
  * upstreams can give, which both pads work out alike whichever asks first. */
@@ -676,20 +688,15 @@ agree_on_format (GstClComposite * self, GstPad * pad, GstCaps * caps)
       1 : 0];
   GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
   const GValue *v;
-  GstCaps *one, *first, *second;
+  GstCaps *first, *second;
   gboolean agree;
 
   GST_OBJECT_LOCK (self);
   if (other->info.finfo)
     format = GST_VIDEO_INFO_FORMAT (&other->info);
   GST_OBJECT_UNLOCK (self);
-  if (format != GST_VIDEO_FORMAT_UNKNOWN) {
-    one = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
-        gst_video_format_to_string (format), NULL);
-    caps = keep_formats (caps, gst_cl_caps_add_memory_feature (one));
-    gst_caps_unref (one);
-    return caps;
-  }
+  if (format != GST_VIDEO_FORMAT_UNKNOWN)
+    return keep_format (caps, gst_video_format_to_string (format));
 
   /* in the pads' order, whichever asks: the same steps give the same
    * format */
@@ -707,11 +714,7 @@ agree_on_format (GstClComposite * self, GstPad * pad, GstCaps * caps)
     v = gst_value_list_get_value (v, 0);
   if (!v || !G_VALUE_HOLDS_STRING (v))
     return caps;
-  one = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
-      g_value_get_string (v), NULL);
-  caps = keep_formats (caps, gst_cl_caps_add_memory_feature (one));
-  gst_caps_unref (one);
-  return caps;
+  return keep_format (caps, g_value_get_string (v));
 }
 
 /* Inputs may be in system memory or memory:OpenCL, whatever the output's
@@ -795,19 +798,26 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
   return TRUE;
 }
 
-/* frames larger than the device takes fail negotiation with a message */
+/* Frames of @caps larger than the device takes fail negotiation with a
+ * message, on the inputs and the output. */
+static gboolean
+caps_fit_device (GstClComposite * self, GstCaps * caps)
+{
+  GstVideoInfo info;
+
+  return !self->ctx || !gst_video_info_from_caps (&info, caps) ||
+      gst_cl_frame_fits_device (GST_ELEMENT (self), self->ctx, &info);
+}
+
 static gboolean
 gst_cl_composite_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
     GstEvent * event)
 {
-  GstClComposite *self = GST_CL_COMPOSITE (agg);
-  GstVideoInfo info;
   GstCaps *caps;
 
   if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
     gst_event_parse_caps (event, &caps);
-    if (self->ctx && gst_video_info_from_caps (&info, caps) &&
-        !gst_cl_frame_fits_device (GST_ELEMENT (self), self->ctx, &info)) {
+    if (!caps_fit_device (GST_CL_COMPOSITE (agg), caps)) {
       gst_event_unref (event);
       return FALSE;
     }
@@ -819,11 +829,7 @@ gst_cl_composite_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
 static gboolean
 gst_cl_composite_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
 {
-  GstClComposite *self = GST_CL_COMPOSITE (agg);
-  GstVideoInfo info;
-
-  if (self->ctx && gst_video_info_from_caps (&info, caps) &&
-      !gst_cl_frame_fits_device (GST_ELEMENT (self), self->ctx, &info))
+  if (!caps_fit_device (GST_CL_COMPOSITE (agg), caps))
     return FALSE;
   return
       GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->negotiated_src_caps
@@ -955,6 +961,22 @@ pad_linked (GstPad * pad, GstPad * peer, GstClComposite * self)
   g_mutex_unlock (&self->unlinked_lock);
 }
 
+/* A flush of @pad, as upstream would send for the seek @seqnum (with
+ * @reset_time), or for none (GST_SEQNUM_INVALID) */
+static void
+flush_pad (GstPad * pad, guint32 seqnum, gboolean reset_time)
+{
+  GstEvent *start = gst_event_new_flush_start ();
+  GstEvent *stop = gst_event_new_flush_stop (reset_time);
+
+  if (seqnum != GST_SEQNUM_INVALID) {
+    gst_event_set_seqnum (start, seqnum);
+    gst_event_set_seqnum (stop, seqnum);
+  }
+  gst_pad_send_event (pad, start);
+  gst_pad_send_event (pad, stop);
+}
+
 /* The first event of a stream on a pad whose stream the element ended, in
  * the thread of the upstream that sends it: a flush takes the end away. */
 static GstPadProbeReturn
@@ -978,8 +1000,7 @@ stream_after_end (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   g_mutex_unlock (&self->unlinked_lock);
   if (ended) {
     GST_INFO_OBJECT (pad, "a stream after its end: flushing the end away");
-    gst_pad_send_event (pad, gst_event_new_flush_start ());
-    gst_pad_send_event (pad, gst_event_new_flush_stop (FALSE));
+    flush_pad (pad, GST_SEQNUM_INVALID, FALSE);
   }
   return GST_PAD_PROBE_OK;
 }
@@ -996,17 +1017,11 @@ flush_unlinked_pads (GstClComposite * self, guint32 seqnum)
   g_mutex_lock (&self->unlinked_lock);
   for (i = 0; i < G_N_ELEMENTS (self->pads); i++) {
     GstPad *pad = GST_PAD (self->pads[i]);
-    GstEvent *event;
 
     if (gst_pad_is_linked (pad))
       continue;
     GST_DEBUG_OBJECT (pad, "not linked: flushing it for the seek");
-    event = gst_event_new_flush_start ();
-    gst_event_set_seqnum (event, seqnum);
-    gst_pad_send_event (pad, event);
-    event = gst_event_new_flush_stop (TRUE);
-    gst_event_set_seqnum (event, seqnum);
-    gst_pad_send_event (pad, event);
+    flush_pad (pad, seqnum, TRUE);
     if (self->ended[i])
       end_stream (self, pad);
   }

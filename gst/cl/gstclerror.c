@@ -217,7 +217,7 @@ gst_cl_caps_in_event (GstCaps * caps)
 void
 gst_cl_warn_caps_refused (GstElement * element, GstPad * pad, GstCaps * caps)
 {
-  static GQuark quark;
+  GQuark quark = g_quark_from_static_string ("gst-cl-caps-refused");
   GstCaps *templ;
   GString *formats;
   GstStructure *s;
@@ -277,8 +277,6 @@ gst_cl_warn_caps_refused (GstElement * element, GstPad * pad, GstCaps * caps)
       interlaced ? ", interlaced" : "");
   g_free (feature_str);
 
-  if (!quark)
-    quark = g_quark_from_static_string ("gst-cl-caps-refused");
   if (g_strcmp0 (g_object_get_qdata (G_OBJECT (pad), quark), got) != 0) {
     GST_ELEMENT_WARNING (element, CORE, NEGOTIATION, ("%s:%s takes "
             "progressive raw video in system memory or memory:OpenCL, in %s; "
