@@ -1,0 +1,449 @@
+/* gstclfilters: many streams through cl elements at once, as a server runs them
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Each stream is a branch `videotestsrc ! <caps> ! <element> ! video/x-raw !
+ * fakesink`, frames from system memory in and back to system memory out.
+ * Branches run in one pipeline per process, in one or more processes, live
+ * (sources at the framerate, sinks in sync) or as fast as they go. After a
+ * second of warm-up the program counts, over the measured seconds, the
+ * frames that reach each sink and, live, those that reach it after their
+ * time to be shown. It prints one Markdown table row: frames/s in all, per
+ * stream, the streams that kept their full rate, CPU time per frame and,
+ * where nvidia-smi is there, how busy each GPU was.
+ *
+ *   clfilters-streams --branches 32                      # not live
+ *   clfilters-streams --branches 128 --live --seconds 10
+ *   clfilters-streams --processes 2 --branches 16 --devices 0,1
+ */
+#include <gst/gst.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static gint branches = 8, pipelines = 1, processes = 1, width = 1920,
+    height = 1080, fps = 30;
+static gdouble seconds = 5, warmup = 1;
+static gboolean live, header, device_per_process;
+static gint process_index;
+static gchar *element_desc, *format, *devices, *pattern;
+
+static GOptionEntry entries[] = {
+  {"branches", 'b', 0, G_OPTION_ARG_INT, &branches,
+      "Streams in each process (8)", "N"},
+  {"pipelines", 0, 0, G_OPTION_ARG_INT, &pipelines,
+      "Pipelines in each process, each with its branches and its own OpenCL "
+        "context (1)", "N"},
+  {"processes", 'p', 0, G_OPTION_ARG_INT, &processes,
+      "Processes, each with its branches (1)", "N"},
+  {"live", 'l', 0, G_OPTION_ARG_NONE, &live,
+      "Sources at the framerate, sinks in sync with the clock", NULL},
+  {"seconds", 's', 0, G_OPTION_ARG_DOUBLE, &seconds,
+      "Seconds measured, after the warm-up (5)", "S"},
+  {"warmup", 0, 0, G_OPTION_ARG_DOUBLE, &warmup,
+      "Seconds before measuring (1)", "S"},
+  {"element", 'e', 0, G_OPTION_ARG_STRING, &element_desc,
+      "The cl part of each branch (\"clepsilon threshold=20\")", "DESC"},
+  {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Video format (NV12)",
+      "FMT"},
+  {"width", 'W', 0, G_OPTION_ARG_INT, &width, "Frame width (1920)", "W"},
+  {"height", 'H', 0, G_OPTION_ARG_INT, &height, "Frame height (1080)", "H"},
+  {"fps", 0, 0, G_OPTION_ARG_INT, &fps, "Frames a second (30)", "N"},
+  {"pattern", 0, 0, G_OPTION_ARG_STRING, &pattern,
+      "videotestsrc pattern (solid-color: the source costs little)", "P"},
+  {"devices", 'd', 0, G_OPTION_ARG_STRING, &devices,
+      "device-index of the cl elements, branch by branch in turn, e.g. 0,1 "
+        "(default: the elements choose)", "LIST"},
+  {"device-per-process", 0, 0, G_OPTION_ARG_NONE, &device_per_process,
+      "--devices in turn process by process, not branch by branch", NULL},
+  {"header", 0, 0, G_OPTION_ARG_NONE, &header, "Print the table's header",
+      NULL},
+  {NULL}
+};
+
+typedef struct
+{
+  gint frames, late;
+  /* a frame's time to be shown: its running time plus this (base time and
+   * latency), set once playing, after clock; until then none is late */
+  gpointer deadline_offset;
+  GstClock *clock;
+} Stream;
+
+typedef struct
+{
+  gint frames, late, full_streams, min_frames, max_frames, streams;
+  gdouble cpu_seconds, elapsed;
+} Result;
+
+static GstElement **pipeline;
+static Stream *streams;
+
+static GstPadProbeReturn
+count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Stream *s = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstEvent *event;
+  gsize offset = GPOINTER_TO_SIZE (g_atomic_pointer_get (&s->deadline_offset));
+
+  if (live && offset && GST_BUFFER_PTS_IS_VALID (buf) &&
+      (event = gst_pad_get_sticky_event (pad, GST_EVENT_SEGMENT, 0))) {
+    const GstSegment *seg;
+    GstClockTime rt;
+
+    gst_event_parse_segment (event, &seg);
+    rt = gst_segment_to_running_time (seg, GST_FORMAT_TIME,
+        GST_BUFFER_PTS (buf));
+    if (GST_CLOCK_TIME_IS_VALID (rt) &&
+        gst_clock_get_time (s->clock) > rt + offset)
+      g_atomic_int_inc (&s->late);
+    gst_event_unref (event);
+  }
+  g_atomic_int_inc (&s->frames);
+  return GST_PAD_PROBE_OK;
+}
+
+static gchar *
+branch_description (gint i)
+{
+  gchar *dev = NULL, *desc, **list;
+  const gchar *cl = element_desc ? element_desc : "clepsilon threshold=20";
+
+  if (devices) {
+    list = g_strsplit (devices, ",", -1);
+    dev = g_strdup_printf (" device-index=%s",
+        list[(device_per_process ? process_index : i) % g_strv_length (list)]);
+    g_strfreev (list);
+  }
+  desc = g_strdup_printf ("videotestsrc pattern=%s is-live=%d ! "
+      "video/x-raw,format=%s,width=%d,height=%d,framerate=%d/1 ! %s%s ! "
+      "video/x-raw ! fakesink name=sink%d sync=%d qos=%d",
+      pattern ? pattern : "solid-color", live, format ? format : "NV12",
+      width, height, fps, cl, dev ? dev : "", i, live, live);
+  g_free (dev);
+  return desc;
+}
+
+static GstElement *
+build_pipeline (gint first_branch, Stream * counters)
+{
+  GString *desc = g_string_new (NULL);
+  GError *err = NULL;
+  GstElement *p;
+  gint i;
+
+  for (i = 0; i < branches; i++) {
+    gchar *b = branch_description (first_branch + i);
+
+    g_string_append_printf (desc, "%s%s", i ? "  " : "", b);
+    g_free (b);
+  }
+  p = gst_parse_launch (desc->str, &err);
+  if (!p) {
+    g_printerr ("pipeline: %s\n", err->message);
+    exit (1);
+  }
+  g_string_free (desc, TRUE);
+  for (i = 0; i < branches; i++) {
+    gchar *name = g_strdup_printf ("sink%d", first_branch + i);
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (p), name);
+    GstPad *pad = gst_element_get_static_pad (sink, "sink");
+
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame,
+        &counters[i], NULL);
+    gst_object_unref (pad);
+    gst_object_unref (sink);
+    g_free (name);
+  }
+  return p;
+}
+
+static gdouble
+cpu_seconds (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static gboolean
+bus_error (GstBus * bus, GstMessage * msg, gpointer loop)
+{
+  GError *err = NULL;
+
+  gst_message_parse_error (msg, &err, NULL);
+  g_printerr ("error from %s: %s\n", GST_OBJECT_NAME (msg->src), err->message);
+  g_clear_error (&err);
+  exit (1);
+  return TRUE;
+}
+
+static void
+snapshot (gint * frames, gint * late)
+{
+  gint i;
+
+  for (i = 0; i < pipelines * branches; i++) {
+    frames[i] = g_atomic_int_get (&streams[i].frames);
+    late[i] = g_atomic_int_get (&streams[i].late);
+  }
+}
+
+static void
+wait_seconds (gdouble s)
+{
+  g_usleep ((gulong) (s * G_USEC_PER_SEC));
+}
+
+/* Starts a pipeline; its frames' deadlines are known once it plays. */
+static void
+start_pipeline (GstElement * p, Stream * counters)
+{
+  GstBus *bus = gst_element_get_bus (p);
+  GstClockTime latency = 0;
+  GstQuery *q;
+  gint i;
+
+  gst_bus_enable_sync_message_emission (bus);
+  g_signal_connect (bus, "sync-message::error", G_CALLBACK (bus_error), NULL);
+  gst_object_unref (bus);
+  if (gst_element_set_state (p, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    g_printerr ("the pipeline did not start\n");
+    exit (1);
+  }
+  gst_element_get_state (p, NULL, NULL, GST_CLOCK_TIME_NONE);
+  q = gst_query_new_latency ();
+  if (gst_element_query (p, q))
+    gst_query_parse_latency (q, NULL, &latency, NULL);
+  gst_query_unref (q);
+  for (i = 0; i < branches; i++) {
+    counters[i].clock = gst_pipeline_get_clock (GST_PIPELINE (p));
+    g_atomic_pointer_set (&counters[i].deadline_offset,
+        GSIZE_TO_POINTER (gst_element_get_base_time (p) + latency));
+  }
+}
+
+/* Runs this process's pipelines and measures them. */
+static Result
+run_branches (gint first_branch)
+{
+  gint n_streams = pipelines * branches;
+  gint *f0 = g_new0 (gint, n_streams), *l0 = g_new0 (gint, n_streams);
+  gint *f1 = g_new0 (gint, n_streams), *l1 = g_new0 (gint, n_streams);
+  gdouble t0, c0;
+  Result r = { 0, };
+  gint i;
+
+  streams = g_new0 (Stream, n_streams);
+  pipeline = g_new0 (GstElement *, pipelines);
+  for (i = 0; i < pipelines; i++)
+    pipeline[i] = build_pipeline (first_branch + i * branches,
+        &streams[i * branches]);
+  for (i = 0; i < pipelines; i++)
+    start_pipeline (pipeline[i], &streams[i * branches]);
+
+  wait_seconds (warmup);
+  snapshot (f0, l0);
+  t0 = g_get_monotonic_time () / 1e6;
+  c0 = cpu_seconds ();
+  wait_seconds (seconds);
+  snapshot (f1, l1);
+  r.elapsed = g_get_monotonic_time () / 1e6 - t0;
+  r.cpu_seconds = cpu_seconds () - c0;
+
+  r.streams = n_streams;
+  r.min_frames = G_MAXINT;
+  for (i = 0; i < n_streams; i++) {
+    gint n = f1[i] - f0[i], late = l1[i] - l0[i];
+
+    r.frames += n;
+    r.late += late;
+    r.min_frames = MIN (r.min_frames, n);
+    r.max_frames = MAX (r.max_frames, n);
+    /* a frame at either end of the window may fall out of it */
+    if (live && late == 0 && n >= (gint) (fps * r.elapsed) - 1)
+      r.full_streams++;
+  }
+  for (i = 0; i < pipelines; i++) {
+    gst_element_set_state (pipeline[i], GST_STATE_NULL);
+    gst_object_unref (pipeline[i]);
+  }
+  for (i = 0; i < n_streams; i++)
+    gst_clear_object (&streams[i].clock);
+  g_free (pipeline);
+  g_free (streams);
+  g_free (f0);
+  g_free (l0);
+  g_free (f1);
+  g_free (l1);
+  return r;
+}
+
+/* GPU utilization from nvidia-smi, sampled while the streams run. */
+typedef struct
+{
+  GPid pid;
+  gint out;
+} Sampler;
+
+static gboolean
+sampler_start (Sampler * s)
+{
+  gchar *argv[] = { (gchar *) "nvidia-smi",
+    (gchar *) "--query-gpu=index,utilization.gpu",
+    (gchar *) "--format=csv,noheader,nounits", (gchar *) "-lms",
+    (gchar *) "200", NULL
+  };
+
+  return g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+      G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &s->pid, NULL, &s->out, NULL,
+      NULL);
+}
+
+/* "gpu0 71%, gpu1 68%": the mean over the samples taken after @skip s */
+static gchar *
+sampler_stop (Sampler * s, gdouble skip)
+{
+  gchar buf[65536];
+  gssize n, len = 0;
+  gdouble sum[16] = { 0, };
+  gint count[16] = { 0, }, i, line = 0, per_round;
+  GString *res = g_string_new (NULL);
+  gchar **lines;
+
+  kill (s->pid, SIGTERM);
+  while (len < (gssize) sizeof (buf) - 1 &&
+      (n = read (s->out, buf + len, sizeof (buf) - 1 - len)) > 0)
+    len += n;
+  buf[len] = 0;
+  close (s->out);
+  waitpid (s->pid, NULL, 0);
+  g_spawn_close_pid (s->pid);
+
+  lines = g_strsplit (buf, "\n", -1);
+  /* a round of samples has a line per GPU; rounds come every 200 ms */
+  for (per_round = 0; lines[per_round] && lines[per_round][0] &&
+      g_ascii_strtoll (lines[per_round], NULL, 10) == per_round; per_round++);
+  per_round = MAX (per_round, 1);
+  for (line = 0; lines[line]; line++) {
+    gint idx;
+    gchar *comma = strchr (lines[line], ',');
+
+    if (!comma || line / per_round < skip / 0.2)
+      continue;
+    idx = g_ascii_strtoll (lines[line], NULL, 10);
+    if (idx < 0 || idx >= 16)
+      continue;
+    sum[idx] += g_ascii_strtod (comma + 1, NULL);
+    count[idx]++;
+  }
+  g_strfreev (lines);
+  for (i = 0; i < 16; i++)
+    if (count[i])
+      g_string_append_printf (res, "%sgpu%d %.0f%%", res->len ? ", " : "",
+          i, sum[i] / count[i]);
+  return g_string_free (res, res->len == 0);
+}
+
+static void
+print_row (const Result * r, gint n_streams, const gchar * gpu)
+{
+  gdouble per_stream = r->frames / r->elapsed / n_streams;
+  gchar *full = g_strdup_printf ("%d of %d", r->full_streams, n_streams);
+  gchar *late = g_strdup_printf ("%d", r->late);
+
+  if (header)
+    g_print
+        ("| element | processes x branches | live | seconds | frames/s, all "
+        "| frames/s a stream, min / mean / max | streams at full rate "
+        "| late frames | CPU ms a frame | GPU busy |\n"
+        "|---|---|---|---:|---:|---|---:|---:|---:|---|\n");
+  g_print ("| %s%s%s%s | %d x %d%s | %s | %.1f | %.0f | %.1f / %.1f / %.1f "
+      "| %s | %s | %.3f | %s |\n",
+      element_desc ? element_desc : "clepsilon threshold=20",
+      devices ? " (device-index " : "", devices ? devices : "",
+      devices ? (device_per_process ? " by process)" : ")") : "", processes,
+      branches, pipelines > 1 ? g_strdup_printf (" (%d pipelines a process)",
+          pipelines) : "", live ? "yes" : "no", r->elapsed,
+      r->frames / r->elapsed, r->min_frames / r->elapsed, per_stream,
+      r->max_frames / r->elapsed, live ? full : "-", live ? late : "-",
+      r->frames ? 1000.0 * r->cpu_seconds / r->frames : 0.0, gpu ? gpu : "-");
+  g_free (full);
+  g_free (late);
+}
+
+int
+main (int argc, char **argv)
+{
+  GOptionContext *ctx = g_option_context_new ("- many streams through cl "
+      "elements");
+  GError *err = NULL;
+  Sampler sampler;
+  gboolean sampling;
+  Result total = { 0, };
+  gchar *gpu = NULL;
+  gint fds[2], i;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    g_printerr ("%s\n", err->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  if (branches < 1 || pipelines < 1 || processes < 1 || seconds <= 0) {
+    g_printerr ("--branches, --processes and --seconds must be positive\n");
+    return 2;
+  }
+
+  sampling = sampler_start (&sampler);
+  if (processes == 1) {
+    total = run_branches (0);
+  } else {
+    /* each child measures its branches and writes what it counted */
+    if (pipe (fds) != 0)
+      return 1;
+    for (i = 0; i < processes; i++) {
+      if (fork () == 0) {
+        Result r;
+
+        close (fds[0]);
+        process_index = i;
+        r = run_branches (i * pipelines * branches);
+        if (write (fds[1], &r, sizeof (r)) != sizeof (r))
+          _exit (1);
+        _exit (0);
+      }
+    }
+    close (fds[1]);
+    total.min_frames = G_MAXINT;
+    for (i = 0; i < processes; i++) {
+      Result r;
+
+      if (read (fds[0], &r, sizeof (r)) != sizeof (r)) {
+        g_printerr ("a process did not finish\n");
+        return 1;
+      }
+      total.frames += r.frames;
+      total.late += r.late;
+      total.full_streams += r.full_streams;
+      total.min_frames = MIN (total.min_frames, r.min_frames);
+      total.max_frames = MAX (total.max_frames, r.max_frames);
+      total.cpu_seconds += r.cpu_seconds;
+      total.elapsed = MAX (total.elapsed, r.elapsed);
+    }
+    while (wait (NULL) > 0);
+  }
+  if (sampling)
+    gpu = sampler_stop (&sampler, warmup + 1);
+  print_row (&total, processes * pipelines * branches, gpu);
+  g_free (gpu);
+  return 0;
+}
