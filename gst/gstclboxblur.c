@@ -123,7 +123,6 @@ static gboolean
 blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
     const GstClPlane * out, gint radius, GError ** error)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gchar options[32];
   cl_kernel k;
   gsize global[2] = { in->width, in->height };
@@ -134,7 +133,7 @@ blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
   return k && gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius)) &&
-      gst_cl_context_enqueue_kernel (ctx, k, 2, global, NULL, error);
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
 }
 
 static gboolean
@@ -142,7 +141,6 @@ blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
     const GstClPlane * out, gint radius, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gboolean transposed = self->method == BOX_BLUR_RUNS_TRANSPOSED;
   gint row_bytes = in->width * in->pstride;
   /* in elements of the tmp buffer: ushort along rows, pixels transposed */
@@ -177,14 +175,14 @@ blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
       GST_CL_ARG (in->stride), GST_CL_ARG (tmp), GST_CL_ARG (tmp_stride),
       GST_CL_ARG (vsum_width),
       GST_CL_ARG (in->height), GST_CL_ARG (radius), GST_CL_ARG (run)) &&
-      gst_cl_context_enqueue_kernel (ctx, vsum, 2, vglobal,
+      gst_cl_base_filter_enqueue_kernel (base, vsum, 2, vglobal,
       transposed ? tile : NULL, error) &&
       gst_cl_set_kernel_args (hsum, error, 11, GST_CL_ARG (tmp),
       GST_CL_ARG (tmp_stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
       GST_CL_ARG (run), GST_CL_ARG (n), GST_CL_ARG (magic),
       GST_CL_ARG (shift)) &&
-      gst_cl_context_enqueue_kernel (ctx, hsum, 2, hglobal,
+      gst_cl_base_filter_enqueue_kernel (base, hsum, 2, hglobal,
       transposed ? tile : NULL, error);
 }
 

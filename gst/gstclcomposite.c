@@ -197,6 +197,7 @@ struct _GstClComposite
   GstClVariant variant;
 
   GstClContext *ctx;
+  cl_command_queue queue;       /* the last frame's */
   cl_kernel kernels[N_KERNELS];
   gboolean bytes_only;          /* GST_CL_COMPOSITE_KERNEL=bytes */
   GstClStaging staging[3];      /* background, overlay, output */
@@ -352,7 +353,8 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
       GST_CL_ARG (out->pstride), GST_CL_ARG (alpha), GST_CL_ARG (gamma),
       GST_CL_ARG (layout.gamma_mask), GST_CL_ARG (op),
       GST_CL_ARG (layout.alpha_index)) &&
-      gst_cl_context_enqueue_kernel (self->ctx, k, 2, global, NULL, error);
+      gst_cl_context_enqueue_kernel (self->ctx, self->queue, k, 2, global,
+      NULL, error);
 }
 
 /**
@@ -379,6 +381,9 @@ gst_cl_composite_process (GstClComposite * self, const GstVideoInfo * info,
 
   g_return_val_if_fail (GST_IS_CL_COMPOSITE (self), FALSE);
   g_return_val_if_fail (self->ctx != NULL, FALSE);
+  /* a no-op from the element's own frames, which took the queue already */
+  if (!gst_cl_context_follow_thread (self->ctx, &self->queue, error))
+    return FALSE;
 
   GST_OBJECT_LOCK (self);
   alpha = self->alpha;
@@ -413,6 +418,19 @@ gst_cl_composite_get_context (GstClComposite * self)
 {
   g_return_val_if_fail (GST_IS_CL_COMPOSITE (self), NULL);
   return self->ctx;
+}
+
+/**
+ * gst_cl_composite_get_queue:
+ *
+ * Returns: (transfer none) (nullable): the queue of the element's last
+ *   frame, where gst_cl_composite_process() enqueues
+ */
+cl_command_queue
+gst_cl_composite_get_queue (GstClComposite * self)
+{
+  g_return_val_if_fail (GST_IS_CL_COMPOSITE (self), NULL);
+  return self->queue;
 }
 
 /* the pad's frame for this output frame, if it has one */
@@ -469,18 +487,19 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   memset (&cl_bg, 0, sizeof (cl_bg));
   memset (&cl_ov, 0, sizeof (cl_ov));
   memset (&cl_out, 0, sizeof (cl_out));
-  ok = (!bg || gst_cl_buffer_frame_map (self->ctx, &cl_bg, bg_info, bg,
-          GST_MAP_READ, &self->staging[0], &err)) &&
-      (!ov || gst_cl_buffer_frame_map (self->ctx, &cl_ov, ov_info, ov,
-          GST_MAP_READ, &self->staging[1], &err)) &&
-      gst_cl_buffer_frame_map (self->ctx, &cl_out, &vagg->info, outbuf,
-      GST_MAP_WRITE, &self->staging[2], &err) &&
+  ok = gst_cl_context_follow_thread (self->ctx, &self->queue, &err) &&
+      (!bg || gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_bg,
+          bg_info, bg, GST_MAP_READ, &self->staging[0], &err)) &&
+      (!ov || gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_ov,
+          ov_info, ov, GST_MAP_READ, &self->staging[1], &err)) &&
+      gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_out, &vagg->info,
+      outbuf, GST_MAP_WRITE, &self->staging[2], &err) &&
       gst_cl_composite_process (self, &vagg->info, bg ? &cl_bg.frame : NULL,
       ov ? &cl_ov.frame : NULL, &cl_out.frame, &err) &&
-      gst_cl_buffer_frame_finish (self->ctx, &cl_out, &err);
-  gst_cl_buffer_frame_unmap (self->ctx, &cl_out);
-  gst_cl_buffer_frame_unmap (self->ctx, &cl_ov);
-  gst_cl_buffer_frame_unmap (self->ctx, &cl_bg);
+      gst_cl_buffer_frame_finish (self->ctx, self->queue, &cl_out, &err);
+  gst_cl_buffer_frame_unmap (self->ctx, self->queue, &cl_out);
+  gst_cl_buffer_frame_unmap (self->ctx, self->queue, &cl_ov);
+  gst_cl_buffer_frame_unmap (self->ctx, self->queue, &cl_bg);
   if (!ok) {
     GST_CL_POST_ERROR (self, err);
     g_clear_error (&err);
@@ -875,6 +894,8 @@ release_device_state (GstClComposite * self)
   }
   for (i = 0; i < G_N_ELEMENTS (self->staging); i++)
     gst_cl_staging_clear (&self->staging[i]);
+  /* the context's, waited for and released with it */
+  self->queue = NULL;
 }
 
 /* Both sink pads always exist, and GstAggregator waits for data on every
@@ -1074,6 +1095,9 @@ gst_cl_composite_change_state (GstElement * element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
       ret != GST_STATE_CHANGE_FAILURE)
     watch_unlinked_pads (self, TRUE);
+  /* what the element enqueued is done before READY */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && self->queue)
+    clFinish (self->queue);
 
   if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
     release_device_state (self);

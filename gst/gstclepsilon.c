@@ -179,7 +179,6 @@ static gboolean
 filter_luma_reference (GstClBaseFilter * base, const GstClPlane * in,
     const GstClPlane * out, gint radius, gint threshold, GError ** error)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gsize global[2] = { in->width, in->height };
   cl_kernel k;
 
@@ -189,7 +188,7 @@ filter_luma_reference (GstClBaseFilter * base, const GstClPlane * in,
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
       GST_CL_ARG (threshold)) &&
-      gst_cl_context_enqueue_kernel (ctx, k, 2, global, NULL, error);
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
 }
 
 static gboolean
@@ -197,7 +196,6 @@ filter_luma_optimized (GstClBaseFilter * base, const GstClPlane * in,
     const GstClPlane * out, gint radius, gint threshold,
     const gchar * kernel, guint pixels, GError ** error)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gsize global[2] = { (in->width + pixels - 1) / pixels, in->height };
   gsize local[2] = { TILED_LX, TILED_LY };
   gboolean tiled = strcmp (kernel, "epsilon_tiled") == 0;
@@ -217,8 +215,8 @@ filter_luma_optimized (GstClBaseFilter * base, const GstClPlane * in,
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height),
       GST_CL_ARG (threshold)) &&
-      gst_cl_context_enqueue_kernel (ctx, k, 2, global, tiled ? local : NULL,
-      error);
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, global,
+      tiled ? local : NULL, error);
 }
 
 static gboolean

@@ -84,7 +84,6 @@ run (GstClBaseFilter * base, const gchar * options, const gchar * name,
     guint dims, gsize global0, gsize global1, GError ** error, guint n_args,
     ...)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gsize global[2] = { global0, global1 };
   cl_kernel k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_integral,
       options, name, error);
@@ -98,7 +97,7 @@ run (GstClBaseFilter * base, const gchar * options, const gchar * name,
   va_end (args);
   if (!ok)
     return FALSE;
-  return gst_cl_context_enqueue_kernel (ctx, k, dims, global, NULL, error);
+  return gst_cl_base_filter_enqueue_kernel (base, k, dims, global, NULL, error);
 }
 
 /* The optimized method, by device type. PoCL (2 cores, GRAY8, kernel time):
@@ -183,6 +182,7 @@ read_table (GstClBaseFilter * base, GstBufferPool ** pool, cl_mem table,
   GstBuffer *buf = NULL;
   GstMapInfo map;
   cl_int status;
+  gboolean ok;
 
   if (*pool) {
     GstStructure *config = gst_buffer_pool_get_config (*pool);
@@ -202,10 +202,14 @@ read_table (GstClBaseFilter * base, GstBufferPool ** pool, cl_mem table,
     gst_clear_buffer (&buf);
     return NULL;
   }
-  status = clEnqueueReadBuffer (ctx->queue, table, CL_TRUE, 0, size,
-      map.data, 0, NULL, NULL);
+  status = clEnqueueReadBuffer (gst_cl_base_filter_get_queue (base), table,
+      CL_FALSE, 0, size, map.data, 0, NULL, NULL);
+  ok = gst_cl_result (status, error, "clEnqueueReadBuffer");
+  /* on error too: the read may have started */
+  ok = gst_cl_queue_finish (ctx, gst_cl_base_filter_get_queue (base),
+      ok ? error : NULL) && ok;
   gst_buffer_unmap (buf, &map);
-  if (!gst_cl_result (status, error, "clEnqueueReadBuffer"))
+  if (!ok)
     gst_clear_buffer (&buf);
   return buf;
 }

@@ -177,7 +177,6 @@ sobel_luma (GstClBaseFilter * base, const GstClPlane * in,
     const GstClPlane * out, const gchar * name, const gchar * options,
     guint tile_w, guint tile_h, const gsize * local, GError ** error)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gsize global[2] = { (in->width + tile_w - 1) / tile_w,
     (in->height + tile_h - 1) / tile_h
   };
@@ -188,7 +187,7 @@ sobel_luma (GstClBaseFilter * base, const GstClPlane * in,
   return k && gst_cl_set_kernel_args (k, error, 6, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height)) &&
-      gst_cl_context_enqueue_kernel (ctx, k, 2, global, local, error);
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local, error);
 }
 
 static gboolean

@@ -145,22 +145,23 @@ typedef struct
 } Timing;
 
 static Timing
-time_enqueues (GstClContext * ctx, void (*enqueue) (gpointer), gpointer data)
+time_enqueues (GstClContext * ctx, cl_command_queue queue,
+    void (*enqueue) (gpointer), gpointer data)
 {
   Timing t;
   gdouble start, elapsed, ms;
   guint n = 0, i, round;
 
   enqueue (data);
-  clFinish (ctx->queue);
+  clFinish (queue);
   start = now ();
   do {
     enqueue (data);
     if (++n % 8 == 0 || n < 8)
-      clFinish (ctx->queue);
+      clFinish (queue);
     elapsed = now () - start;
   } while (elapsed < min_seconds && n < 2000);
-  clFinish (ctx->queue);
+  clFinish (queue);
   elapsed = now () - start;
   t.wall_ms = 1000.0 * elapsed / n;
 
@@ -250,7 +251,8 @@ time_case (const BenchCase * c, const gchar * variant,
     g_printerr ("%s %s: %s\n", c->factory, c->props, err->message);
     exit (1);
   }
-  t = time_enqueues (ctx, enqueue_process, &job);
+  t = time_enqueues (ctx, gst_cl_base_filter_get_queue (job.filter),
+      enqueue_process, &job);
 
   gst_cl_frame_release (&job.in);
   gst_cl_frame_release (&job.out);
@@ -285,8 +287,8 @@ enqueue_copy (gpointer data)
 {
   CopyJob *job = data;
 
-  gst_cl_context_enqueue_kernel (job->ctx, job->kernel, 1, &job->words, NULL,
-      NULL);
+  gst_cl_context_enqueue_kernel (job->ctx, job->ctx->queue, job->kernel, 1,
+      &job->words, NULL, NULL);
 }
 
 /* A device copy of @bytes, by a kernel of 16-byte loads and stores, timed as
@@ -314,7 +316,7 @@ time_frame_copy (GstClContext * ctx, gsize bytes)
   check (status, "clCreateBuffer");
   check (clSetKernelArg (job.kernel, 0, sizeof (a), &a), "clSetKernelArg");
   check (clSetKernelArg (job.kernel, 1, sizeof (b), &b), "clSetKernelArg");
-  t = time_enqueues (ctx, enqueue_copy, &job);
+  t = time_enqueues (ctx, ctx->queue, enqueue_copy, &job);
   clReleaseKernel (job.kernel);
   clReleaseMemObject (a);
   clReleaseMemObject (b);
@@ -430,7 +432,8 @@ time_composite (GstVideoFormat format, gint width, gint height,
     g_printerr ("clcomposite: %s\n", err->message);
     exit (1);
   }
-  t = time_enqueues (ctx, enqueue_composite, &job);
+  t = time_enqueues (ctx, gst_cl_composite_get_queue (job.composite),
+      enqueue_composite, &job);
   gst_cl_frame_release (&job.bg);
   gst_cl_frame_release (&job.ov);
   gst_cl_frame_release (&job.out);
@@ -688,6 +691,8 @@ main (int argc, char **argv)
   GstClContext *ctx;
   gdouble bandwidth;
 
+  /* kernel times come from profiling events */
+  g_setenv ("GST_CL_PROFILING", "1", FALSE);
   g_option_context_add_main_entries (opts, entries, NULL);
   g_option_context_add_group (opts, gst_init_get_option_group ());
   if (!g_option_context_parse (opts, &argc, &argv, &err)) {

@@ -230,6 +230,72 @@ compare_plane (const GstVideoFrame * in, const GstVideoFrame * out, guint p,
 }
 
 /**
+ * cl_test_apply_ref:
+ *
+ * Returns: (transfer full): the filter's reference @ref applied to @in, in
+ *   the default layout
+ */
+GstBuffer *
+cl_test_apply_ref (GstBuffer * in, const GstVideoInfo * info,
+    ClRefPlaneFunc ref, gpointer user_data)
+{
+  GstVideoInfo out_info;
+  GstVideoFrame fin, fout;
+  GstBuffer *out;
+
+  gst_video_info_set_format (&out_info, GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
+  out = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&out_info), NULL);
+  fail_unless (gst_video_frame_map (&fin, (GstVideoInfo *) info, in,
+          GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, &out_info, out, GST_MAP_WRITE));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fout); p++) {
+    ClRefPlane o;
+
+    cl_test_plane_of (&fout, p, &o);
+    ref (&fin, p, (guint8 *) o.data, o.stride, user_data);
+  }
+  gst_video_frame_unmap (&fout);
+  gst_video_frame_unmap (&fin);
+  return out;
+}
+
+/**
+ * cl_test_check_same:
+ * @what: names the case in a failure
+ *
+ * Fails unless @got (any layout its meta gives, any memory) has the pixels
+ * of @want, bit for bit.
+ */
+void
+cl_test_check_same (GstBuffer * got, GstBuffer * want,
+    const GstVideoInfo * info, const gchar * what)
+{
+  GstVideoFrame fg, fw;
+
+  fail_unless (gst_video_frame_map (&fg, (GstVideoInfo *) info, got,
+          GST_MAP_READ), "%s: the output does not map", what);
+  fail_unless (gst_video_frame_map (&fw, (GstVideoInfo *) info, want,
+          GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fw); p++) {
+    ClRefPlane g, w;
+
+    cl_test_plane_of (&fg, p, &g);
+    cl_test_plane_of (&fw, p, &w);
+    for (gint y = 0; y < w.height; y++) {
+      const guint8 *a = g.data + (gsize) y * g.stride;
+      const guint8 *b = w.data + (gsize) y * w.stride;
+
+      for (gint i = 0; i < w.width * w.pstride; i++)
+        fail_unless (a[i] == b[i], "%s: plane %u byte (%d,%d): got %u, "
+            "expected %u", what, p, i, y, a[i], b[i]);
+    }
+  }
+  gst_video_frame_unmap (&fw);
+  gst_video_frame_unmap (&fg);
+}
+
+/**
  * cl_test_check_output:
  * @info: the layout of @in (from cl_test_frame_new(), or the caps)
  * @why: (out): set to the first difference when the output is wrong

@@ -59,6 +59,13 @@ gboolean    cl_test_check_output (GstBuffer * in, GstBuffer * out,
 
 GstBuffer * cl_test_push_pull (GstHarness * h, GstBuffer * in);
 
+GstBuffer * cl_test_apply_ref (GstBuffer * in, const GstVideoInfo * info,
+                               ClRefPlaneFunc ref, gpointer user_data);
+
+void        cl_test_check_same (GstBuffer * got, GstBuffer * want,
+                                const GstVideoInfo * info,
+                                const gchar * what);
+
 void        cl_test_plane_of (const GstVideoFrame * frame, guint plane,
                               ClRefPlane * out);
 

@@ -231,6 +231,53 @@ GST_START_TEST (test_wrapped_context)
 
 GST_END_TEST;
 
+/* Elements on two devices in one pipeline: the bin keeps one context of a
+ * type, so the one an element makes for its device carries the other
+ * devices' too, and each element finds its device's there. One device
+ * stands for two here: the first context is labelled device 1. */
+GST_START_TEST (test_contexts_of_two_devices)
+{
+  GstClContext *other = gst_cl_context_new (-1, NULL), *mine = NULL, *found;
+  GstElement *first = gst_element_factory_make ("fakesink", NULL);
+  GstElement *second = gst_element_factory_make ("fakesink", NULL);
+  GstContext *shared, *merged;
+  gint index;
+
+  fail_unless (other != NULL && first != NULL && second != NULL);
+  index = other->device_index;
+  other->device_index = index + 1;
+  shared = gst_context_new_cl_context (other);
+  gst_element_set_context (first, shared);
+
+  /* the shared context is of another device: a new one, shared with it */
+  fail_unless (gst_cl_ensure_element_context (first, index, &mine));
+  fail_unless (mine != NULL && mine != other);
+  fail_unless_equals_int (mine->device_index, index);
+  merged = gst_element_get_context (first, GST_CL_CONTEXT_TYPE);
+  fail_unless (merged != NULL && merged != shared);
+
+  /* from it, each device's element takes its own */
+  for (gint d = 0; d < 2; d++) {
+    found = NULL;
+    fail_unless (gst_cl_handle_set_context (second, merged, index + d, &found));
+    fail_unless (found == (d ? other : mine), "device %d got the wrong "
+        "context", index + d);
+    gst_object_unref (found);
+  }
+  found = NULL;
+  fail_if (gst_cl_handle_set_context (second, merged, index + 2, &found),
+      "a context for a device that has none");
+
+  gst_context_unref (merged);
+  gst_context_unref (shared);
+  gst_object_unref (mine);
+  gst_object_unref (other);
+  gst_object_unref (first);
+  gst_object_unref (second);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_box_blur_divisor)
 {
   /* floor (x / n) for every x up to the largest sum + n/2: checked where the
@@ -268,6 +315,7 @@ core_suite (void)
   tcase_add_test (tc, test_program_cache);
   tcase_add_test (tc, test_build_error);
   tcase_add_test (tc, test_wrapped_context);
+  tcase_add_test (tc, test_contexts_of_two_devices);
   tcase_add_test (tc, test_box_blur_divisor);
   return s;
 }

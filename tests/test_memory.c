@@ -37,61 +37,6 @@ register_elements (void)
   done = TRUE;
 }
 
-/* The filter's reference applied to @in, in the default layout. */
-static GstBuffer *
-apply_ref (GstBuffer * in, const GstVideoInfo * info, ClRefPlaneFunc ref,
-    gpointer user_data)
-{
-  GstVideoInfo out_info;
-  GstVideoFrame fin, fout;
-  GstBuffer *out;
-
-  gst_video_info_set_format (&out_info, GST_VIDEO_INFO_FORMAT (info),
-      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
-  out = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&out_info), NULL);
-  fail_unless (gst_video_frame_map (&fin, (GstVideoInfo *) info, in,
-          GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&fout, &out_info, out, GST_MAP_WRITE));
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fout); p++) {
-    ClRefPlane o;
-
-    cl_test_plane_of (&fout, p, &o);
-    ref (&fin, p, (guint8 *) o.data, o.stride, user_data);
-  }
-  gst_video_frame_unmap (&fout);
-  gst_video_frame_unmap (&fin);
-  return out;
-}
-
-/* @got (any layout its meta gives, any memory) against @want, bit for bit */
-static void
-check_same (GstBuffer * got, GstBuffer * want, const GstVideoInfo * info,
-    const gchar * what)
-{
-  GstVideoFrame fg, fw;
-
-  fail_unless (gst_video_frame_map (&fg, (GstVideoInfo *) info, got,
-          GST_MAP_READ), "%s: the output does not map", what);
-  fail_unless (gst_video_frame_map (&fw, (GstVideoInfo *) info, want,
-          GST_MAP_READ));
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fw); p++) {
-    ClRefPlane g, w;
-
-    cl_test_plane_of (&fg, p, &g);
-    cl_test_plane_of (&fw, p, &w);
-    for (gint y = 0; y < w.height; y++) {
-      const guint8 *a = g.data + (gsize) y * g.stride;
-      const guint8 *b = w.data + (gsize) y * w.stride;
-
-      for (gint i = 0; i < w.width * w.pstride; i++)
-        fail_unless (a[i] == b[i], "%s: plane %u byte (%d,%d): got %u, "
-            "expected %u", what, p, i, y, a[i], b[i]);
-    }
-  }
-  gst_video_frame_unmap (&fw);
-  gst_video_frame_unmap (&fg);
-}
-
 static gboolean
 is_device_buffer (GstBuffer * buf)
 {
@@ -222,11 +167,11 @@ GST_START_TEST (test_chain_stays_on_device)
 
     gst_video_info_set_format (&info, formats[f], 641, 479);
     photo = cl_test_photo_new (formats[f], 641, 479);
-    blurred = apply_ref (photo, &info, cl_test_ref_boxblur,
+    blurred = cl_test_apply_ref (photo, &info, cl_test_ref_boxblur,
         GUINT_TO_POINTER (3));
-    edges = apply_ref (blurred, &info, cl_test_ref_sobel,
+    edges = cl_test_apply_ref (blurred, &info, cl_test_ref_sobel,
         GUINT_TO_POINTER (CL_REF_SOBEL_L1));
-    want = apply_ref (edges, &info, cl_test_ref_epsilon, &eps);
+    want = cl_test_apply_ref (edges, &info, cl_test_ref_epsilon, &eps);
 
     desc = g_strdup_printf ("appsrc name=a ! clboxblur name=blur diameter=3 "
         "! clsobel name=sobel ! clepsilon name=eps threshold=%u diameter=%u "
@@ -237,7 +182,8 @@ GST_START_TEST (test_chain_stays_on_device)
         links, G_N_ELEMENTS (links));
     fail_unless (gst_buffer_get_custom_meta (got, "GstClIntegralMeta") !=
         NULL, "clintegral's meta is missing");
-    check_same (got, want, &info, gst_video_format_to_string (formats[f]));
+    cl_test_check_same (got, want, &info,
+        gst_video_format_to_string (formats[f]));
 
     gst_buffer_unref (got);
     gst_caps_unref (caps);
@@ -293,7 +239,8 @@ GST_START_TEST (test_composite_chain_same_as_system_memory)
         gst_buffer_ref (ov), ov_caps, links, G_N_ELEMENTS (links));
     host = run_pipeline (desc[1], NULL, gst_buffer_ref (bg), bg_caps,
         gst_buffer_ref (ov), ov_caps, NULL, 0);
-    check_same (device, host, &bg_info, gst_video_format_to_string (fmts[f]));
+    cl_test_check_same (device, host, &bg_info,
+        gst_video_format_to_string (fmts[f]));
 
     gst_buffer_unref (host);
     gst_buffer_unref (device);
@@ -329,7 +276,9 @@ GST_START_TEST (test_forced_device_memory)
   register_elements ();
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 97, 61);
   photo = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 97, 61);
-  want = apply_ref (photo, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (5));
+  want =
+      cl_test_apply_ref (photo, &info, cl_test_ref_boxblur,
+      GUINT_TO_POINTER (5));
   caps = caps_of (&info, FALSE);
   for (guint i = 0; i < G_N_ELEMENTS (descs); i++) {
     gboolean last = i + 1 == G_N_ELEMENTS (descs);
@@ -339,7 +288,7 @@ GST_START_TEST (test_forced_device_memory)
     /* clboxblur drops the meta of a frame it makes anew */
     fail_unless (last || gst_buffer_get_custom_meta (got,
             "GstClIntegralMeta") != NULL, "%s: no integral", descs[i]);
-    check_same (got, want, &info, descs[i]);
+    cl_test_check_same (got, want, &info, descs[i]);
     gst_buffer_unref (got);
   }
   gst_caps_unref (caps);
@@ -373,7 +322,7 @@ GST_START_TEST (test_identity_uploads)
 
     fail_unless (is_device_buffer (got), "%s: system memory went out as "
         "memory:OpenCL", desc);
-    check_same (got, photo, &info, desc);
+    cl_test_check_same (got, photo, &info, desc);
     gst_buffer_unref (got);
     g_free (desc);
   }
@@ -408,9 +357,9 @@ GST_START_TEST (test_renegotiation)
     GstSample *sample;
 
     gst_video_info_set_format (&info, fmts[i], sizes[i][0], sizes[i][1]);
-    blurred = apply_ref (photo, &info, cl_test_ref_boxblur,
+    blurred = cl_test_apply_ref (photo, &info, cl_test_ref_boxblur,
         GUINT_TO_POINTER (3));
-    want = apply_ref (blurred, &info, cl_test_ref_sobel,
+    want = cl_test_apply_ref (blurred, &info, cl_test_ref_sobel,
         GUINT_TO_POINTER (CL_REF_SOBEL_L1));
     caps = caps_of (&info, FALSE);
     g_object_set (src, "caps", caps, NULL);
@@ -423,7 +372,7 @@ GST_START_TEST (test_renegotiation)
     fail_unless (sample != NULL, "no frame after caps %u", i);
     fail_unless (pad_in_device_memory (pipeline, "blur", "src"),
         "caps %u: the frames left the device between the elements", i);
-    check_same (gst_sample_get_buffer (sample), want, &info,
+    cl_test_check_same (gst_sample_get_buffer (sample), want, &info,
         gst_video_format_to_string (fmts[i]));
     gst_sample_unref (sample);
     gst_caps_unref (caps);
@@ -457,7 +406,9 @@ GST_START_TEST (test_device_output_maps)
     const gchar *what = gst_video_format_to_string (fmts[f]);
 
     gst_video_info_set_format (&info, fmts[f], 333, 97);
-    want = apply_ref (photo, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (5));
+    want =
+        cl_test_apply_ref (photo, &info, cl_test_ref_boxblur,
+        GUINT_TO_POINTER (5));
     caps = caps_of (&info, FALSE);
     got = run_pipeline ("appsrc name=a ! clboxblur ! "
         "video/x-raw(memory:OpenCL) ! appsink name=sink", NULL,
@@ -465,12 +416,12 @@ GST_START_TEST (test_device_output_maps)
     fail_unless (is_device_buffer (got), "%s: not in GstClMemory", what);
     fail_unless_equals_int (gst_buffer_n_memory (got),
         GST_VIDEO_INFO_N_PLANES (&info));
-    check_same (got, want, &info, what);
+    cl_test_check_same (got, want, &info, what);
 
     /* a deep copy stays on the device */
     copy = gst_buffer_copy_deep (got);
     fail_unless (is_device_buffer (copy));
-    check_same (copy, want, &info, what);
+    cl_test_check_same (copy, want, &info, what);
 
     /* a part of the frame, as a whole mapping sees it */
     part = gst_buffer_copy_region (got, GST_BUFFER_COPY_MEMORY, 3,
@@ -487,7 +438,7 @@ GST_START_TEST (test_device_output_maps)
       memset (b.data, 0xaa, b.size);
       gst_buffer_unmap (part, &b);
     }
-    check_same (got, want, &info, what);
+    cl_test_check_same (got, want, &info, what);
 
     gst_buffer_unref (part);
     gst_buffer_unref (copy);
@@ -588,9 +539,9 @@ GST_START_TEST (test_device_input_layouts)
     GstCaps *caps;
 
     gst_video_info_set_format (&info, formats[f], 259, 131);
-    want_blur = apply_ref (photo, &info, cl_test_ref_boxblur,
+    want_blur = cl_test_apply_ref (photo, &info, cl_test_ref_boxblur,
         GUINT_TO_POINTER (3));
-    want_sobel = apply_ref (photo, &info, cl_test_ref_sobel,
+    want_sobel = cl_test_apply_ref (photo, &info, cl_test_ref_sobel,
         GUINT_TO_POINTER (CL_REF_SOBEL_X));
     caps = caps_of (&info, TRUE);
     for (guint l = LAYOUT_POOL; l <= LAYOUT_ONE_UNALIGNED; l++) {
@@ -605,12 +556,12 @@ GST_START_TEST (test_device_input_layouts)
         got = run_pipeline ("appsrc name=a ! clboxblur diameter=3 ! "
             "appsink name=sink", context, gst_buffer_ref (in), caps, NULL,
             NULL, NULL, 0);
-        check_same (got, want_blur, &info, what);
+        cl_test_check_same (got, want_blur, &info, what);
         gst_buffer_unref (got);
         got = run_pipeline ("appsrc name=a ! clsobel mode=x ! "
             "video/x-raw(memory:OpenCL) ! appsink name=sink", context,
             gst_buffer_ref (in), caps, NULL, NULL, NULL, 0);
-        check_same (got, want_sobel, &info, what);
+        cl_test_check_same (got, want_sobel, &info, what);
         gst_buffer_unref (got);
         gst_buffer_unref (in);
         g_free (what);
@@ -682,7 +633,8 @@ GST_START_TEST (test_cropped_input)
       gst_video_info_set_format (&info, formats[f], 131, 77);
       caps = caps_of (&info, FALSE);
       blurred =
-          apply_ref (in, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (3));
+          cl_test_apply_ref (in, &info, cl_test_ref_boxblur,
+          GUINT_TO_POINTER (3));
       for (guint i = 0; i < 3; i++) {
         const gchar *head = i == 2 ? "" : "clboxblur name=blur diameter=3 ! ";
         const gchar *mem = i == 1 ? "video/x-raw(memory:SystemMemory) ! " : "";
@@ -694,10 +646,12 @@ GST_START_TEST (test_cropped_input)
 
         cropped = crop_of (i == 2 ? in : blurred, &info, c[0], c[1],
             131 - c[0] - c[2], 77 - c[1] - c[3], &crop_info);
-        want = apply_ref (cropped, &crop_info, cl_test_ref_epsilon, &eps);
-        out = run_pipeline (desc, NULL, gst_buffer_ref (in), caps, NULL, NULL,
+        want =
+            cl_test_apply_ref (cropped, &crop_info, cl_test_ref_epsilon, &eps);
+        out =
+            run_pipeline (desc, NULL, gst_buffer_ref (in), caps, NULL, NULL,
             on_device, i == 0 ? 1 : 0);
-        check_same (out, want, &crop_info, desc);
+        cl_test_check_same (out, want, &crop_info, desc);
         gst_buffer_unref (out);
         gst_buffer_unref (want);
         gst_buffer_unref (cropped);
@@ -749,7 +703,7 @@ GST_START_TEST (test_cropped_identity)
         30 * GST_SECOND);
     fail_unless (sample != NULL, "no frame %u", i);
     if (i == 1)
-      check_same (gst_sample_get_buffer (sample), want, &crop_info,
+      cl_test_check_same (gst_sample_get_buffer (sample), want, &crop_info,
           "identity after a crop");
     gst_sample_unref (sample);
   }

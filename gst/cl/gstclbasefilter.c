@@ -38,6 +38,8 @@ typedef struct
   GstClVariant variant;
 
   GstClContext *ctx;
+  /* the queue of the last frame: its streaming thread's */
+  cl_command_queue queue;
   GHashTable *kernels;
   cl_mem scratch[N_SCRATCH];
   gsize scratch_size[N_SCRATCH];
@@ -124,6 +126,8 @@ release_device_state (GstClBaseFilter * self)
   }
   gst_cl_staging_clear (&priv->in_staging);
   gst_cl_staging_clear (&priv->out_staging);
+  /* the context's, waited for and released with it */
+  priv->queue = NULL;
 }
 
 /**
@@ -135,6 +139,35 @@ GstClContext *
 gst_cl_base_filter_get_context (GstClBaseFilter * filter)
 {
   return GET_PRIV (filter)->ctx;
+}
+
+/**
+ * gst_cl_base_filter_get_queue:
+ *
+ * Returns: (transfer none) (nullable): the in-order queue of the
+ *   element's last frame (see gst_cl_context_get_thread_queue())
+ */
+cl_command_queue
+gst_cl_base_filter_get_queue (GstClBaseFilter * filter)
+{
+  return GET_PRIV (filter)->queue;
+}
+
+/**
+ * gst_cl_base_filter_enqueue_kernel:
+ *
+ * gst_cl_context_enqueue_kernel() on the element's queue.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_base_filter_enqueue_kernel (GstClBaseFilter * filter, cl_kernel kernel,
+    guint dims, const gsize * global, const gsize * local, GError ** error)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (filter);
+
+  return gst_cl_context_enqueue_kernel (priv->ctx, priv->queue, kernel, dims,
+      global, local, error);
 }
 
 /**
@@ -240,8 +273,7 @@ gst_cl_base_filter_copy_plane (GstClBaseFilter * filter,
   return k && gst_cl_set_kernel_args (k, error, 5, GST_CL_ARG (src->mem),
       GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
       GST_CL_ARG (dst->stride), GST_CL_ARG (row_bytes)) &&
-      gst_cl_context_enqueue_kernel (GET_PRIV (filter)->ctx, k, 2, global,
-      NULL, error);
+      gst_cl_base_filter_enqueue_kernel (filter, k, 2, global, NULL, error);
 }
 
 /**
@@ -265,8 +297,7 @@ gst_cl_base_filter_fill_plane (GstClBaseFilter * filter,
       "plane_fill", error);
   return k && gst_cl_set_kernel_args (k, error, 4, GST_CL_ARG (plane->mem),
       GST_CL_ARG (plane->stride), GST_CL_ARG (row_bytes), GST_CL_ARG (fill)) &&
-      gst_cl_context_enqueue_kernel (GET_PRIV (filter)->ctx, k, 2, global,
-      NULL, error);
+      gst_cl_base_filter_enqueue_kernel (filter, k, 2, global, NULL, error);
 }
 
 /**
@@ -289,6 +320,9 @@ gst_cl_base_filter_process (GstClBaseFilter * filter, const GstClFrame * in,
   gboolean ok;
 
   g_return_val_if_fail (GET_PRIV (filter)->negotiated, FALSE);
+  if (!gst_cl_context_follow_thread (GET_PRIV (filter)->ctx,
+          &GET_PRIV (filter)->queue, error))
+    return FALSE;
   if (klass->dispatch)
     return klass->dispatch (filter, in, out, error);
   /* an analysing element: its results go to a buffer of their own */
@@ -560,18 +594,19 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         ("a buffer arrived before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  if (!gst_cl_buffer_frame_map (priv->ctx, &in, &priv->in_info, inbuf,
-          GST_MAP_READ, &priv->in_staging, &err))
+  if (!gst_cl_context_follow_thread (priv->ctx, &priv->queue, &err) ||
+      !gst_cl_buffer_frame_map (priv->ctx, priv->queue, &in, &priv->in_info,
+          inbuf, GST_MAP_READ, &priv->in_staging, &err))
     goto failed;
-  ok = gst_cl_buffer_frame_map (priv->ctx, &out, &priv->out_info, outbuf,
-      GST_MAP_WRITE, &priv->out_staging, &err);
+  ok = gst_cl_buffer_frame_map (priv->ctx, priv->queue, &out,
+      &priv->out_info, outbuf, GST_MAP_WRITE, &priv->out_staging, &err);
   if (ok) {
     ok = (priv->identity ? copy_frame (self, &in.frame, &out.frame, &err) :
         klass->dispatch (self, &in.frame, &out.frame, &err)) &&
-        gst_cl_buffer_frame_finish (priv->ctx, &out, &err);
-    gst_cl_buffer_frame_unmap (priv->ctx, &out);
+        gst_cl_buffer_frame_finish (priv->ctx, priv->queue, &out, &err);
+    gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &out);
   }
-  gst_cl_buffer_frame_unmap (priv->ctx, &in);
+  gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &in);
   if (!ok)
     goto failed;
   return GST_FLOW_OK;
@@ -602,11 +637,13 @@ gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
   g_return_val_if_fail (klass->analyse != NULL, GST_FLOW_ERROR);
   /* no reference taken: the buffer must stay writable for analyse() */
-  ok = gst_cl_buffer_frame_map (priv->ctx, &in, &priv->in_info, buf,
-      GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF, &priv->in_staging, &err);
+  ok = gst_cl_context_follow_thread (priv->ctx, &priv->queue, &err) &&
+      gst_cl_buffer_frame_map (priv->ctx, priv->queue, &in, &priv->in_info,
+      buf, GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF, &priv->in_staging,
+      &err);
   if (ok) {
     ok = klass->analyse (self, &in.frame, buf, &err);
-    gst_cl_buffer_frame_unmap (priv->ctx, &in);
+    gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &in);
   }
   if (!ok) {
     GST_CL_POST_ERROR (self, err);
@@ -619,7 +656,13 @@ gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 static gboolean
 gst_cl_base_filter_stop (GstBaseTransform * trans)
 {
-  GET_PRIV (GST_CL_BASE_FILTER (trans))->negotiated = FALSE;
+  GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (trans));
+
+  priv->negotiated = FALSE;
+  /* frames sent on are complete when their events say so; what is left is
+   * the element's own, done before READY */
+  if (priv->queue)
+    clFinish (priv->queue);
   return TRUE;
 }
 

@@ -77,6 +77,15 @@ void           gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass 
 
 GstClContext * gst_cl_base_filter_get_context (GstClBaseFilter * filter);
 
+cl_command_queue gst_cl_base_filter_get_queue (GstClBaseFilter * filter);
+
+gboolean       gst_cl_base_filter_enqueue_kernel (GstClBaseFilter * filter,
+                                                  cl_kernel kernel,
+                                                  guint dims,
+                                                  const gsize * global,
+                                                  const gsize * local,
+                                                  GError ** error);
+
 GstClVariant   gst_cl_base_filter_get_variant (GstClBaseFilter * filter);
 
 cl_kernel      gst_cl_base_filter_get_kernel (GstClBaseFilter * filter,

@@ -61,6 +61,7 @@ gst_cl_context_finalize (GObject * object)
       gst_object_unref (live);
   }
   g_hash_table_unref (self->programs);
+  g_hash_table_unref (self->thread_queues);
   if (self->profile)
     gst_cl_context_profile_stop (self);
   if (self->queue) {
@@ -90,8 +91,20 @@ release_program (gpointer program)
 }
 
 static void
+release_queue (gpointer queue)
+{
+  clFinish (queue);
+  clReleaseCommandQueue (queue);
+}
+
+static void
 gst_cl_context_init (GstClContext * self)
 {
+  static guint64 serials = 0;
+
+  /* 0 is no context's, as a thread's cache starts */
+  self->serial = __atomic_add_fetch (&serials, 1, __ATOMIC_RELAXED);
+  self->thread_queues = g_hash_table_new_full (NULL, NULL, NULL, release_queue);
   g_mutex_init (&self->lock);
   self->device_index = -1;
   self->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -125,16 +138,24 @@ read_device_caps (cl_device_id device, GstClDeviceCaps * caps)
 static gboolean
 gst_cl_context_setup (GstClContext * self, GError ** error)
 {
-  cl_int status = CL_SUCCESS;
   gchar *driver = gst_cl_device_get_string (self->device, CL_DRIVER_VERSION);
   gchar *version = gst_cl_device_get_string (self->device, CL_DEVICE_VERSION);
   gchar *name = gst_cl_device_get_string (self->device, CL_DEVICE_NAME);
+  const gchar *wait;
 
   read_device_caps (self->device, &self->caps);
   /* GST_CL_NO_ZERO_COPY=1 takes the copy path of discrete GPUs anywhere, so
    * that it can be tested without one */
   if (g_strcmp0 (g_getenv ("GST_CL_NO_ZERO_COPY"), "1") == 0)
     self->caps.unified_memory = FALSE;
+  /* GST_CL_WAIT=sleep: waits in a callback rather than clWaitForEvents.
+   * On NVIDIA's driver that frees the cores a wait spins (on an H100, 192
+   * live 1080p streams in one process all at their rate, against 173 of
+   * 192; two processes of 16 streams 11,250 frames/s against 9,860), but
+   * with two GPUs in one process it falls to a quarter (2,790 frames/s
+   * against 11,220): not the default. */
+  wait = g_getenv ("GST_CL_WAIT");
+  self->caps.wait_sleeping = g_strcmp0 (wait, "sleep") == 0;
   /* what makes a compiled binary valid: the device, its driver, their API */
   self->cache_key = g_strdup_printf ("%s|%s|%s|" G_STRINGIFY
       (CL_TARGET_OPENCL_VERSION), name, driver, version);
@@ -142,21 +163,47 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
     self->device_name = g_strdup (name);
   GST_INFO_OBJECT (self, "device %d \"%s\" (%s, %s): unified memory %d, "
       "%u compute units, max work-group %" G_GSIZE_FORMAT ", largest buffer %"
-      G_GUINT64_FORMAT ", sub-buffers aligned to %u bits, inline PTX %d",
-      self->device_index, self->device_name,
+      G_GUINT64_FORMAT ", sub-buffers aligned to %u bits, inline PTX %d, "
+      "waits in callbacks %d", self->device_index, self->device_name,
       gst_cl_device_type_name (self->caps.type), version,
       self->caps.unified_memory, self->caps.compute_units,
       self->caps.max_work_group_size, (guint64) self->caps.max_mem_alloc_size,
-      self->caps.mem_base_addr_align, self->caps.nv_ptx);
+      self->caps.mem_base_addr_align, self->caps.nv_ptx,
+      self->caps.wait_sleeping);
   g_free (driver);
   g_free (version);
   g_free (name);
 
-  self->queue = clCreateCommandQueue (self->context, self->device,
-      CL_QUEUE_PROFILING_ENABLE, &status);
+  self->queue = gst_cl_context_create_queue (self, error);
+  return self->queue != NULL;
+}
+
+/**
+ * gst_cl_context_create_queue:
+ *
+ * Elements run their frames each on a queue of their own, so that
+ * independent streams never wait for each other; the order between elements
+ * comes from the events that #GstClMemory keeps (see gstclmemory.c).
+ * Profiling, which gst_cl_context_profile_start() needs, is on with
+ * GST_CL_PROFILING=1.
+ *
+ * Returns: (transfer full) (nullable): a new in-order command queue on @ctx's
+ *   device
+ */
+cl_command_queue
+gst_cl_context_create_queue (GstClContext * ctx, GError ** error)
+{
+  cl_int status = CL_SUCCESS;
+  cl_command_queue queue;
+
+  /* profiling costs a quarter of the frames a second of many streams on
+   * NVIDIA's driver: only for the benchmark */
+  queue = clCreateCommandQueue (ctx->context, ctx->device,
+      g_strcmp0 (g_getenv ("GST_CL_PROFILING"), "1") == 0 ?
+      CL_QUEUE_PROFILING_ENABLE : 0, &status);
   if (!gst_cl_result (status, error, "clCreateCommandQueue"))
-    return FALSE;
-  return TRUE;
+    return NULL;
+  return queue;
 }
 
 /**
@@ -386,14 +433,16 @@ gst_cl_set_kernel_args_valist (cl_kernel kernel, GError ** error,
 
 /**
  * gst_cl_context_enqueue_kernel:
+ * @queue: a queue of @ctx
  * @global: work size per dimension; rounded up to a multiple of @local
  * @local: (nullable): work-group size, or %NULL for the driver's choice
  *
  * Returns: %TRUE on success
  */
 gboolean
-gst_cl_context_enqueue_kernel (GstClContext * ctx, cl_kernel kernel,
-    guint dims, const gsize * global, const gsize * local, GError ** error)
+gst_cl_context_enqueue_kernel (GstClContext * ctx, cl_command_queue queue,
+    cl_kernel kernel, guint dims, const gsize * global, const gsize * local,
+    GError ** error)
 {
   gsize rounded[3];
   guint i;
@@ -404,7 +453,7 @@ gst_cl_context_enqueue_kernel (GstClContext * ctx, cl_kernel kernel,
   for (i = 0; i < dims; i++)
     rounded[i] = local ? (global[i] + local[i] - 1) /local[i] * local[i] :
         global[i];
-  ok = gst_cl_result (clEnqueueNDRangeKernel (ctx->queue, kernel, dims, NULL,
+  ok = gst_cl_result (clEnqueueNDRangeKernel (queue, kernel, dims, NULL,
           rounded, local, 0, NULL, ctx->profile ? &event : NULL), error,
       "clEnqueueNDRangeKernel");
   if (event) {
@@ -421,13 +470,171 @@ gst_cl_context_enqueue_kernel (GstClContext * ctx, cl_kernel kernel,
   return ok;
 }
 
+/* Events and waits */
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+  cl_int status;
+} Waiter;
+
+static void CL_CALLBACK
+waiter_wake (cl_event event, cl_int status, void *data)
+{
+  Waiter *w = data;
+
+  g_mutex_lock (&w->lock);
+  w->status = status;
+  w->done = TRUE;
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+}
+
+/* Some drivers spin a core in clWaitForEvents; a callback lets the thread
+ * sleep until the driver says the event is complete. */
+static gboolean
+wait_sleeping (cl_event event, GError ** error)
+{
+  Waiter w = { 0, };
+  cl_int status;
+
+  g_mutex_init (&w.lock);
+  g_cond_init (&w.cond);
+  status = clSetEventCallback (event, CL_COMPLETE, waiter_wake, &w);
+  if (status == CL_SUCCESS) {
+    g_mutex_lock (&w.lock);
+    while (!w.done)
+      g_cond_wait (&w.cond, &w.lock);
+    g_mutex_unlock (&w.lock);
+    /* a negative status: the command ended in an error */
+    status = w.status < 0 ? w.status : CL_SUCCESS;
+  }
+  g_mutex_clear (&w.lock);
+  g_cond_clear (&w.cond);
+  return gst_cl_result (status, error, "clSetEventCallback (waiting for a "
+      "command)");
+}
+
+/**
+ * gst_cl_event_wait:
+ * @ctx: the context of @event, whose device says how to wait
+ *
+ * Blocks until @event is complete. The command must have been flushed.
+ *
+ * Returns: %TRUE when the command ended without an error
+ */
+gboolean
+gst_cl_event_wait (GstClContext * ctx, cl_event event, GError ** error)
+{
+  cl_int state = CL_QUEUED;
+
+  /* often done already: a later command was waited for */
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (state), &state, NULL) == CL_SUCCESS && state == CL_COMPLETE)
+    return TRUE;
+  if (ctx->caps.wait_sleeping)
+    return wait_sleeping (event, error);
+  return gst_cl_result (clWaitForEvents (1, &event), error, "clWaitForEvents");
+}
+
+/**
+ * gst_cl_queue_mark:
+ *
+ * Returns: (transfer full) (nullable): an event that completes with every
+ *   command enqueued on @queue so far
+ */
+cl_event
+gst_cl_queue_mark (cl_command_queue queue, GError ** error)
+{
+  cl_event event = NULL;
+
+  if (!gst_cl_result (clEnqueueMarkerWithWaitList (queue, 0, NULL, &event),
+          error, "clEnqueueMarkerWithWaitList"))
+    return NULL;
+  return event;
+}
+
+/**
+ * gst_cl_queue_finish:
+ * @ctx: the context of @queue
+ *
+ * clFinish() through gst_cl_event_wait(): waits for everything enqueued on
+ * @queue so far.
+ *
+ * Returns: %TRUE when it all ended without an error
+ */
+gboolean
+gst_cl_queue_finish (GstClContext * ctx, cl_command_queue queue,
+    GError ** error)
+{
+  cl_event done = gst_cl_queue_mark (queue, error);
+  gboolean ok;
+
+  if (!done)
+    return FALSE;
+  ok = gst_cl_result (clFlush (queue), error, "clFlush") &&
+      gst_cl_event_wait (ctx, done, error);
+  clReleaseEvent (done);
+  return ok;
+}
+
+/* whether @queue need not wait for @event: it is complete, or @queue's own
+ * (in order, so already before anything enqueued next) */
+static gboolean
+event_is_behind (cl_event event, cl_command_queue queue)
+{
+  cl_command_queue owner = NULL;
+  cl_int state = CL_QUEUED;
+
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE, sizeof (owner), &owner,
+          NULL) == CL_SUCCESS && owner == queue)
+    return TRUE;
+  return clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+      sizeof (state), &state, NULL) == CL_SUCCESS && state == CL_COMPLETE;
+}
+
+/**
+ * gst_cl_queue_wait_for:
+ * @events: cl_event values, kept by the caller
+ *
+ * Makes what is enqueued on @queue from now on wait for @events (on any
+ * queue of the same context), without the host waiting. Nothing is
+ * enqueued when they are all done or @queue's own.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_queue_wait_for (cl_command_queue queue, GArray * events, GError ** error)
+{
+  cl_event pending[16];
+  guint i, n = 0;
+
+  for (i = 0; i < events->len; i++) {
+    cl_event event = g_array_index (events, cl_event, i);
+
+    if (event_is_behind (event, queue))
+      continue;
+    pending[n++] = event;
+    if (n == G_N_ELEMENTS (pending) && !gst_cl_result
+        (clEnqueueBarrierWithWaitList (queue, n, pending, NULL), error,
+            "clEnqueueBarrierWithWaitList"))
+      return FALSE;
+    n %= G_N_ELEMENTS (pending);
+  }
+  return n == 0 || gst_cl_result (clEnqueueBarrierWithWaitList (queue, n,
+          pending, NULL), error, "clEnqueueBarrierWithWaitList");
+}
+
 /**
  * gst_cl_context_profile_start:
  *
  * From now on, records the device time of every kernel that
  * gst_cl_context_enqueue_kernel() runs on @ctx, until
  * gst_cl_context_profile_stop(); for benchmarks, which time kernels without
- * the cost of launching them.
+ * the cost of launching them. Only queues made with GST_CL_PROFILING=1 in
+ * the environment time their commands.
  */
 void
 gst_cl_context_profile_start (GstClContext * ctx)
@@ -492,12 +699,72 @@ gst_context_new_cl_context (GstClContext * ctx)
   GstContext *context = gst_context_new (GST_CL_CONTEXT_TYPE, TRUE);
   GstStructure *s = gst_context_writable_structure (context);
 
+  GValue list = G_VALUE_INIT, item = G_VALUE_INIT;
+
   gst_structure_set (s, "context", GST_TYPE_CL_CONTEXT, ctx,
       "cl-context", G_TYPE_POINTER, ctx->context,
       "cl-device", G_TYPE_POINTER, ctx->device,
       "device-index", G_TYPE_INT, ctx->device_index,
       "device-name", G_TYPE_STRING, ctx->device_name, NULL);
+  gst_value_array_init (&list, 1);
+  g_value_init (&item, GST_TYPE_CL_CONTEXT);
+  g_value_set_object (&item, ctx);
+  gst_value_array_append_and_take_value (&list, &item);
+  gst_structure_take_value (s, "contexts", &list);
   return context;
+}
+
+/* A context for @ctx that also carries the other devices' contexts of
+ * @previous, the one the pipeline shared so far: a bin keeps one context
+ * of a type, and elements on each device must find theirs in it. */
+static GstContext *
+context_with_others (GstClContext * ctx, GstContext * previous)
+{
+  GstContext *context = gst_context_new_cl_context (ctx);
+  const GValue *old;
+  GValue *list;
+  guint i;
+
+  if (!previous || g_strcmp0 (gst_context_get_context_type (previous),
+          GST_CL_CONTEXT_TYPE) != 0)
+    return context;
+  old = gst_structure_get_value (gst_context_get_structure (previous),
+      "contexts");
+  list = (GValue *) gst_structure_get_value (gst_context_writable_structure
+      (context), "contexts");
+  for (i = 0; old && GST_VALUE_HOLDS_ARRAY (old) &&
+      i < gst_value_array_get_size (old); i++) {
+    const GValue *v = gst_value_array_get_value (old, i);
+    GstClContext *other;
+
+    if (!G_VALUE_HOLDS (v, GST_TYPE_CL_CONTEXT))
+      continue;
+    other = g_value_get_object (v);
+    if (other && other->device_index != ctx->device_index)
+      gst_value_array_append_value (list, v);
+  }
+  return context;
+}
+
+/* the context of "contexts" in @s for @device_index, or NULL */
+static GstClContext *
+other_device_context (const GstStructure * s, gint device_index)
+{
+  const GValue *list = gst_structure_get_value (s, "contexts");
+  guint i;
+
+  for (i = 0; list && GST_VALUE_HOLDS_ARRAY (list) &&
+      i < gst_value_array_get_size (list); i++) {
+    const GValue *v = gst_value_array_get_value (list, i);
+    GstClContext *ctx;
+
+    if (!G_VALUE_HOLDS (v, GST_TYPE_CL_CONTEXT))
+      continue;
+    ctx = g_value_get_object (v);
+    if (ctx && ctx->device_index == device_index)
+      return gst_object_ref (ctx);
+  }
+  return NULL;
 }
 
 static GstClContext *
@@ -511,10 +778,12 @@ context_from_structure (GstElement * element, const GstStructure * s,
   if (gst_structure_get (s, "context", GST_TYPE_CL_CONTEXT, &other, NULL)) {
     if (device_index < 0 || other->device_index == device_index)
       return other;
-    GST_DEBUG_OBJECT (element, "ignoring context of device %d, want %d",
-        other->device_index, device_index);
     gst_object_unref (other);
-    return NULL;
+    other = other_device_context (s, device_index);
+    if (!other)
+      GST_DEBUG_OBJECT (element, "no shared context of device %d",
+          device_index);
+    return other;
   }
 
   if (gst_structure_get (s, "cl-context", G_TYPE_POINTER, &cl_ctx,
@@ -637,7 +906,7 @@ find_or_create_context (GstElement * element, gint device_index,
     GstClContext ** ctx)
 {
   GError *err = NULL;
-  GstContext *context;
+  GstContext *context, *previous;
 
   query_peers (element, device_index, ctx);
   if (!*ctx)
@@ -655,7 +924,10 @@ find_or_create_context (GstElement * element, gint device_index,
   }
   GST_INFO_OBJECT (element, "created context %" GST_PTR_FORMAT " on \"%s\"",
       *ctx, (*ctx)->device_name);
-  context = gst_context_new_cl_context (*ctx);
+  previous = gst_element_get_context (element, GST_CL_CONTEXT_TYPE);
+  context = context_with_others (*ctx, previous);
+  if (previous)
+    gst_context_unref (previous);
   gst_element_set_context (element, context);
   gst_element_post_message (element,
       gst_message_new_have_context (GST_OBJECT (element), context));
@@ -686,4 +958,78 @@ gst_cl_ensure_element_context (GstElement * element, gint device_index,
     ok = find_or_create_context (element, device_index, ctx);
   g_rec_mutex_unlock (&lock);
   return ok;
+}
+
+/* the queue this thread took last, and of which context */
+static __thread struct
+{
+  guint64 serial;
+  cl_command_queue queue;
+} thread_queue;
+
+/**
+ * gst_cl_context_get_thread_queue:
+ *
+ * The commands of a frame go on the queue of the thread that handles it:
+ * cl elements in one streaming thread share a queue, whose order is all
+ * they need between them, and elements in different threads (branches,
+ * elements after a `queue`) never wait for each other. @ctx owns the
+ * queues and releases them with itself.
+ *
+ * Returns: (transfer none) (nullable): the calling thread's in-order queue
+ *   on @ctx
+ */
+cl_command_queue
+gst_cl_context_get_thread_queue (GstClContext * ctx, GError ** error)
+{
+  cl_command_queue queue;
+
+  if (G_LIKELY (thread_queue.serial == ctx->serial))
+    return thread_queue.queue;
+  g_mutex_lock (&ctx->lock);
+  queue = g_hash_table_lookup (ctx->thread_queues, g_thread_self ());
+  if (!queue && (queue = gst_cl_context_create_queue (ctx, error)))
+    g_hash_table_insert (ctx->thread_queues, g_thread_self (), queue);
+  g_mutex_unlock (&ctx->lock);
+  if (queue) {
+    thread_queue.serial = ctx->serial;
+    thread_queue.queue = queue;
+  }
+  return queue;
+}
+
+/**
+ * gst_cl_context_follow_thread:
+ * @queue: (inout): the queue an element used last, or %NULL
+ *
+ * Sets @queue to the calling thread's, where an element enqueues its next
+ * frame. Where that is another queue than the last (the element's
+ * streaming thread changed), what comes next on it waits for the last
+ * queue's commands, which may still use the element's own buffers.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_context_follow_thread (GstClContext * ctx, cl_command_queue * queue,
+    GError ** error)
+{
+  cl_command_queue next = gst_cl_context_get_thread_queue (ctx, error);
+  cl_event last;
+  gboolean ok;
+
+  if (!next)
+    return FALSE;
+  if (*queue && *queue != next) {
+    last = gst_cl_queue_mark (*queue, error);
+    if (!last)
+      return FALSE;
+    ok = gst_cl_result (clFlush (*queue), error, "clFlush") &&
+        gst_cl_result (clEnqueueBarrierWithWaitList (next, 1, &last, NULL),
+        error, "clEnqueueBarrierWithWaitList");
+    clReleaseEvent (last);
+    if (!ok)
+      return FALSE;
+  }
+  *queue = next;
+  return TRUE;
 }

@@ -32,6 +32,8 @@ G_BEGIN_DECLS
  * @compute_units: for the benchmark's table
  * @mem_base_addr_align: in bits: where a sub-buffer may start
  * @nv_ptx: NVIDIA's compiler, which takes inline PTX assembly
+ * @wait_sleeping: the host waits for the device in a callback, not in
+ *   clWaitForEvents (see gst_cl_event_wait())
  *
  * What the elements need to know of a device, read once.
  */
@@ -45,6 +47,7 @@ typedef struct
   cl_uint compute_units;
   cl_uint mem_base_addr_align;
   gboolean nv_ptx;
+  gboolean wait_sleeping;
 } GstClDeviceCaps;
 
 #define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
@@ -54,7 +57,9 @@ G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject)
  * GstClContext:
  * @context: the OpenCL context
  * @device: its one device
- * @queue: one in-order command queue, with profiling
+ * @queue: an in-order command queue, with profiling, for the few commands
+ *   that belong to no frame (maps, pool set-up, copies of a memory); frames
+ *   run on the queue of the thread that handles them
  * @device_index: index in gst_cl_device_list(), -1 for an application's
  *   device that is not in it
  * @device_name: "platform device"
@@ -80,6 +85,8 @@ struct _GstClContext
   GMutex lock;
   GHashTable *programs;
   GArray *profile;              /* cl_event of each kernel, while profiling */
+  guint64 serial;               /* never reused, unlike the address */
+  GHashTable *thread_queues;    /* GThread * -> cl_command_queue */
 };
 
 GstClContext * gst_cl_context_new (gint device_index, GError ** error);
@@ -100,11 +107,26 @@ cl_kernel      gst_cl_context_create_kernel (GstClContext * ctx,
                                              const gchar * name,
                                              GError ** error);
 
+cl_command_queue gst_cl_context_create_queue (GstClContext * ctx,
+                                             GError ** error);
+
 gboolean       gst_cl_context_enqueue_kernel (GstClContext * ctx,
+                                              cl_command_queue queue,
                                               cl_kernel kernel, guint dims,
                                               const gsize * global,
                                               const gsize * local,
                                               GError ** error);
+
+gboolean       gst_cl_event_wait (GstClContext * ctx, cl_event event,
+                                  GError ** error);
+
+gboolean       gst_cl_queue_finish (GstClContext * ctx,
+                                    cl_command_queue queue, GError ** error);
+
+cl_event       gst_cl_queue_mark (cl_command_queue queue, GError ** error);
+
+gboolean       gst_cl_queue_wait_for (cl_command_queue queue, GArray * events,
+                                      GError ** error);
 
 void           gst_cl_context_profile_start (GstClContext * ctx);
 
@@ -135,5 +157,12 @@ gboolean       gst_cl_handle_context_query (GstElement * element,
                                             GstClContext * ctx);
 
 GstContext *   gst_context_new_cl_context (GstClContext * ctx);
+
+cl_command_queue gst_cl_context_get_thread_queue (GstClContext * ctx,
+                                                 GError ** error);
+
+gboolean       gst_cl_context_follow_thread (GstClContext * ctx,
+                                             cl_command_queue * queue,
+                                             GError ** error);
 
 G_END_DECLS

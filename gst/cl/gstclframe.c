@@ -7,6 +7,13 @@
  * each plane is copied once to the device and the output once back, through
  * device buffers kept from frame to frame. Frames in #GstClMemory of the
  * same context are used as they are, not mapped at all.
+ *
+ * Everything runs on the queue of the streaming thread at hand. The host
+ * waits only for that queue's commands, and only where host memory is
+ * involved: for a mapped output to come back, and for a mapped input to be
+ * read. A frame on the device goes on with the event that completes it (see
+ * gstclmemory.c), and the next element's commands wait for that event where
+ * they run on another queue.
  */
 #include <string.h>
 
@@ -85,10 +92,11 @@ ensure_staging (GstClContext * ctx, GstClStaging * staging, guint p,
   return staging->mem[p];
 }
 
+/* @upload: (nullable): set to the copy's event */
 static gboolean
-import_plane (GstClContext * ctx, GstVideoFrame * vframe, guint p,
-    gboolean output, GstClStaging * staging, GstClPlane * plane,
-    GError ** error)
+import_plane (GstClContext * ctx, cl_command_queue queue,
+    GstVideoFrame * vframe, guint p, gboolean output, GstClStaging * staging,
+    GstClPlane * plane, gboolean * borrowed, cl_event * upload, GError ** error)
 {
   gpointer data = GST_VIDEO_FRAME_PLANE_DATA (vframe, p);
   gsize size = gst_cl_plane_size (plane);
@@ -107,25 +115,39 @@ import_plane (GstClContext * ctx, GstVideoFrame * vframe, guint p,
       plane->height, error);
   if (!mem)
     return FALSE;
-  clRetainMemObject (mem);
   plane->mem = mem;
+  *borrowed = TRUE;
   if (output)
     return TRUE;
-  /* non-blocking: the frame stays mapped until the output is read back */
-  return gst_cl_result (clEnqueueWriteBuffer (ctx->queue, mem, CL_FALSE, 0,
-          size, data, 0, NULL, NULL), error, "clEnqueueWriteBuffer");
+  /* non-blocking: the frame stays mapped until the copy is done */
+  return gst_cl_result (clEnqueueWriteBuffer (queue, mem, CL_FALSE, 0,
+          size, data, 0, NULL, upload), error, "clEnqueueWriteBuffer");
 }
 
-/* Makes the planes of a mapped @vframe, readable (input) or writable
- * (@output), the buffers of @frame: wrapped in place or through @staging. */
-static gboolean
-frame_import (GstClContext * ctx, GstVideoFrame * vframe,
-    gboolean output, GstClStaging * staging, GstClFrame * frame,
-    GError ** error)
+static void
+buffer_frame_release (GstClBufferFrame * bframe)
 {
   guint p;
 
-  gst_cl_frame_set_geometry (frame, &vframe->info);
+  for (p = 0; p < bframe->frame.n_planes; p++) {
+    if (bframe->frame.planes[p].mem && !bframe->borrowed[p])
+      clReleaseMemObject (bframe->frame.planes[p].mem);
+    bframe->frame.planes[p].mem = NULL;
+    bframe->borrowed[p] = FALSE;
+  }
+}
+
+/* Makes the planes of the mapped frame of @bframe, readable (input) or
+ * writable (output), its kernels' buffers: wrapped in place or through
+ * @staging. */
+static gboolean
+frame_import (GstClContext * ctx, cl_command_queue queue,
+    GstClBufferFrame * bframe, GstClStaging * staging, GError ** error)
+{
+  GstClFrame *frame = &bframe->frame;
+  guint p;
+
+  gst_cl_frame_set_geometry (frame, &bframe->vframe.info);
   for (p = 0; p < frame->n_planes; p++) {
     if (frame->planes[p].stride <= 0) {
       g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
@@ -133,23 +155,27 @@ frame_import (GstClContext * ctx, GstVideoFrame * vframe,
           "supported", p, frame->planes[p].stride);
       goto failed;
     }
-    if (!import_plane (ctx, vframe, p, output, staging, &frame->planes[p],
-            error))
+    /* in order: the last copy ends after the others */
+    if (!import_plane (ctx, queue, &bframe->vframe, p, bframe->output,
+            staging, &frame->planes[p], &bframe->borrowed[p],
+            p + 1 == frame->n_planes ? &bframe->upload : NULL, error))
       goto failed;
   }
   return TRUE;
 
 failed:
-  gst_cl_frame_release (frame);
+  buffer_frame_release (bframe);
   return FALSE;
 }
 
 /* Waits for the kernels that write @frame and makes the result visible in
  * the mapped output @vframe. */
 static gboolean
-frame_export (GstClContext * ctx, GstVideoFrame * vframe,
-    GstClFrame * frame, GError ** error)
+frame_export (GstClContext * ctx, cl_command_queue queue,
+    GstVideoFrame * vframe, GstClFrame * frame, GError ** error)
 {
+  cl_event done = NULL;
+  gboolean ok;
   guint p;
 
   for (p = 0; p < frame->n_planes; p++) {
@@ -158,6 +184,16 @@ frame_export (GstClContext * ctx, GstVideoFrame * vframe,
     cl_int status = CL_SUCCESS;
     gpointer ptr;
 
+    if (!ctx->caps.unified_memory && plane->stride == plane->width *
+        plane->pstride) {
+      /* rows without padding: one plain copy, which drivers do fastest */
+      if (!gst_cl_result (clEnqueueReadBuffer (queue, plane->mem, CL_FALSE, 0,
+                  size, GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL,
+                  p + 1 == frame->n_planes ? &done : NULL), error,
+              "clEnqueueReadBuffer"))
+        return FALSE;
+      continue;
+    }
     if (!ctx->caps.unified_memory) {
       /* the pixels only: a row's padding may hold another plane */
       const gsize origin[3] = { 0, 0, 0 };
@@ -165,25 +201,32 @@ frame_export (GstClContext * ctx, GstVideoFrame * vframe,
         plane->height, 1
       };
 
-      if (!gst_cl_result (clEnqueueReadBufferRect (ctx->queue, plane->mem,
-                  p + 1 == frame->n_planes, origin, origin, region,
+      if (!gst_cl_result (clEnqueueReadBufferRect (queue, plane->mem,
+                  CL_FALSE, origin, origin, region,
                   plane->stride, 0, plane->stride, 0,
-                  GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, NULL),
+                  GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL,
+                  p + 1 == frame->n_planes ? &done : NULL),
               error, "clEnqueueReadBufferRect"))
         return FALSE;
       continue;
     }
     /* a map is what makes a CL_MEM_USE_HOST_PTR buffer's host copy current;
      * on unified memory it returns the host pointer itself */
-    ptr = clEnqueueMapBuffer (ctx->queue, plane->mem, CL_TRUE, CL_MAP_READ, 0,
+    ptr = clEnqueueMapBuffer (queue, plane->mem, CL_TRUE, CL_MAP_READ, 0,
         size, 0, NULL, NULL, &status);
     if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
       return FALSE;
-    if (!gst_cl_result (clEnqueueUnmapMemObject (ctx->queue, plane->mem, ptr,
+    if (!gst_cl_result (clEnqueueUnmapMemObject (queue, plane->mem, ptr,
                 0, NULL, NULL), error, "clEnqueueUnmapMemObject"))
       return FALSE;
   }
-  return gst_cl_result (clFinish (ctx->queue), error, "clFinish");
+  /* the queue is in order: the last copy back ends after everything */
+  if (!done)
+    return gst_cl_queue_finish (ctx, queue, error);
+  ok = gst_cl_result (clFlush (queue), error, "clFlush") &&
+      gst_cl_event_wait (ctx, done, error);
+  clReleaseEvent (done);
+  return ok;
 }
 
 /**
@@ -248,8 +291,9 @@ gst_cl_frame_release (GstClFrame * frame)
  * at an offset the device allows; an input plane starting elsewhere (a crop)
  * is copied on the device into the staging buffer @p. */
 static cl_mem
-device_plane (GstClContext * ctx, GstBuffer * buffer, gsize offset,
-    const GstClPlane * plane, gboolean output, GstClStaging * staging, guint p)
+device_plane (GstClContext * ctx, cl_command_queue queue, GstBuffer * buffer,
+    gsize offset, const GstClPlane * plane, gboolean output,
+    GstClStaging * staging, guint p, GstMemory ** memory, gboolean * borrowed)
 {
   gsize align = MAX (ctx->caps.mem_base_addr_align / 8, 1);
   guint idx, len;
@@ -266,20 +310,28 @@ device_plane (GstClContext * ctx, GstBuffer * buffer, gsize offset,
       skip + gst_cl_plane_size (plane) > mem->size ||
       (output && GST_MEMORY_IS_READONLY (mem)))
     return NULL;
+  *memory = mem;
   origin = mem->offset + skip;
-  if (origin == 0)
-    return clRetainMemObject (gst_cl_memory_get_buffer (mem)) == CL_SUCCESS ?
-        gst_cl_memory_get_buffer (mem) : NULL;
+  if (origin == 0) {
+    *borrowed = TRUE;
+    return gst_cl_memory_get_buffer (mem);
+  }
   if (origin % align != 0) {
     gsize size = gst_cl_plane_size (plane);
+    GArray *deps = gst_cl_event_array_new ();
+    cl_int copied = CL_INVALID_OPERATION;
 
-    if (output || !staging || !ensure_staging (ctx, staging, p, size, NULL) ||
-        clEnqueueCopyBuffer (ctx->queue, gst_cl_memory_get_buffer (mem),
-            staging->mem[p], origin, 0, size, 0, NULL, NULL) != CL_SUCCESS)
+    gst_cl_memory_get_dependencies (mem, FALSE, deps);
+    if (!output && staging && ensure_staging (ctx, staging, p, size, NULL))
+      copied = clEnqueueCopyBuffer (queue, gst_cl_memory_get_buffer (mem),
+          staging->mem[p], origin, 0, size, deps->len,
+          (cl_event *) deps->data, NULL);
+    g_array_unref (deps);
+    if (copied != CL_SUCCESS)
       return NULL;
     GST_LOG ("plane %u at offset %" G_GSIZE_FORMAT ": copied on the device", p,
         origin);
-    clRetainMemObject (staging->mem[p]);
+    *borrowed = TRUE;
     return staging->mem[p];
   }
   region.origin = origin;
@@ -324,11 +376,16 @@ crop_offset (const GstVideoFormatInfo * finfo, guint p, gint stride,
           comp[0])) * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp[0]);
 }
 
+/* Makes @frame the planes of @buffer on the device, if it is there, with
+ * the commands enqueued next waiting for what its memories wait for. */
 static gboolean
-device_frame (GstClContext * ctx, const GstVideoInfo * info,
-    GstBuffer * buffer, gboolean output, GstClStaging * staging,
-    GstClFrame * frame)
+device_frame (GstClContext * ctx, cl_command_queue queue,
+    const GstVideoInfo * info, GstBuffer * buffer, gboolean output,
+    GstClStaging * staging, GstClBufferFrame * bframe)
 {
+  GstClFrame *frame = &bframe->frame;
+  GArray *deps;
+  gboolean ok;
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
   const GstVideoCropMeta *crop = output ? NULL : input_crop (info, buffer);
   GstVideoInfo layout = *info;
@@ -346,15 +403,24 @@ device_frame (GstClContext * ctx, const GstVideoInfo * info,
   for (p = 0; p < frame->n_planes; p++) {
     if (frame->planes[p].stride <= 0)
       goto not_device;
-    frame->planes[p].mem = device_plane (ctx, buffer, layout.offset[p],
-        &frame->planes[p], output, staging, p);
+    frame->planes[p].mem = device_plane (ctx, queue, buffer,
+        layout.offset[p], &frame->planes[p], output, staging, p,
+        &bframe->device[p], &bframe->borrowed[p]);
     if (!frame->planes[p].mem)
       goto not_device;
   }
+  deps = gst_cl_event_array_new ();
+  for (p = 0; p < frame->n_planes; p++)
+    gst_cl_memory_get_dependencies (bframe->device[p], output, deps);
+  ok = gst_cl_queue_wait_for (queue, deps, NULL);
+  g_array_unref (deps);
+  if (!ok)
+    goto not_device;
   return TRUE;
 
 not_device:
-  gst_cl_frame_release (frame);
+  buffer_frame_release (bframe);
+  memset (bframe->device, 0, sizeof (bframe->device));
   return FALSE;
 }
 
@@ -373,9 +439,9 @@ not_device:
  * Returns: %TRUE on success
  */
 gboolean
-gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
-    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
-    GstClStaging * staging, GError ** error)
+gst_cl_buffer_frame_map (GstClContext * ctx, cl_command_queue queue,
+    GstClBufferFrame * frame, const GstVideoInfo * info, GstBuffer * buffer,
+    GstMapFlags flags, GstClStaging * staging, GError ** error)
 {
   const GstVideoCropMeta *crop;
   guint p;
@@ -383,7 +449,7 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
   ensure_debug_category ();
   memset (frame, 0, sizeof (*frame));
   frame->output = (flags & GST_MAP_WRITE) != 0;
-  if (device_frame (ctx, info, buffer, frame->output, staging, &frame->frame)) {
+  if (device_frame (ctx, queue, info, buffer, frame->output, staging, frame)) {
     GST_LOG ("%s %" GST_PTR_FORMAT " on the device", frame->output ?
         "output" : "input", buffer);
     return TRUE;
@@ -408,12 +474,10 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
           crop_offset (info->finfo, p, GST_VIDEO_FRAME_PLANE_STRIDE
           (&frame->vframe, p), crop);
   }
-  if (!frame_import (ctx, &frame->vframe, frame->output, staging,
-          &frame->frame, error)) {
+  frame->pending = TRUE;
+  if (!frame_import (ctx, queue, frame, staging, error)) {
     /* a plane's copy may be under way when a later one fails */
-    clFinish (ctx->queue);
-    gst_video_frame_unmap (&frame->vframe);
-    frame->mapped = FALSE;
+    gst_cl_buffer_frame_unmap (ctx, queue, frame);
     return FALSE;
   }
   return TRUE;
@@ -429,29 +493,70 @@ gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
  * Returns: %TRUE on success
  */
 gboolean
-gst_cl_buffer_frame_finish (GstClContext * ctx, GstClBufferFrame * frame,
-    GError ** error)
+gst_cl_buffer_frame_finish (GstClContext * ctx, cl_command_queue queue,
+    GstClBufferFrame * frame, GError ** error)
 {
-  if (frame->mapped)
-    return frame_export (ctx, &frame->vframe, &frame->frame, error);
-  return gst_cl_result (clFlush (ctx->queue), error, "clFlush");
+  if (!frame->mapped)
+    return gst_cl_result (clFlush (queue), error, "clFlush");
+  if (!frame_export (ctx, queue, &frame->vframe, &frame->frame, error))
+    return FALSE;
+  frame->pending = FALSE;
+  return TRUE;
+}
+
+/* The commands enqueued so far on @queue become the last use of the
+ * memories of a device frame: the next ones wait for them. */
+static void
+device_frame_done (cl_command_queue queue, GstClBufferFrame * frame)
+{
+  cl_event done = NULL;
+  guint p;
+
+  for (p = 0; p < frame->frame.n_planes; p++) {
+    if (!frame->device[p])
+      continue;
+    if (!done && !(done = gst_cl_queue_mark (queue, NULL))) {
+      /* no event to wait for: the commands end before anyone goes on */
+      GST_WARNING ("no marker: waiting for the queue");
+      clFinish (queue);
+      break;
+    }
+    gst_cl_memory_add_access (frame->device[p], frame->output, done);
+  }
+  if (done) {
+    clReleaseEvent (done);
+    clFlush (queue);
+  }
+  memset (frame->device, 0, sizeof (frame->device));
 }
 
 /**
  * gst_cl_buffer_frame_unmap:
  *
- * Releases the planes of @frame. A mapped frame's host memory is given back
- * only once nothing on the queue uses it any more.
+ * Releases the planes of @frame. The commands on @queue so far are the
+ * last to use a device frame, which later ones wait for; a mapped frame's
+ * host memory is given back only once they are done with it.
  */
 void
-gst_cl_buffer_frame_unmap (GstClContext * ctx, GstClBufferFrame * frame)
+gst_cl_buffer_frame_unmap (GstClContext * ctx, cl_command_queue queue,
+    GstClBufferFrame * frame)
 {
-  gst_cl_frame_release (&frame->frame);
-  if (frame->mapped) {
-    clFinish (ctx->queue);
-    gst_video_frame_unmap (&frame->vframe);
-    frame->mapped = FALSE;
-  }
+  if (!frame->mapped)
+    device_frame_done (queue, frame);
+  buffer_frame_release (frame);
+  if (!frame->mapped)
+    return;
+  if (frame->upload && !ctx->caps.unified_memory && !frame->output) {
+    clFlush (queue);
+    gst_cl_event_wait (ctx, frame->upload, NULL);
+  } else if (frame->pending)
+    gst_cl_queue_finish (ctx, queue, NULL);
+  if (frame->upload)
+    clReleaseEvent (frame->upload);
+  frame->upload = NULL;
+  frame->pending = FALSE;
+  gst_video_frame_unmap (&frame->vframe);
+  frame->mapped = FALSE;
 }
 
 /**

@@ -66,6 +66,15 @@ typedef struct
   GstVideoFrame vframe;
   gboolean mapped;
   gboolean output;
+  /* a device frame's memories, a plane's each, for their events */
+  GstMemory *device[GST_VIDEO_MAX_PLANES];
+  /* planes whose buffer is not the frame's to release: a memory's own, or
+   * a staging buffer */
+  gboolean borrowed[GST_VIDEO_MAX_PLANES];
+  /* a mapped frame: the last copy of an input to the device, and whether
+   * commands on the queue may still use the host memory */
+  cl_event upload;
+  gboolean pending;
 } GstClBufferFrame;
 
 void     gst_cl_frame_set_geometry (GstClFrame * frame,
@@ -78,16 +87,19 @@ void     gst_cl_frame_release (GstClFrame * frame);
 gboolean gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
                                    const GstVideoInfo * info);
 
-gboolean gst_cl_buffer_frame_map (GstClContext * ctx, GstClBufferFrame * frame,
+gboolean gst_cl_buffer_frame_map (GstClContext * ctx, cl_command_queue queue,
+                                  GstClBufferFrame * frame,
                                   const GstVideoInfo * info,
                                   GstBuffer * buffer, GstMapFlags flags,
                                   GstClStaging * staging, GError ** error);
 
 gboolean gst_cl_buffer_frame_finish (GstClContext * ctx,
+                                     cl_command_queue queue,
                                      GstClBufferFrame * frame,
                                      GError ** error);
 
 void     gst_cl_buffer_frame_unmap (GstClContext * ctx,
+                                    cl_command_queue queue,
                                     GstClBufferFrame * frame);
 
 void     gst_cl_staging_clear (GstClStaging * staging);

@@ -6,8 +6,13 @@
  * into them and the next one reads them as they are, so that frames cross
  * between host and device once on the way into a chain of cl elements and
  * once on the way out. Anything else that maps one gets its bytes through
- * clEnqueueMapBuffer on the memory's context's queue, which also orders the
- * map after the kernels that write the buffer.
+ * clEnqueueMapBuffer.
+ *
+ * Elements run on queues of their own, and the host does not wait for the
+ * device between them: each memory keeps the event of the last command that
+ * writes it and of those that read it since. A reader's commands wait for
+ * the writer's event, a writer's (the next frame from a pool) for the
+ * readers' too, and a map for the writer's.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -29,6 +34,10 @@ struct _GstClMemory
   GMutex lock;
   guint map_count;
   gpointer map_data;
+  /* in the memory that owns the buffer (shares use their parent's) */
+  GMutex event_lock;
+  cl_event written;
+  GArray *read;
 };
 
 typedef struct
@@ -74,6 +83,7 @@ wrap (GstClContext * ctx, cl_mem buffer, GstMemoryFlags flags,
   self->ctx = gst_object_ref (ctx);
   self->buffer = buffer;
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->event_lock);
   return self;
 }
 
@@ -136,6 +146,110 @@ gst_cl_memory_get_context (GstMemory * mem)
   return ((GstClMemory *) mem)->ctx;
 }
 
+static void
+release_event (gpointer event)
+{
+  clReleaseEvent (*(cl_event *) event);
+}
+
+/**
+ * gst_cl_event_array_new:
+ *
+ * Returns: (transfer full): an empty array of cl_event that releases them
+ *   when cleared
+ */
+GArray *
+gst_cl_event_array_new (void)
+{
+  GArray *events = g_array_new (FALSE, FALSE, sizeof (cl_event));
+
+  g_array_set_clear_func (events, release_event);
+  return events;
+}
+
+static GstClMemory *
+root_memory (GstMemory * mem)
+{
+  return (GstClMemory *) (mem->parent ? mem->parent : mem);
+}
+
+static void
+append_retained (GArray * events, cl_event event)
+{
+  clRetainEvent (event);
+  g_array_append_val (events, event);
+}
+
+/**
+ * gst_cl_memory_get_dependencies:
+ * @write: for commands that write @mem, not only read it
+ * @events: (inout): an array from gst_cl_event_array_new()
+ *
+ * Appends to @events what commands that use @mem must wait for: the last
+ * write, and to write it, the reads since.
+ */
+void
+gst_cl_memory_get_dependencies (GstMemory * mem, gboolean write,
+    GArray * events)
+{
+  GstClMemory *root;
+  guint i;
+
+  g_return_if_fail (gst_is_cl_memory (mem));
+  root = root_memory (mem);
+  g_mutex_lock (&root->event_lock);
+  if (root->written)
+    append_retained (events, root->written);
+  for (i = 0; write && root->read && i < root->read->len; i++)
+    append_retained (events, g_array_index (root->read, cl_event, i));
+  g_mutex_unlock (&root->event_lock);
+}
+
+static gboolean
+event_complete (cl_event event)
+{
+  cl_int state = CL_QUEUED;
+
+  return clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+      sizeof (state), &state, NULL) == CL_SUCCESS && state <= CL_COMPLETE;
+}
+
+/**
+ * gst_cl_memory_add_access:
+ * @write: @done is the end of commands that write @mem (and that waited for
+ *   its dependencies), not only read it
+ * @done: an event, retained by @mem
+ *
+ * Records commands that use @mem, for gst_cl_memory_get_dependencies().
+ */
+void
+gst_cl_memory_add_access (GstMemory * mem, gboolean write, cl_event done)
+{
+  GstClMemory *root;
+  guint i;
+
+  g_return_if_fail (gst_is_cl_memory (mem));
+  root = root_memory (mem);
+  clRetainEvent (done);
+  g_mutex_lock (&root->event_lock);
+  if (write) {
+    if (root->written)
+      clReleaseEvent (root->written);
+    root->written = done;
+    if (root->read)
+      g_array_set_size (root->read, 0);
+  } else {
+    if (!root->read)
+      root->read = gst_cl_event_array_new ();
+    /* a frame read by many (a tee) keeps only the reads still running */
+    for (i = root->read->len; i > 0; i--)
+      if (event_complete (g_array_index (root->read, cl_event, i - 1)))
+        g_array_remove_index_fast (root->read, i - 1);
+    g_array_append_val (root->read, done);
+  }
+  g_mutex_unlock (&root->event_lock);
+}
+
 static gpointer
 gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
 {
@@ -149,10 +263,14 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
      * flags hold for the nested ones */
     cl_map_flags cl_flags = (flags & GST_MAP_READ ? CL_MAP_READ : 0) |
         (flags & GST_MAP_WRITE ? CL_MAP_WRITE : 0);
+    GArray *deps = gst_cl_event_array_new ();
 
+    gst_cl_memory_get_dependencies (mem, (flags & GST_MAP_WRITE) != 0, deps);
     /* an empty memory still has a byte of buffer */
     self->map_data = clEnqueueMapBuffer (self->ctx->queue, self->buffer,
-        CL_TRUE, cl_flags, 0, MAX (mem->maxsize, 1), 0, NULL, NULL, &status);
+        CL_TRUE, cl_flags, 0, MAX (mem->maxsize, 1), deps->len,
+        (cl_event *) deps->data, NULL, &status);
+    g_array_unref (deps);
     if (status != CL_SUCCESS) {
       GST_ERROR ("clEnqueueMapBuffer of %" G_GSIZE_FORMAT " bytes failed: %s",
           mem->maxsize, gst_cl_error_name (status));
@@ -197,16 +315,26 @@ gst_cl_memory_copy (GstMemory * mem, gssize offset, gssize size)
   GstClMemory *self = (GstClMemory *) mem;
   GstMemory *copy;
   GError *err = NULL;
+  GArray *deps = gst_cl_event_array_new ();
+  cl_event done = NULL;
 
   if (size == -1)
     size = mem->size > (gsize) offset ? mem->size - offset : 0;
   copy = gst_cl_memory_new (self->ctx, size, &err);
+  gst_cl_memory_get_dependencies (mem, FALSE, deps);
   if (copy && size > 0 && !gst_cl_result (clEnqueueCopyBuffer
           (self->ctx->queue, self->buffer, ((GstClMemory *) copy)->buffer,
-              mem->offset + offset, 0, size, 0, NULL, NULL), &err,
-          "clEnqueueCopyBuffer")) {
+              mem->offset + offset, 0, size, deps->len,
+              (cl_event *) deps->data, &done), &err, "clEnqueueCopyBuffer")) {
     gst_memory_unref (copy);
     copy = NULL;
+  }
+  g_array_unref (deps);
+  if (done) {
+    gst_cl_memory_add_access (mem, FALSE, done);
+    gst_cl_memory_add_access (copy, TRUE, done);
+    clReleaseEvent (done);
+    clFlush (self->ctx->queue);
   }
   if (!copy) {
     GST_ERROR ("no copy of an OpenCL memory: %s", err->message);
@@ -250,8 +378,13 @@ gst_cl_allocator_free (GstAllocator * allocator, GstMemory * mem)
   GstClMemory *self = (GstClMemory *) mem;
 
   clReleaseMemObject (self->buffer);
+  if (self->written)
+    clReleaseEvent (self->written);
+  if (self->read)
+    g_array_unref (self->read);
   gst_object_unref (self->ctx);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->event_lock);
   g_free (self);
 }
 
