@@ -62,6 +62,7 @@ gst_cl_context_finalize (GObject * object)
   }
   g_hash_table_unref (self->programs);
   g_hash_table_unref (self->thread_queues);
+  g_ptr_array_unref (self->queues);
   if (self->profile)
     gst_cl_context_profile_stop (self);
   if (self->queue) {
@@ -104,7 +105,10 @@ gst_cl_context_init (GstClContext * self)
 
   /* 0 is no context's, as a thread's cache starts */
   self->serial = __atomic_add_fetch (&serials, 1, __ATOMIC_RELAXED);
-  self->thread_queues = g_hash_table_new_full (NULL, NULL, NULL, release_queue);
+  self->thread_queues = g_hash_table_new (NULL, NULL);
+  self->queues = g_ptr_array_new_with_free_func (release_queue);
+  self->max_queues = g_ascii_strtoull (g_getenv ("GST_CL_MAX_QUEUES") ?
+      g_getenv ("GST_CL_MAX_QUEUES") : "0", NULL, 10);
   g_mutex_init (&self->lock);
   self->device_index = -1;
   self->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -988,7 +992,12 @@ gst_cl_context_get_thread_queue (GstClContext * ctx, GError ** error)
     return thread_queue.queue;
   g_mutex_lock (&ctx->lock);
   queue = g_hash_table_lookup (ctx->thread_queues, g_thread_self ());
-  if (!queue && (queue = gst_cl_context_create_queue (ctx, error)))
+  if (!queue && ctx->max_queues && ctx->queues->len >= ctx->max_queues)
+    queue = g_ptr_array_index (ctx->queues,
+        g_hash_table_size (ctx->thread_queues) % ctx->max_queues);
+  else if (!queue && (queue = gst_cl_context_create_queue (ctx, error)))
+    g_ptr_array_add (ctx->queues, queue);
+  if (queue)
     g_hash_table_insert (ctx->thread_queues, g_thread_self (), queue);
   g_mutex_unlock (&ctx->lock);
   if (queue) {

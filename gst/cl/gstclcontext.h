@@ -86,7 +86,9 @@ struct _GstClContext
   GHashTable *programs;
   GArray *profile;              /* cl_event of each kernel, while profiling */
   guint64 serial;               /* never reused, unlike the address */
-  GHashTable *thread_queues;    /* GThread * -> cl_command_queue */
+  GHashTable *thread_queues;    /* GThread * -> one of queues */
+  GPtrArray *queues;            /* cl_command_queue */
+  guint max_queues;             /* 0: a queue a thread */
 };
 
 GstClContext * gst_cl_context_new (gint device_index, GError ** error);
