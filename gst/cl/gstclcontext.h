@@ -17,7 +17,9 @@ G_BEGIN_DECLS
  * The GstContext type that carries a #GstClContext through a pipeline. Its
  * structure has the fields "context" (#GstClContext), "cl-context" and
  * "cl-device" (gpointer: cl_context, cl_device_id), "device-index" (gint, -1
- * for an application's device the ICD loader does not list) and "device-name" (gchararray).
+ * for an application's device the ICD loader does not list), "device-name"
+ * (gchararray) and "contexts" (a #GstValueArray of #GstClContext: this one
+ * and those of the pipeline's other devices).
  */
 #define GST_CL_CONTEXT_TYPE "gst.cl.context"
 
