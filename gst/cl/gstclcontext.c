@@ -718,6 +718,22 @@ gst_context_new_cl_context (GstClContext * ctx)
   return context;
 }
 
+/* Entry @i of the "contexts" array of @s: %FALSE past its end; @ctx is
+ * %NULL for an entry that is no #GstClContext. */
+static gboolean
+listed_context (const GstStructure * s, guint i, GstClContext ** ctx)
+{
+  const GValue *list = gst_structure_get_value (s, "contexts");
+  const GValue *v;
+
+  if (!list || !GST_VALUE_HOLDS_ARRAY (list) ||
+      i >= gst_value_array_get_size (list))
+    return FALSE;
+  v = gst_value_array_get_value (list, i);
+  *ctx = G_VALUE_HOLDS (v, GST_TYPE_CL_CONTEXT) ? g_value_get_object (v) : NULL;
+  return TRUE;
+}
+
 /* A context for @ctx that also carries the other devices' contexts of
  * @previous, the one the pipeline shared so far: a bin keeps one context
  * of a type, and elements on each device must find theirs in it. */
@@ -725,27 +741,23 @@ static GstContext *
 context_with_others (GstClContext * ctx, GstContext * previous)
 {
   GstContext *context = gst_context_new_cl_context (ctx);
-  const GValue *old;
-  GValue *list;
+  GstStructure *s = gst_context_writable_structure (context);
+  GValue *list = (GValue *) gst_structure_get_value (s, "contexts");
+  GstClContext *other;
   guint i;
 
   if (!previous || g_strcmp0 (gst_context_get_context_type (previous),
           GST_CL_CONTEXT_TYPE) != 0)
     return context;
-  old = gst_structure_get_value (gst_context_get_structure (previous),
-      "contexts");
-  list = (GValue *) gst_structure_get_value (gst_context_writable_structure
-      (context), "contexts");
-  for (i = 0; old && GST_VALUE_HOLDS_ARRAY (old) &&
-      i < gst_value_array_get_size (old); i++) {
-    const GValue *v = gst_value_array_get_value (old, i);
-    GstClContext *other;
+  for (i = 0; listed_context (gst_context_get_structure (previous), i,
+          &other); i++) {
+    GValue item = G_VALUE_INIT;
 
-    if (!G_VALUE_HOLDS (v, GST_TYPE_CL_CONTEXT))
+    if (!other || other->device_index == ctx->device_index)
       continue;
-    other = g_value_get_object (v);
-    if (other && other->device_index != ctx->device_index)
-      gst_value_array_append_value (list, v);
+    g_value_init (&item, GST_TYPE_CL_CONTEXT);
+    g_value_set_object (&item, other);
+    gst_value_array_append_and_take_value (list, &item);
   }
   return context;
 }
@@ -754,20 +766,12 @@ context_with_others (GstClContext * ctx, GstContext * previous)
 static GstClContext *
 other_device_context (const GstStructure * s, gint device_index)
 {
-  const GValue *list = gst_structure_get_value (s, "contexts");
+  GstClContext *ctx;
   guint i;
 
-  for (i = 0; list && GST_VALUE_HOLDS_ARRAY (list) &&
-      i < gst_value_array_get_size (list); i++) {
-    const GValue *v = gst_value_array_get_value (list, i);
-    GstClContext *ctx;
-
-    if (!G_VALUE_HOLDS (v, GST_TYPE_CL_CONTEXT))
-      continue;
-    ctx = g_value_get_object (v);
+  for (i = 0; listed_context (s, i, &ctx); i++)
     if (ctx && ctx->device_index == device_index)
       return gst_object_ref (ctx);
-  }
   return NULL;
 }
 
