@@ -252,8 +252,9 @@ gst_cl_base_filter_get_scratch (GstClBaseFilter * filter, guint slot,
  * gst_cl_base_filter_copy_plane:
  * @src: a plane of the same size and pixel stride as @dst
  *
- * Enqueues a copy of the pixels of @src into @dst, whatever their strides.
- * Not clEnqueueCopyBufferRect: drivers differ on whether a rectangle may end
+ * Enqueues a copy of the pixels of @src into @dst, whatever their strides:
+ * clEnqueueCopyBuffer where neither has padding, else a kernel. Not
+ * clEnqueueCopyBufferRect: drivers differ on whether a rectangle may end
  * before the last row's full pitch, which a plane's buffer does.
  *
  * Returns: %TRUE on success
@@ -268,6 +269,11 @@ gst_cl_base_filter_copy_plane (GstClBaseFilter * filter,
 
   g_return_val_if_fail (src->width == dst->width &&
       src->height == dst->height && src->pstride == dst->pstride, FALSE);
+  /* rows without padding: one plain copy, one call into the driver */
+  if (src->stride == row_bytes && dst->stride == row_bytes)
+    return gst_cl_context_enqueue_copy (GET_PRIV (filter)->ctx,
+        GET_PRIV (filter)->queue, src->mem, dst->mem,
+        gst_cl_plane_size (src), error);
   k = gst_cl_base_filter_get_kernel (filter, gst_cl_kernel_plane, "",
       "plane_copy", error);
   return k && gst_cl_set_kernel_args (k, error, 5, GST_CL_ARG (src->mem),
@@ -281,7 +287,8 @@ gst_cl_base_filter_copy_plane (GstClBaseFilter * filter,
  *
  * Enqueues setting every byte of the pixels of @plane to @value. The padding
  * at the end of the rows is left alone: a GstVideoMeta may place another
- * plane there, and clEnqueueFillBuffer knows no strides.
+ * plane there, and clEnqueueFillBuffer knows no strides, so it fills only
+ * planes without padding.
  *
  * Returns: %TRUE on success
  */
@@ -293,6 +300,10 @@ gst_cl_base_filter_fill_plane (GstClBaseFilter * filter,
   gsize global[2] = { PLANE_CHUNKS (row_bytes), plane->height };
   cl_kernel k;
 
+  if (plane->stride == row_bytes)
+    return gst_cl_context_enqueue_fill (GET_PRIV (filter)->ctx,
+        GET_PRIV (filter)->queue, plane->mem, value,
+        gst_cl_plane_size (plane), error);
   k = gst_cl_base_filter_get_kernel (filter, gst_cl_kernel_plane, "",
       "plane_fill", error);
   return k && gst_cl_set_kernel_args (k, error, 4, GST_CL_ARG (plane->mem),

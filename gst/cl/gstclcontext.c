@@ -435,6 +435,23 @@ gst_cl_set_kernel_args_valist (cl_kernel kernel, GError ** error,
   return TRUE;
 }
 
+/* @event: (transfer full) (nullable): a command's, kept while profiling */
+static void
+record_profile (GstClContext * ctx, cl_event event)
+{
+  if (!event)
+    return;
+  g_mutex_lock (&ctx->lock);
+  /* profiling may have stopped meanwhile */
+  if (ctx->profile) {
+    g_array_append_val (ctx->profile, event);
+    event = NULL;
+  }
+  g_mutex_unlock (&ctx->lock);
+  if (event)
+    clReleaseEvent (event);
+}
+
 /**
  * gst_cl_context_enqueue_kernel:
  * @queue: a queue of @ctx
@@ -460,17 +477,49 @@ gst_cl_context_enqueue_kernel (GstClContext * ctx, cl_command_queue queue,
   ok = gst_cl_result (clEnqueueNDRangeKernel (queue, kernel, dims, NULL,
           rounded, local, 0, NULL, ctx->profile ? &event : NULL), error,
       "clEnqueueNDRangeKernel");
-  if (event) {
-    g_mutex_lock (&ctx->lock);
-    /* profiling may have stopped meanwhile */
-    if (ctx->profile) {
-      g_array_append_val (ctx->profile, event);
-      event = NULL;
-    }
-    g_mutex_unlock (&ctx->lock);
-    if (event)
-      clReleaseEvent (event);
-  }
+  record_profile (ctx, event);
+  return ok;
+}
+
+/**
+ * gst_cl_context_enqueue_copy:
+ *
+ * Enqueues a copy of @size bytes from the start of @src to the start of
+ * @dst, timed as kernels are while profiling.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_context_enqueue_copy (GstClContext * ctx, cl_command_queue queue,
+    cl_mem src, cl_mem dst, gsize size, GError ** error)
+{
+  cl_event event = NULL;
+  gboolean ok;
+
+  ok = gst_cl_result (clEnqueueCopyBuffer (queue, src, dst, 0, 0, size, 0,
+          NULL, ctx->profile ? &event : NULL), error, "clEnqueueCopyBuffer");
+  record_profile (ctx, event);
+  return ok;
+}
+
+/**
+ * gst_cl_context_enqueue_fill:
+ *
+ * Enqueues setting the first @size bytes of @mem to @value, timed as
+ * kernels are while profiling.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_context_enqueue_fill (GstClContext * ctx, cl_command_queue queue,
+    cl_mem mem, guint8 value, gsize size, GError ** error)
+{
+  cl_event event = NULL;
+  gboolean ok;
+
+  ok = gst_cl_result (clEnqueueFillBuffer (queue, mem, &value, 1, 0, size, 0,
+          NULL, ctx->profile ? &event : NULL), error, "clEnqueueFillBuffer");
+  record_profile (ctx, event);
   return ok;
 }
 

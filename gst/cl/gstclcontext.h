@@ -121,6 +121,16 @@ gboolean       gst_cl_context_enqueue_kernel (GstClContext * ctx,
                                               const gsize * local,
                                               GError ** error);
 
+gboolean       gst_cl_context_enqueue_copy (GstClContext * ctx,
+                                            cl_command_queue queue,
+                                            cl_mem src, cl_mem dst,
+                                            gsize size, GError ** error);
+
+gboolean       gst_cl_context_enqueue_fill (GstClContext * ctx,
+                                            cl_command_queue queue,
+                                            cl_mem mem, guint8 value,
+                                            gsize size, GError ** error);
+
 gboolean       gst_cl_event_wait (GstClContext * ctx, cl_event event,
                                   GError ** error);
 
