@@ -44,6 +44,10 @@ case $1 in
     "$EXAMPLES_BUILD/integral" "$photo" >"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
     expect "^1 frames, every box sum equal to the loop's$"
     ;;
+  shared-context-c)
+    "$EXAMPLES_BUILD/shared-context" >"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
+    expect "^3 frames read on the device by our kernel, all right$"
+    ;;
   denoise-py)
     "$python" "$EXAMPLES_SOURCE/denoise.py" >"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
     expect "^10 frames, all equal to numpy's epsilon filter$"

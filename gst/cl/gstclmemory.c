@@ -284,6 +284,38 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
   return data;
 }
 
+/* GST_MAP_CL: the buffer itself, once what it must wait for is done */
+static gpointer
+map_device (GstClMemory * self, GstMapFlags flags)
+{
+  GArray *deps;
+  cl_int status = CL_SUCCESS;
+
+  if (GST_MEMORY_CAST (self)->offset != 0) {
+    GST_WARNING ("a region of a buffer cannot be mapped as a cl_mem");
+    return NULL;
+  }
+  deps = gst_cl_event_array_new ();
+  gst_cl_memory_get_dependencies (GST_MEMORY_CAST (self),
+      (flags & GST_MAP_WRITE) != 0, deps);
+  if (deps->len)
+    status = clWaitForEvents (deps->len, (cl_event *) deps->data);
+  g_array_unref (deps);
+  if (status != CL_SUCCESS) {
+    GST_ERROR ("waiting for the buffer failed: %s", gst_cl_error_name (status));
+    return NULL;
+  }
+  return &self->buffer;
+}
+
+static gpointer
+gst_cl_memory_map_full (GstMemory * mem, GstMapInfo * info, gsize maxsize)
+{
+  if (info->flags & GST_MAP_CL)
+    return map_device ((GstClMemory *) mem, info->flags);
+  return gst_cl_memory_map (mem, maxsize, info->flags);
+}
+
 static void
 gst_cl_memory_unmap (GstMemory * mem)
 {
@@ -306,6 +338,14 @@ gst_cl_memory_unmap (GstMemory * mem)
     self->map_data = NULL;
   }
   g_mutex_unlock (&self->lock);
+}
+
+static void
+gst_cl_memory_unmap_full (GstMemory * mem, GstMapInfo * info)
+{
+  /* a device map leaves nothing to undo: the caller's commands are done */
+  if (!(info->flags & GST_MAP_CL))
+    gst_cl_memory_unmap (mem);
 }
 
 /* a copy stays on the device */
@@ -403,8 +443,8 @@ gst_cl_allocator_init (GstClAllocator * self)
   GstAllocator *allocator = GST_ALLOCATOR_CAST (self);
 
   allocator->mem_type = GST_CL_MEMORY_TYPE;
-  allocator->mem_map = gst_cl_memory_map;
-  allocator->mem_unmap = gst_cl_memory_unmap;
+  allocator->mem_map_full = gst_cl_memory_map_full;
+  allocator->mem_unmap_full = gst_cl_memory_unmap_full;
   allocator->mem_copy = gst_cl_memory_copy;
   allocator->mem_share = gst_cl_memory_share;
   allocator->mem_is_span = gst_cl_memory_is_span;

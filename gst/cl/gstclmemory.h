@@ -19,6 +19,20 @@ G_BEGIN_DECLS
 #define GST_CAPS_FEATURE_MEMORY_CL "memory:OpenCL"
 
 /**
+ * GST_MAP_CL:
+ *
+ * Map flag of #GstClMemory that gives the device buffer, not its bytes:
+ * the map's data points to the memory's cl_mem. With %GST_MAP_READ the map
+ * returns once the commands that write the buffer are done; with
+ * %GST_MAP_WRITE, once those that read it are done too. Commands the
+ * caller enqueues on the buffer must be finished before the unmap. Only
+ * memories that start at the start of their buffer map this way (not a
+ * region shared out of one). The same value as %GST_MAP_GL and
+ * %GST_MAP_CUDA, as each memory type's own flag is.
+ */
+#define GST_MAP_CL (GST_MAP_FLAG_LAST << 1)
+
+/**
  * GST_CL_MEMORY_TYPE:
  *
  * The memory type of #GstClMemory, as gst_memory_is_type() takes it.
