@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+# gstclfilters: each element against what a user would take instead, timed
+# in one run and interleaved, printed as a Markdown table.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+#   tools/setup.sh && tools/peers.py                  # 1080p and 4K
+#   tools/peers.py --sizes 1920x1080 --rounds 5
+#
+# Peers: OpenCV's functions on the CPU (cv2.blur, cv2.Sobel with the L1
+# magnitude, cv2.integral, cv2.addWeighted), timed on a frame in memory, and
+# GStreamer's own elements where one exists (cvsmooth, cvsobel from
+# gst-plugins-bad's opencv plugin, compositor), timed as the elements are.
+# An element's time is the slope of a real pipeline, `videotestsrc
+# pattern=solid-color ! <caps> ! <element> ! video/x-raw ! fakesink`: the
+# time of N + 100 frames less that of N, over 100, so that start and stop
+# cancel out; "identity" in the element's place gives what the source and
+# sink cost alone. The best of --rounds rounds; each round times every
+# contender once, in turn.
+#
+# Needs python3-gi and python3-numpy (tools/setup.sh installs them); OpenCV
+# is optional: apt-get install python3-opencv gstreamer1.0-opencv.
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+import gi
+import numpy as np
+
+gi.require_version("Gst", "1.0")
+from gi.repository import Gst  # noqa: E402
+
+try:
+    import cv2
+except ImportError:
+    cv2 = None
+
+
+class Failed(Exception):
+    pass
+
+
+def seconds(desc):
+    """Wall seconds of gst-launch-1.0 running @desc to its end, in a process
+    of its own: a peer that crashes fails its row, not the run (cvsmooth
+    crashed on 4K frames inside a Python process)."""
+    start = time.perf_counter()
+    try:
+        res = subprocess.run(["gst-launch-1.0", "-q"] + shlex.split(desc),
+                             capture_output=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        raise Failed("timed out")
+    if res.returncode != 0:
+        raise Failed("crashed" if res.returncode < 0 else "failed")
+    return time.perf_counter() - start
+
+
+def pipeline_ms(element, fmt, w, h, n=20, second=None):
+    """ms a frame of @element in a real pipeline, by the slope over 100
+    frames; @second: a second input's caps, for a two-input element."""
+    def desc(frames):
+        src = (f"videotestsrc pattern=solid-color num-buffers={frames} ! "
+               f"video/x-raw,format={fmt},width={w},height={h},"
+               "framerate=1000/1")
+        if second is None:
+            return f"{src} ! {element} ! video/x-raw ! fakesink sync=false"
+        return (f"{element} name=m ! video/x-raw ! fakesink sync=false "
+                f"{src} ! m.sink_0 videotestsrc num-buffers={frames} "
+                f"pattern=solid-color ! {second},framerate=1000/1 ! "
+                "m.sink_1")
+    return 1000 * (seconds(desc(n + 100)) - seconds(desc(n))) / 100
+
+
+def function_ms(fn, *args, calls=20):
+    """ms a call of @fn, the mean of @calls after a first one."""
+    fn(*args)
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn(*args)
+    return 1000 * (time.perf_counter() - start) / calls
+
+
+def have(element):
+    return Gst.ElementFactory.find(element) is not None
+
+
+def sobel_l1(g):
+    gx = cv2.Sobel(g, cv2.CV_16S, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_16S, 0, 1, ksize=3)
+    return cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
+
+
+def cases(w, h):
+    """(operation, our element and format, GStreamer peer and format,
+    OpenCV call, second input's caps)"""
+    rng = np.random.default_rng(0)
+    rgba = rng.integers(0, 256, (h, w, 4), np.uint8)
+    rgba2 = rng.integers(0, 256, (h, w, 4), np.uint8)
+    grey = np.ascontiguousarray(rgba[..., 0])
+    ov = f"video/x-raw,format=RGBA,width={w // 2},height={h // 2}"
+    cv = cv2 is not None
+    return [
+        ("box blur 9x9", ("clboxblur diameter=9", "RGBA"),
+         ("cvsmooth type=blur kernel-width=9 kernel-height=9", "RGB"),
+         (lambda: cv2.blur(rgba, (9, 9))) if cv else None,
+         "RGBA (cv2.blur on RGBA too; cvsmooth takes RGB)", None),
+        ("Sobel, L1 magnitude", ("clsobel mode=l1", "GRAY8"),
+         ("cvsobel", "RGB"), (lambda: sobel_l1(grey)) if cv else None,
+         "GRAY8 (cvsobel takes RGB)", None),
+        ("integral image", ("clintegral", "GRAY8"), None,
+         (lambda: cv2.integral(grey)) if cv else None, "GRAY8", None),
+        ("blend of two frames, alpha 0.5",
+         ("clcomposite alpha=0.5", "RGBA"),
+         ("compositor sink_1::alpha=0.5", "RGBA"),
+         (lambda: cv2.addWeighted(rgba, 0.5, rgba2, 0.5, 0)) if cv else None,
+         "RGBA, an overlay of half the size (cv2: two whole frames)", ov),
+        ("(the frame path alone)", ("identity", "RGBA"), None, None,
+         "RGBA: what source and sink cost", None),
+    ]
+
+
+def best(values):
+    values = [v for v in values if v is not None]
+    return min(values) if values else None
+
+
+def fmt_ms(v):
+    return f"{v:.2f}" if v is not None else "-"
+
+
+def ratio(a, b):
+    return f"{b / a:.2f}" if a and b else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="each element against OpenCV and GStreamer peers")
+    ap.add_argument("--sizes", default="1920x1080,3840x2160")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    Gst.init(None)
+    dev = os.environ.get("GST_CL_DEVICE", "the default device")
+    print(f"clfilters on {dev}; OpenCV "
+          f"{cv2.__version__ if cv2 else 'not installed'}, "
+          f"{cv2.getNumThreads() if cv2 else 0} threads; "
+          f"{os.cpu_count()} CPUs; {time.strftime('%Y-%m-%d')}\n")
+    print("| operation | size | format | clfilters ms/frame | GStreamer "
+          "peer | peer ms/frame | OpenCV ms/call | OpenCV / clfilters | "
+          "peer / clfilters |")
+    print("|---|---|---|---:|---|---:|---:|---:|---:|")
+    for size in args.sizes.split(","):
+        w, h = (int(x) for x in size.split("x"))
+        for op, ours, peer, fn, note, second in cases(w, h):
+            peer_ok = peer is not None and have(peer[0].split()[0])
+            t_ours, t_peer, t_cv, peer_failed = [], [], [], None
+            for _ in range(args.rounds):
+                t_ours.append(pipeline_ms(ours[0], ours[1], w, h,
+                                          second=second))
+                if peer_ok and not peer_failed:
+                    try:
+                        t_peer.append(pipeline_ms(peer[0], peer[1], w, h,
+                                                  second=second))
+                    except Failed as e:
+                        peer_failed = str(e)
+                if fn:
+                    t_cv.append(function_ms(fn))
+            a, b, c = best(t_ours), best(t_peer), best(t_cv)
+            print(f"| {op} | {w}x{h} | {note} | {fmt_ms(a)} | "
+                  f"{peer[0] if peer_ok else '-'} | "
+                  f"{peer_failed or fmt_ms(b)} | "
+                  f"{fmt_ms(c)} | {ratio(a, c)} | {ratio(a, b)} |",
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
