@@ -358,6 +358,8 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
   gdouble per_stream = r->frames / r->elapsed / n_streams;
   gchar *full = g_strdup_printf ("%d of %d", r->full_streams, n_streams);
   gchar *late = g_strdup_printf ("%d", r->late);
+  gchar *per_process = pipelines > 1 ?
+      g_strdup_printf (" (%d pipelines a process)", pipelines) : NULL;
 
   if (header)
     g_print
@@ -370,13 +372,14 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
       element_desc ? element_desc : "clepsilon threshold=20",
       devices ? " (device-index " : "", devices ? devices : "",
       devices ? (device_per_process ? " by process)" : ")") : "", processes,
-      branches, pipelines > 1 ? g_strdup_printf (" (%d pipelines a process)",
-          pipelines) : "", live ? "yes" : "no", r->elapsed,
+      branches, per_process ? per_process : "", live ? "yes" : "no",
+      r->elapsed,
       r->frames / r->elapsed, r->min_frames / r->elapsed, per_stream,
       r->max_frames / r->elapsed, live ? full : "-", live ? late : "-",
       r->frames ? 1000.0 * r->cpu_seconds / r->frames : 0.0, gpu ? gpu : "-");
   g_free (full);
   g_free (late);
+  g_free (per_process);
 }
 
 int

@@ -571,6 +571,24 @@ wait_sleeping (cl_event event, GError ** error)
 }
 
 /**
+ * gst_cl_event_status:
+ *
+ * Returns: the execution status of @event's command: %CL_COMPLETE, a
+ *   negative error code where it failed, else %CL_QUEUED, %CL_SUBMITTED or
+ *   %CL_RUNNING (%CL_QUEUED where the status cannot be read)
+ */
+cl_int
+gst_cl_event_status (cl_event event)
+{
+  cl_int state = CL_QUEUED;
+
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (state), &state, NULL) != CL_SUCCESS)
+    return CL_QUEUED;
+  return state;
+}
+
+/**
  * gst_cl_event_wait:
  * @ctx: the context of @event, whose device says how to wait
  *
@@ -581,11 +599,8 @@ wait_sleeping (cl_event event, GError ** error)
 gboolean
 gst_cl_event_wait (GstClContext * ctx, cl_event event, GError ** error)
 {
-  cl_int state = CL_QUEUED;
-
   /* often done already: a later command was waited for */
-  if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-          sizeof (state), &state, NULL) == CL_SUCCESS && state == CL_COMPLETE)
+  if (gst_cl_event_status (event) == CL_COMPLETE)
     return TRUE;
   if (ctx->caps.wait_sleeping)
     return wait_sleeping (event, error);
@@ -639,13 +654,11 @@ static gboolean
 event_is_behind (cl_event event, cl_command_queue queue)
 {
   cl_command_queue owner = NULL;
-  cl_int state = CL_QUEUED;
 
   if (clGetEventInfo (event, CL_EVENT_COMMAND_QUEUE, sizeof (owner), &owner,
           NULL) == CL_SUCCESS && owner == queue)
     return TRUE;
-  return clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-      sizeof (state), &state, NULL) == CL_SUCCESS && state == CL_COMPLETE;
+  return gst_cl_event_status (event) == CL_COMPLETE;
 }
 
 /**

@@ -131,6 +131,8 @@ gboolean       gst_cl_context_enqueue_fill (GstClContext * ctx,
                                             cl_mem mem, guint8 value,
                                             gsize size, GError ** error);
 
+cl_int         gst_cl_event_status (cl_event event);
+
 gboolean       gst_cl_event_wait (GstClContext * ctx, cl_event event,
                                   GError ** error);
 

@@ -205,15 +205,6 @@ gst_cl_memory_get_dependencies (GstMemory * mem, gboolean write,
   g_mutex_unlock (&root->event_lock);
 }
 
-static gboolean
-event_complete (cl_event event)
-{
-  cl_int state = CL_QUEUED;
-
-  return clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-      sizeof (state), &state, NULL) == CL_SUCCESS && state <= CL_COMPLETE;
-}
-
 /**
  * gst_cl_memory_add_access:
  * @write: @done is the end of commands that write @mem (and that waited for
@@ -243,7 +234,9 @@ gst_cl_memory_add_access (GstMemory * mem, gboolean write, cl_event done)
       root->read = gst_cl_event_array_new ();
     /* a frame read by many (a tee) keeps only the reads still running */
     for (i = root->read->len; i > 0; i--)
-      if (event_complete (g_array_index (root->read, cl_event, i - 1)))
+      /* done, or failed */
+      if (gst_cl_event_status (g_array_index (root->read, cl_event,
+                  i - 1)) <= CL_COMPLETE)
         g_array_remove_index_fast (root->read, i - 1);
     g_array_append_val (root->read, done);
   }
