@@ -12,13 +12,17 @@
 # gst-plugins-bad's opencv plugin, compositor), timed as the elements are.
 # An element's time is the slope of a real pipeline, `videotestsrc
 # pattern=solid-color ! <caps> ! <element> ! video/x-raw ! fakesink`: the
-# time of N + 100 frames less that of N, over 100, so that start and stop
-# cancel out; "identity" in the element's place gives what the source and
+# time of N + K frames less that of N, over K, so that start and stop
+# cancel out, with K (100 at least) large enough that the K frames take
+# about a second (on a GPU 100 frames take less than the start's jitter);
+# a first run of each contender, not timed, compiles its kernels; "identity" in the element's place gives what the source and
 # sink cost alone. The best of --rounds rounds; each round times every
 # contender once, in turn.
 #
-# Needs python3-gi and python3-numpy (tools/setup.sh installs them); OpenCV
-# is optional: apt-get install python3-opencv gstreamer1.0-opencv.
+# Needs gst-launch-1.0 and numpy (tools/setup.sh installs them), not the
+# GObject bindings, so it runs wherever GStreamer's tools do; OpenCV is
+# optional: apt-get install python3-opencv gstreamer1.0-opencv (or pip's
+# opencv-python-headless, for the functions alone).
 import argparse
 import os
 import shlex
@@ -26,11 +30,7 @@ import subprocess
 import sys
 import time
 
-import gi
 import numpy as np
-
-gi.require_version("Gst", "1.0")
-from gi.repository import Gst  # noqa: E402
 
 try:
     import cv2
@@ -57,9 +57,10 @@ def seconds(desc):
     return time.perf_counter() - start
 
 
-def pipeline_ms(element, fmt, w, h, n=20, second=None):
-    """ms a frame of @element in a real pipeline, by the slope over 100
-    frames; @second: a second input's caps, for a two-input element."""
+def pipeline_desc(element, fmt, w, h, second=None):
+    """A function of the frame count giving the launch line of @element in
+    a real pipeline; @second: a second input's caps, for a two-input
+    element."""
     def desc(frames):
         src = (f"videotestsrc pattern=solid-color num-buffers={frames} ! "
                f"video/x-raw,format={fmt},width={w},height={h},"
@@ -70,7 +71,20 @@ def pipeline_ms(element, fmt, w, h, n=20, second=None):
                 f"{src} ! m.sink_0 videotestsrc num-buffers={frames} "
                 f"pattern=solid-color ! {second},framerate=1000/1 ! "
                 "m.sink_1")
-    return 1000 * (seconds(desc(n + 100)) - seconds(desc(n))) / 100
+    return desc
+
+
+def frames_for_a_second(desc, n=20):
+    """K such that K frames of @desc take about a second, from a first
+    run (which also compiles the kernels) and a run of 100 more frames."""
+    seconds(desc(n))
+    per_frame = (seconds(desc(n + 100)) - seconds(desc(n))) / 100
+    return min(max(100, int(1.0 / max(per_frame, 1e-5))), 5000)
+
+
+def pipeline_ms(desc, frames, n=20):
+    """ms a frame of @desc, the slope over @frames frames."""
+    return 1000 * (seconds(desc(n + frames)) - seconds(desc(n))) / frames
 
 
 def function_ms(fn, *args, calls=20):
@@ -83,7 +97,7 @@ def function_ms(fn, *args, calls=20):
 
 
 def have(element):
-    return Gst.ElementFactory.find(element) is not None
+    return subprocess.run(["gst-inspect-1.0", "--exists", element]).returncode == 0
 
 
 def sobel_l1(g):
@@ -140,7 +154,6 @@ def main():
     ap.add_argument("--sizes", default="1920x1080,3840x2160")
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
-    Gst.init(None)
     dev = os.environ.get("GST_CL_DEVICE", "the default device")
     print(f"clfilters on {dev}; OpenCV "
           f"{cv2.__version__ if cv2 else 'not installed'}, "
@@ -155,13 +168,19 @@ def main():
         for op, ours, peer, fn, note, second in cases(w, h):
             peer_ok = peer is not None and have(peer[0].split()[0])
             t_ours, t_peer, t_cv, peer_failed = [], [], [], None
+            d_ours = pipeline_desc(ours[0], ours[1], w, h, second)
+            k_ours = frames_for_a_second(d_ours)
+            if peer_ok:
+                d_peer = pipeline_desc(peer[0], peer[1], w, h, second)
+                try:
+                    k_peer = frames_for_a_second(d_peer)
+                except Failed as e:
+                    peer_failed = str(e)
             for _ in range(args.rounds):
-                t_ours.append(pipeline_ms(ours[0], ours[1], w, h,
-                                          second=second))
+                t_ours.append(pipeline_ms(d_ours, k_ours))
                 if peer_ok and not peer_failed:
                     try:
-                        t_peer.append(pipeline_ms(peer[0], peer[1], w, h,
-                                                  second=second))
+                        t_peer.append(pipeline_ms(d_peer, k_peer))
                     except Failed as e:
                         peer_failed = str(e)
                 if fn:
