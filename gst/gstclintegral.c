@@ -100,21 +100,85 @@ run (GstClBaseFilter * base, const gchar * options, const gchar * name,
   return gst_cl_base_filter_enqueue_kernel (base, k, dims, global, NULL, error);
 }
 
+typedef enum
+{
+  METHOD_SCANS,
+  METHOD_BLOCKS,
+  METHOD_TILES,
+} Method;
+
+/* the work-group of integral_tile_* (kernels/integral.cl) */
+#define TILE_W 128
+#define TILE_H 32
+#define TILE_LX 32
+#define TILE_LY 8
+
 /* The optimized method, by device type. PoCL (2 cores, GRAY8, kernel time):
  * the two scans with vector columns 1.42 ms at 1080p, 6.84 at 4K; the 4x4
  * blocks 1.95 and 9.88; the reference 1.81 and 22.6. H100: the blocks 0.267
- * and 0.593 ms against 0.745 and 1.931 for the reference.
- * GST_CL_INTEGRAL_METHOD=scans|blocks overrides, to test both anywhere. */
-static gboolean
-use_blocks (GstClContext * ctx)
+ * and 0.593 ms against 0.745 and 1.931 for the reference; the tiles, on
+ * devices whose work-groups take 32 x 8 work-items, see docs/clintegral.md.
+ * GST_CL_INTEGRAL_METHOD=scans|blocks|tiles overrides, to test each
+ * anywhere. */
+static Method
+choose_method (GstClContext * ctx)
 {
   const gchar *env = g_getenv ("GST_CL_INTEGRAL_METHOD");
 
   if (g_strcmp0 (env, "blocks") == 0)
-    return TRUE;
+    return METHOD_BLOCKS;
   if (g_strcmp0 (env, "scans") == 0)
+    return METHOD_SCANS;
+  if (g_strcmp0 (env, "tiles") == 0)
+    return METHOD_TILES;
+  if (!(ctx->caps.type & CL_DEVICE_TYPE_GPU))
+    return METHOD_SCANS;
+  return ctx->caps.max_work_group_size >= TILE_LX * TILE_LY ?
+      METHOD_TILES : METHOD_BLOCKS;
+}
+
+/* The three passes over 128 x 32 tiles (kernels/integral.cl): the tiles'
+ * totals into one scratch buffer, their carries into another. */
+static gboolean
+integral_tiles (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
+    gsize elem_size, const gchar * options, GError ** error)
+{
+  gint w = in->width, h = in->height, pitch = w;
+  gint tiles_w = (w + TILE_W - 1) / TILE_W, tiles_h = (h + TILE_H - 1) / TILE_H;
+  gint col_at = tiles_w * h, tile_at = col_at + tiles_h * w;
+  gsize n = (gsize) tile_at + (gsize) tiles_w * tiles_h;
+  gsize local[2] = { TILE_LX, TILE_LY };
+  gsize grid[2] = { (gsize) tiles_w * TILE_LX, (gsize) tiles_h * TILE_LY };
+  gsize carries = (gsize) h + w + tiles_w;
+  cl_mem tot, carry;
+  cl_kernel k;
+
+  tot = gst_cl_base_filter_get_scratch (base, SCRATCH_VERT, n * elem_size,
+      error);
+  carry = tot ? gst_cl_base_filter_get_scratch (base, SCRATCH_HORIZ,
+      n * elem_size, error) : NULL;
+  if (!carry)
     return FALSE;
-  return (ctx->caps.type & CL_DEVICE_TYPE_GPU) != 0;
+
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_integral, options,
+      "integral_tile_sums", error);
+  if (!k || !gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (in->mem),
+          GST_CL_ARG (in->stride), GST_CL_ARG (w), GST_CL_ARG (h),
+          GST_CL_ARG (tot), GST_CL_ARG (col_at), GST_CL_ARG (tile_at)) ||
+      !gst_cl_base_filter_enqueue_kernel (base, k, 2, grid, local, error))
+    return FALSE;
+  if (!run (base, options, "integral_tile_carries", 1, carries, 1, error, 8,
+          GST_CL_ARG (tot), GST_CL_ARG (carry), GST_CL_ARG (w), GST_CL_ARG (h),
+          GST_CL_ARG (tiles_w), GST_CL_ARG (tiles_h), GST_CL_ARG (col_at),
+          GST_CL_ARG (tile_at)))
+    return FALSE;
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_integral, options,
+      "integral_tile_finish", error);
+  return k && gst_cl_set_kernel_args (k, error, 9, GST_CL_ARG (in->mem),
+      GST_CL_ARG (in->stride), GST_CL_ARG (table), GST_CL_ARG (pitch),
+      GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (carry), GST_CL_ARG (col_at),
+      GST_CL_ARG (tile_at)) &&
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, grid, local, error);
 }
 
 /* Enqueues the integral image of @in into @table, @elem_size bytes an
@@ -126,13 +190,16 @@ integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gboolean reference =
       gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
+  Method method = reference ? METHOD_SCANS : choose_method (ctx);
   gint w = in->width, h = in->height, pitch = w;
   gint blocks_w = (w + 3) / 4, blocks_h = (h + 3) / 4;
   cl_mem vert, horiz;
 
-  /* CPUs: the reference's two passes, the columns in vectors; GPUs: the
-   * 4x4 blocks (see kernels/integral.cl) */
-  if (reference || !use_blocks (ctx))
+  if (method == METHOD_TILES)
+    return integral_tiles (base, in, table, elem_size, options, error);
+  /* CPUs: the reference's two passes, the columns in vectors; the 4x4
+   * blocks (see kernels/integral.cl) */
+  if (method == METHOD_SCANS)
     return run (base, options, "integral_rows", 1, h, 1, error, 6,
         GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
         GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h)) &&

@@ -199,3 +199,238 @@ integral_add_h (__global T * restrict dst, int pitch, int width, int height,
     for (int i = 0; x0 + i < width; i++)
       out[i] += add;
 }
+
+/* variant=optimized on GPUs, in three passes over tiles of TILE_W x TILE_H
+ * pixels, each a work-group of 32 x 8 work-items of 4 x 4 pixels:
+ * 1. integral_tile_sums: each tile's row totals (rowtot[tx][y]), column
+ *    totals (coltot[ty][x]) and total (tiletot[ty][tx]);
+ * 2. integral_tile_carries: exclusive scans of those across the tiles: per
+ *    row, what the tiles to the left add (rowc); per column, what the tiles
+ *    above add (colc); per tile column, the tiles above it (tilec);
+ * 3. integral_tile_finish: each tile's own integral image, plus its row
+ *    carries summed down, its column carries summed along, and the tiles
+ *    above and left of it in its corner: one store of 4 values a row of a
+ *    work-item.
+ * The image is read twice and the table written once; what passes between
+ * the passes is a few values a row and column of tiles. A tile's own sums
+ * fit in 32 bits even squared (128 x 32 x 255^2 < 2^32), so only the
+ * carries take T. Totals and carries lie in one buffer each: the row ones
+ * at 0, the column ones at col_at, the tiles' at tile_at. */
+#define TILE_W 128
+#define TILE_H 32
+#define TILE_LX 32
+#define TILE_LY 8
+
+typedef uint L;
+typedef uint4 L4;
+
+/* The 4 x 4 pixels of this work-item, as values, each row summed from
+ * the left (0 outside the image). */
+static void
+tile_patch (__global const uchar * src, int src_stride, int width,
+    int height, int x0, int y0, L4 * rows)
+{
+  for (int k = 0; k < 4; k++) {
+    __global const uchar *row = src + (y0 + k) * src_stride + x0;
+    uchar4 p = 0;
+    L4 v;
+
+    if (y0 + k < height) {
+      if (x0 + 4 <= width)
+        p = vload4 (0, row);
+      else if (x0 < width)
+        p = (uchar4) (row[0], x0 + 1 < width ? row[1] : 0,
+            x0 + 2 < width ? row[2] : 0, 0);
+    }
+    v = convert_uint4 (p);
+#ifdef SQUARED
+    v *= v;
+#endif
+    v.s1 += v.s0;
+    v.s2 += v.s1;
+    v.s3 += v.s2;
+    rows[k] = v;
+  }
+}
+
+__kernel __attribute__ ((reqd_work_group_size (TILE_LX, TILE_LY, 1)))
+void
+integral_tile_sums (__global const uchar * restrict src, int src_stride,
+    int width, int height, __global T * restrict tot, int col_at,
+    int tile_at)
+{
+  __local L row_part[TILE_H][TILE_LX + 1];
+  __local L col_part[TILE_LY][TILE_W];
+  __local L row_sum[TILE_H];
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int tx = get_group_id (0), ty = get_group_id (1);
+  int x0 = tx * TILE_W + lx * 4, y0 = ty * TILE_H + ly * 4;
+  int t = ly * TILE_LX + lx;
+  L4 rows[4], cols = 0;
+
+  tile_patch (src, src_stride, width, height, x0, y0, rows);
+  for (int k = 0; k < 4; k++) {
+    row_part[ly * 4 + k][lx] = rows[k].s3;
+    cols += rows[k] - (L4) (0, rows[k].s0, rows[k].s1, rows[k].s2);
+  }
+  vstore4 (cols, 0, &col_part[ly][lx * 4]);
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  if (t < TILE_H) {
+    L s = 0;
+
+    for (int i = 0; i < TILE_LX; i++)
+      s += row_part[t][i];
+    row_sum[t] = s;
+    if (ty * TILE_H + t < height)
+      tot[tx * height + ty * TILE_H + t] = s;
+  } else if (t >= 64 && t < 64 + TILE_W) {
+    int c = t - 64;
+    L s = 0;
+
+    for (int i = 0; i < TILE_LY; i++)
+      s += col_part[i][c];
+    if (tx * TILE_W + c < width)
+      tot[col_at + ty * width + tx * TILE_W + c] = s;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (t == 0) {
+    L s = 0;
+
+    for (int i = 0; i < TILE_H; i++)
+      s += row_sum[i];
+    tot[tile_at + ty * get_num_groups (0) + tx] = s;
+  }
+}
+
+/* One work-item a row, a column or a column of tiles: loads that do not
+ * wait for the sums, so a loop keeps many in flight. */
+__kernel void
+integral_tile_carries (__global const T * restrict tot,
+    __global T * restrict carry, int width, int height, int tiles_w,
+    int tiles_h, int col_at, int tile_at)
+{
+  int i = get_global_id (0);
+  int n, step, at;
+  T acc = 0;
+
+  if (i < height) {
+    n = tiles_w, step = height, at = i;
+  } else if (i < height + width) {
+    n = tiles_h, step = width, at = col_at + i - height;
+  } else if (i < height + width + tiles_w) {
+    n = tiles_h, step = tiles_w, at = tile_at + i - height - width;
+  } else {
+    return;
+  }
+  for (int b = 0; b < n; b++, at += step) {
+    T v = tot[at];
+
+    carry[at] = acc;
+    acc += v;
+  }
+}
+
+__kernel __attribute__ ((reqd_work_group_size (TILE_LX, TILE_LY, 1)))
+void
+integral_tile_finish (__global const uchar * restrict src, int src_stride,
+    __global T * restrict dst, int pitch, int width, int height,
+    __global const T * restrict carry, int col_at, int tile_at)
+{
+  __local L scan[TILE_H][TILE_LX + 1];
+  /* 0: the column carries above the tile; 1: the tiles above and left of
+   * it, in parts */
+  __local T scan_t[2][TILE_LX + 1];
+  __local L col_part[TILE_LY][TILE_W];
+  __local T row_carry_part[TILE_LY];
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int tx = get_group_id (0), ty = get_group_id (1);
+  int x0 = tx * TILE_W + lx * 4, y0 = ty * TILE_H + ly * 4;
+  L4 rows[4], own;
+  T4 above, acc;
+  T row_carry[4], carried = 0, part = 0, corner;
+
+  tile_patch (src, src_stride, width, height, x0, y0, rows);
+  /* the column carries of this work-item's columns, summed from the left */
+  above = 0;
+  if (x0 < width)
+    above.s0 = carry[col_at + ty * width + x0];
+  if (x0 + 1 < width)
+    above.s1 = carry[col_at + ty * width + x0 + 1];
+  if (x0 + 2 < width)
+    above.s2 = carry[col_at + ty * width + x0 + 2];
+  if (x0 + 3 < width)
+    above.s3 = carry[col_at + ty * width + x0 + 3];
+  above.s1 += above.s0;
+  above.s2 += above.s1;
+  above.s3 += above.s2;
+
+  for (int k = 0; k < 4; k++)
+    scan[ly * 4 + k][lx] = rows[k].s3;
+  if (ly == 0)
+    part = above.s3;
+  else if (ly == 1)
+    for (int b = lx; b < tx; b += TILE_LX)
+      part += carry[tile_at + ty * get_num_groups (0) + b];
+  if (ly < 2)
+    scan_t[ly][lx] = part;
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* inclusive scans along the 32 work-items of each row */
+  for (int off = 1; off < TILE_LX; off <<= 1) {
+    L add[4];
+    T add_t = 0;
+
+    for (int k = 0; k < 4; k++)
+      add[k] = lx >= off ? scan[ly * 4 + k][lx - off] : 0;
+    if (ly < 2 && lx >= off)
+      add_t = scan_t[ly][lx - off];
+    barrier (CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 4; k++)
+      scan[ly * 4 + k][lx] += add[k];
+    if (ly < 2)
+      scan_t[ly][lx] += add_t;
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+
+  /* each row of the tile from the tile's left edge, and what the tiles to
+   * the left of it add to each */
+  own = 0;
+  for (int k = 0; k < 4; k++) {
+    rows[k] += scan[ly * 4 + k][lx] - rows[k].s3;
+    own += rows[k];
+    row_carry[k] = y0 + k < height ?
+        carry[ty * TILE_H + ly * 4 + k + tx * height] : 0;
+    carried += row_carry[k];
+  }
+  vstore4 (own, 0, &col_part[ly][lx * 4]);
+  row_carry_part[ly] = carried;
+  corner = scan_t[1][TILE_LX - 1];
+  acc = corner + scan_t[0][lx] - above.s3 + above;
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* down the columns: the rows of the work-items above, then this one's */
+  own = 0;
+  carried = 0;
+  for (int l = 0; l < ly; l++) {
+    own += vload4 (0, &col_part[l][lx * 4]);
+    carried += row_carry_part[l];
+  }
+  for (int k = 0; k < 4 && y0 + k < height; k++) {
+    __global T *out = dst + (y0 + k) * pitch + x0;
+    T4 v;
+
+    own += rows[k];
+    carried += row_carry[k];
+    v = acc + carried + CONVERT_T4 (own);
+    if (x0 + 4 <= width) {
+      vstore4 (v, 0, out);
+    } else if (x0 < width) {
+      out[0] = v.s0;
+      if (x0 + 1 < width)
+        out[1] = v.s1;
+      if (x0 + 2 < width)
+        out[2] = v.s2;
+    }
+  }
+}
