@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "gstcldevice.h"
+#include "gstclerror.h"
 
 #include <string.h>
 
@@ -22,6 +23,32 @@ platform_string (cl_platform_id platform, cl_platform_info what)
 }
 
 /**
+ * gst_cl_device_read_string:
+ * @what: a string-valued device query, such as CL_DEVICE_NAME
+ *
+ * Returns: (transfer full) (nullable): the answer, stripped, or %NULL where
+ *   the driver could not give it
+ */
+gchar *
+gst_cl_device_read_string (cl_device_id device, cl_device_info what,
+    GError ** error)
+{
+  gsize size = 0;
+  gchar *str;
+
+  if (!gst_cl_result (clGetDeviceInfo (device, what, 0, NULL, &size), error,
+          "clGetDeviceInfo"))
+    return NULL;
+  str = g_malloc0 (size + 1);
+  if (size && !gst_cl_result (clGetDeviceInfo (device, what, size, str, NULL),
+          error, "clGetDeviceInfo")) {
+    g_free (str);
+    return NULL;
+  }
+  return g_strstrip (str);
+}
+
+/**
  * gst_cl_device_get_string:
  * @what: a string-valued device query, such as CL_DEVICE_NAME
  *
@@ -30,14 +57,9 @@ platform_string (cl_platform_id platform, cl_platform_info what)
 gchar *
 gst_cl_device_get_string (cl_device_id device, cl_device_info what)
 {
-  gsize size = 0;
-  gchar *str;
+  gchar *str = gst_cl_device_read_string (device, what, NULL);
 
-  if (clGetDeviceInfo (device, what, 0, NULL, &size) != CL_SUCCESS || !size)
-    return g_strdup ("");
-  str = g_malloc0 (size + 1);
-  clGetDeviceInfo (device, what, size, str, NULL);
-  return g_strstrip (str);
+  return str ? str : g_strdup ("");
 }
 
 static void
