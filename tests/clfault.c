@@ -228,7 +228,7 @@ clCreateSubBuffer (cl_mem buffer, cl_mem_flags flags,
 
 cl_program
 clCreateProgramWithSource (cl_context context, cl_uint count,
-    const char **strings, const size_t * lengths, cl_int * errcode_ret)
+    const char **strings, const size_t *lengths, cl_int * errcode_ret)
 {
   cl_program obj;
 
@@ -241,7 +241,7 @@ clCreateProgramWithSource (cl_context context, cl_uint count,
 
 cl_program
 clCreateProgramWithBinary (cl_context context, cl_uint num_devices,
-    const cl_device_id * device_list, const size_t * lengths,
+    const cl_device_id * device_list, const size_t *lengths,
     const unsigned char **binaries, cl_int * binary_status,
     cl_int * errcode_ret)
 {
@@ -315,7 +315,7 @@ clGetPlatformIDs (cl_uint num_entries, cl_platform_id * platforms,
 
 cl_int
 clGetPlatformInfo (cl_platform_id platform, cl_platform_info param_name,
-    size_t size, void *value, size_t * size_ret)
+    size_t size, void *value, size_t *size_ret)
 {
   REAL (clGetPlatformInfo);
   FAIL_STATUS (clGetPlatformInfo, CL_OUT_OF_HOST_MEMORY);
@@ -333,7 +333,7 @@ clGetDeviceIDs (cl_platform_id platform, cl_device_type device_type,
 
 cl_int
 clGetDeviceInfo (cl_device_id device, cl_device_info param_name,
-    size_t size, void *value, size_t * size_ret)
+    size_t size, void *value, size_t *size_ret)
 {
   REAL (clGetDeviceInfo);
   FAIL_STATUS (clGetDeviceInfo, CL_OUT_OF_RESOURCES);
@@ -353,7 +353,7 @@ clBuildProgram (cl_program program, cl_uint num_devices,
 
 cl_int
 clGetProgramInfo (cl_program program, cl_program_info param_name,
-    size_t size, void *value, size_t * size_ret)
+    size_t size, void *value, size_t *size_ret)
 {
   REAL (clGetProgramInfo);
   FAIL_STATUS (clGetProgramInfo, CL_OUT_OF_RESOURCES);
@@ -363,7 +363,7 @@ clGetProgramInfo (cl_program program, cl_program_info param_name,
 cl_int
 clGetProgramBuildInfo (cl_program program, cl_device_id device,
     cl_program_build_info param_name, size_t size, void *value,
-    size_t * size_ret)
+    size_t *size_ret)
 {
   REAL (clGetProgramBuildInfo);
   FAIL_STATUS (clGetProgramBuildInfo, CL_OUT_OF_RESOURCES);
@@ -371,8 +371,7 @@ clGetProgramBuildInfo (cl_program program, cl_device_id device,
 }
 
 cl_int
-clSetKernelArg (cl_kernel kernel, cl_uint index, size_t size,
-    const void *value)
+clSetKernelArg (cl_kernel kernel, cl_uint index, size_t size, const void *value)
 {
   REAL (clSetKernelArg);
   FAIL_STATUS (clSetKernelArg, CL_OUT_OF_RESOURCES);
@@ -381,7 +380,7 @@ clSetKernelArg (cl_kernel kernel, cl_uint index, size_t size,
 
 cl_int
 clGetEventInfo (cl_event event, cl_event_info param_name, size_t size,
-    void *value, size_t * size_ret)
+    void *value, size_t *size_ret)
 {
   REAL (clGetEventInfo);
   FAIL_STATUS (clGetEventInfo, CL_OUT_OF_RESOURCES);
@@ -390,7 +389,7 @@ clGetEventInfo (cl_event event, cl_event_info param_name, size_t size,
 
 cl_int
 clGetEventProfilingInfo (cl_event event, cl_profiling_info param_name,
-    size_t size, void *value, size_t * size_ret)
+    size_t size, void *value, size_t *size_ret)
 {
   REAL (clGetEventProfilingInfo);
   FAIL_STATUS (clGetEventProfilingInfo, CL_PROFILING_INFO_NOT_AVAILABLE);
@@ -399,8 +398,7 @@ clGetEventProfilingInfo (cl_event event, cl_profiling_info param_name,
 
 cl_int
 clSetEventCallback (cl_event event, cl_int type,
-    void (CL_CALLBACK * pfn_notify) (cl_event, cl_int, void *),
-    void *user_data)
+    void (CL_CALLBACK * pfn_notify) (cl_event, cl_int, void *), void *user_data)
 {
   REAL (clSetEventCallback);
   FAIL_STATUS (clSetEventCallback, CL_OUT_OF_HOST_MEMORY);
@@ -447,8 +445,8 @@ clWaitForEvents (cl_uint num_events, const cl_event * events)
 
 cl_int
 clEnqueueNDRangeKernel (cl_command_queue queue, cl_kernel kernel,
-    cl_uint dims, const size_t * offset, const size_t * global,
-    const size_t * local, cl_uint n_wait, const cl_event * wait,
+    cl_uint dims, const size_t *offset, const size_t *global,
+    const size_t *local, cl_uint n_wait, const cl_event * wait,
     cl_event * event)
 {
   cl_int status;
@@ -478,8 +476,8 @@ clEnqueueCopyBuffer (cl_command_queue queue, cl_mem src, cl_mem dst,
 
 cl_int
 clEnqueueCopyBufferRect (cl_command_queue queue, cl_mem src, cl_mem dst,
-    const size_t * src_origin, const size_t * dst_origin,
-    const size_t * region, size_t src_row_pitch, size_t src_slice_pitch,
+    const size_t *src_origin, const size_t *dst_origin,
+    const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
     size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint n_wait,
     const cl_event * wait, cl_event * event)
 {
@@ -526,8 +524,8 @@ clEnqueueReadBuffer (cl_command_queue queue, cl_mem buffer,
 
 cl_int
 clEnqueueReadBufferRect (cl_command_queue queue, cl_mem buffer,
-    cl_bool blocking, const size_t * buffer_origin,
-    const size_t * host_origin, const size_t * region,
+    cl_bool blocking, const size_t *buffer_origin,
+    const size_t *host_origin, const size_t *region,
     size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
     size_t host_slice_pitch, void *ptr, cl_uint n_wait, const cl_event * wait,
     cl_event * event)

@@ -240,7 +240,7 @@ run_pipeline (const FaultPipeline * p, Run * run)
   pipeline = gst_parse_launch (p->desc, &err);
   fail_unless (pipeline != NULL, "%s", err ? err->message : p->desc);
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
-  /* a frame at a time, so that a frame's digest is its only work */
+  /* each frame digested as it arrives: nothing is kept past the run */
   gst_app_sink_set_callbacks (GST_APP_SINK (sink), &callbacks, sum, NULL);
   bus = gst_element_get_bus (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
@@ -277,6 +277,15 @@ typedef struct
   guint tried, errors, exact, not_hit, unclear, hangs, leaks;
   GString *problems;
 } Counts;
+
+static gboolean
+is_chosen (GArray * chosen, gulong n)
+{
+  for (guint i = 0; i < chosen->len; i++)
+    if (g_array_index (chosen, gulong, i) == n)
+      return TRUE;
+  return FALSE;
+}
 
 /* The N of the calls a default run fails: the first call from each call
  * site, and the last call of each entry point. */
@@ -317,11 +326,8 @@ chosen_calls (unsigned long n_calls)
   g_hash_table_iter_init (&iter, last);
   while (!all && g_hash_table_iter_next (&iter, NULL, &n)) {
     gulong i = GPOINTER_TO_SIZE (n);
-    guint j;
 
-    for (j = 0; j < chosen->len && g_array_index (chosen, gulong, j) != i;
-        j++);
-    if (j == chosen->len)
+    if (!is_chosen (chosen, i))
       g_array_append_val (chosen, i);
   }
   g_hash_table_unref (last);

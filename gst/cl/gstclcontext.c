@@ -123,8 +123,7 @@ gst_cl_context_init (GstClContext * self)
 /* What the kernels and the frame layouts depend on: a device that cannot
  * say is not used, rather than guessed at. */
 static gboolean
-read_device_caps (cl_device_id device, GstClDeviceCaps * caps,
-    GError ** error)
+read_device_caps (cl_device_id device, GstClDeviceCaps * caps, GError ** error)
 {
   cl_bool unified = CL_FALSE;
   cl_int status = CL_SUCCESS;
@@ -138,8 +137,7 @@ read_device_caps (cl_device_id device, GstClDeviceCaps * caps,
       caps->max_work_group_size, status);
   DEVICE_INFO (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, caps->max_mem_alloc_size,
       status);
-  DEVICE_INFO (device, CL_DEVICE_LOCAL_MEM_SIZE, caps->local_mem_size,
-      status);
+  DEVICE_INFO (device, CL_DEVICE_LOCAL_MEM_SIZE, caps->local_mem_size, status);
   DEVICE_INFO (device, CL_DEVICE_MAX_COMPUTE_UNITS, caps->compute_units,
       status);
   DEVICE_INFO (device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
