@@ -871,15 +871,16 @@ static gboolean
 gst_cl_composite_propose_allocation (GstAggregator * agg,
     GstAggregatorPad * pad, GstQuery * decide_query, GstQuery * query)
 {
-  gst_cl_propose_allocation (GST_CL_COMPOSITE (agg)->ctx, query);
+  gst_cl_propose_allocation (GST_ELEMENT (agg), GST_CL_COMPOSITE (agg)->ctx,
+      query);
   return TRUE;
 }
 
 static gboolean
 gst_cl_composite_decide_allocation (GstAggregator * agg, GstQuery * query)
 {
-  return gst_cl_decide_allocation (GST_CL_COMPOSITE (agg)->ctx, query,
-      &GST_VIDEO_AGGREGATOR (agg)->info);
+  return gst_cl_decide_allocation (GST_ELEMENT (agg),
+      GST_CL_COMPOSITE (agg)->ctx, query, &GST_VIDEO_AGGREGATOR (agg)->info);
 }
 
 static void

@@ -260,8 +260,10 @@ read_table (GstClBaseFilter * base, GstBufferPool ** pool, cl_mem table,
     if (pool_size != size)
       clear_pool (pool);
   }
-  if (!*pool)
+  if (!*pool) {
     *pool = gst_cl_pinned_pool_new_active (ctx, size);
+    gst_cl_buffer_pool_set_element (*pool, GST_ELEMENT (base));
+  }
   if (gst_buffer_pool_acquire_buffer (*pool, &buf, NULL) != GST_FLOW_OK ||
       !gst_buffer_map (buf, &map, GST_MAP_WRITE)) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,

@@ -547,7 +547,8 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
    * downstream (passthrough), which answers for itself */
   if (!decide_query)
     return TRUE;
-  gst_cl_propose_allocation (GET_PRIV (GST_CL_BASE_FILTER (trans))->ctx, query);
+  gst_cl_propose_allocation (GST_ELEMENT (trans),
+      GET_PRIV (GST_CL_BASE_FILTER (trans))->ctx, query);
   return TRUE;
 }
 
@@ -557,7 +558,8 @@ gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
 {
   GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (trans));
 
-  return gst_cl_decide_allocation (priv->ctx, query, &priv->out_info) &&
+  return gst_cl_decide_allocation (GST_ELEMENT (trans), priv->ctx, query,
+      &priv->out_info) &&
       GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)
       ->decide_allocation (trans, query);
 }

@@ -115,39 +115,52 @@ gst_cl_context_init (GstClContext * self)
       release_program);
 }
 
-#define DEVICE_INFO(dev, what, var) \
-    clGetDeviceInfo ((dev), (what), sizeof (var), &(var), NULL)
+/* the first failure of a device query is kept in @status */
+#define DEVICE_INFO(dev, what, var, status) \
+    if ((status) == CL_SUCCESS) \
+      (status) = clGetDeviceInfo ((dev), (what), sizeof (var), &(var), NULL)
 
-static void
-read_device_caps (cl_device_id device, GstClDeviceCaps * caps)
+/* What the kernels and the frame layouts depend on: a device that cannot
+ * say is not used, rather than guessed at. */
+static gboolean
+read_device_caps (cl_device_id device, GstClDeviceCaps * caps, GError ** error)
 {
   cl_bool unified = CL_FALSE;
-  gchar *ext = gst_cl_device_get_string (device, CL_DEVICE_EXTENSIONS);
+  cl_int status = CL_SUCCESS;
+  gchar *ext = gst_cl_device_read_string (device, CL_DEVICE_EXTENSIONS, error);
 
-  DEVICE_INFO (device, CL_DEVICE_TYPE, caps->type);
-  DEVICE_INFO (device, CL_DEVICE_HOST_UNIFIED_MEMORY, unified);
+  if (!ext)
+    return FALSE;
+  DEVICE_INFO (device, CL_DEVICE_TYPE, caps->type, status);
+  DEVICE_INFO (device, CL_DEVICE_HOST_UNIFIED_MEMORY, unified, status);
   DEVICE_INFO (device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
-      caps->max_work_group_size);
-  DEVICE_INFO (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, caps->max_mem_alloc_size);
-  DEVICE_INFO (device, CL_DEVICE_LOCAL_MEM_SIZE, caps->local_mem_size);
-  DEVICE_INFO (device, CL_DEVICE_MAX_COMPUTE_UNITS, caps->compute_units);
+      caps->max_work_group_size, status);
+  DEVICE_INFO (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, caps->max_mem_alloc_size,
+      status);
+  DEVICE_INFO (device, CL_DEVICE_LOCAL_MEM_SIZE, caps->local_mem_size, status);
+  DEVICE_INFO (device, CL_DEVICE_MAX_COMPUTE_UNITS, caps->compute_units,
+      status);
   DEVICE_INFO (device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
-      caps->mem_base_addr_align);
+      caps->mem_base_addr_align, status);
   caps->unified_memory = unified;
   /* NVIDIA's own compiler, which takes inline PTX assembly */
   caps->nv_ptx = strstr (ext, "cl_nv_compiler_options") != NULL;
   g_free (ext);
+  return gst_cl_result (status, error, "clGetDeviceInfo");
 }
 
 static gboolean
 gst_cl_context_setup (GstClContext * self, GError ** error)
 {
-  gchar *driver = gst_cl_device_get_string (self->device, CL_DRIVER_VERSION);
-  gchar *version = gst_cl_device_get_string (self->device, CL_DEVICE_VERSION);
-  gchar *name = gst_cl_device_get_string (self->device, CL_DEVICE_NAME);
+  gchar *driver = NULL, *version = NULL, *name = NULL;
   const gchar *wait;
 
-  read_device_caps (self->device, &self->caps);
+  if (!(driver = gst_cl_device_read_string (self->device, CL_DRIVER_VERSION,
+              error)) || !(version = gst_cl_device_read_string (self->device,
+              CL_DEVICE_VERSION, error)) ||
+      !(name = gst_cl_device_read_string (self->device, CL_DEVICE_NAME,
+              error)) || !read_device_caps (self->device, &self->caps, error))
+    goto failed;
   /* GST_CL_NO_ZERO_COPY=1 takes the copy path of discrete GPUs anywhere, so
    * that it can be tested without one */
   if (g_strcmp0 (g_getenv ("GST_CL_NO_ZERO_COPY"), "1") == 0)
@@ -180,6 +193,12 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
 
   self->queue = gst_cl_context_create_queue (self, error);
   return self->queue != NULL;
+
+failed:
+  g_free (driver);
+  g_free (version);
+  g_free (name);
+  return FALSE;
 }
 
 /**

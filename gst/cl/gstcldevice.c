@@ -3,21 +3,36 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "gstcldevice.h"
+#include "gstclerror.h"
 
+#include <CL/cl_ext.h>
 #include <string.h>
 
 #define GST_CL_DEVICE_ENV "GST_CL_DEVICE"
 
-static gchar *
-platform_string (cl_platform_id platform, cl_platform_info what)
+/**
+ * gst_cl_device_read_string:
+ * @what: a string-valued device query, such as CL_DEVICE_NAME
+ *
+ * Returns: (transfer full) (nullable): the answer, stripped, or %NULL where
+ *   the driver could not give it
+ */
+gchar *
+gst_cl_device_read_string (cl_device_id device, cl_device_info what,
+    GError ** error)
 {
   gsize size = 0;
   gchar *str;
 
-  if (clGetPlatformInfo (platform, what, 0, NULL, &size) != CL_SUCCESS || !size)
-    return g_strdup ("");
+  if (!gst_cl_result (clGetDeviceInfo (device, what, 0, NULL, &size), error,
+          "clGetDeviceInfo"))
+    return NULL;
   str = g_malloc0 (size + 1);
-  clGetPlatformInfo (platform, what, size, str, NULL);
+  if (size && !gst_cl_result (clGetDeviceInfo (device, what, size, str, NULL),
+          error, "clGetDeviceInfo")) {
+    g_free (str);
+    return NULL;
+  }
   return g_strstrip (str);
 }
 
@@ -30,75 +45,158 @@ platform_string (cl_platform_id platform, cl_platform_info what)
 gchar *
 gst_cl_device_get_string (cl_device_id device, cl_device_info what)
 {
+  gchar *str = gst_cl_device_read_string (device, what, NULL);
+
+  return str ? str : g_strdup ("");
+}
+
+static gchar *
+platform_string (cl_platform_id platform, cl_platform_info what,
+    GError ** error)
+{
   gsize size = 0;
   gchar *str;
 
-  if (clGetDeviceInfo (device, what, 0, NULL, &size) != CL_SUCCESS || !size)
-    return g_strdup ("");
+  if (!gst_cl_result (clGetPlatformInfo (platform, what, 0, NULL, &size),
+          error, "clGetPlatformInfo"))
+    return NULL;
   str = g_malloc0 (size + 1);
-  clGetDeviceInfo (device, what, size, str, NULL);
+  if (size && !gst_cl_result (clGetPlatformInfo (platform, what, size, str,
+              NULL), error, "clGetPlatformInfo")) {
+    g_free (str);
+    return NULL;
+  }
   return g_strstrip (str);
 }
 
 static void
-add_platform_devices (GPtrArray * list, cl_platform_id platform)
+device_info_free (gpointer data)
+{
+  GstClDeviceInfo *info = data;
+
+  g_free (info->platform_name);
+  g_free (info->device_name);
+  g_free (info->name);
+  g_free (info);
+}
+
+static gboolean
+add_device (GPtrArray * list, cl_platform_id platform, cl_device_id device,
+    GError ** error)
+{
+  GstClDeviceInfo *info = g_new0 (GstClDeviceInfo, 1);
+
+  info->index = list->len;
+  info->platform = platform;
+  info->device = device;
+  g_ptr_array_add (list, info);
+  if (!gst_cl_result (clGetDeviceInfo (device, CL_DEVICE_TYPE,
+              sizeof (info->type), &info->type, NULL), error,
+          "clGetDeviceInfo") ||
+      !(info->platform_name = platform_string (platform, CL_PLATFORM_NAME,
+              error)) ||
+      !(info->device_name = gst_cl_device_read_string (device,
+              CL_DEVICE_NAME, error)))
+    return FALSE;
+  info->name =
+      g_strdup_printf ("%s %s", info->platform_name, info->device_name);
+  return TRUE;
+}
+
+static gboolean
+add_platform_devices (GPtrArray * list, cl_platform_id platform,
+    GError ** error)
 {
   cl_uint n_devices = 0, i;
   cl_device_id *devices;
+  cl_int status;
+  gboolean ok;
 
-  if (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 0, NULL,
-          &n_devices) != CL_SUCCESS || n_devices == 0)
-    return;
+  status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n_devices);
+  /* a platform without devices */
+  if (status == CL_DEVICE_NOT_FOUND || (status == CL_SUCCESS && !n_devices))
+    return TRUE;
+  if (!gst_cl_result (status, error, "clGetDeviceIDs"))
+    return FALSE;
   devices = g_new0 (cl_device_id, n_devices);
-  clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, n_devices, devices, NULL);
-
-  for (i = 0; i < n_devices; i++) {
-    GstClDeviceInfo *info = g_new0 (GstClDeviceInfo, 1);
-
-    info->index = list->len;
-    info->platform = platform;
-    info->device = devices[i];
-    clGetDeviceInfo (devices[i], CL_DEVICE_TYPE, sizeof (info->type),
-        &info->type, NULL);
-    info->platform_name = platform_string (platform, CL_PLATFORM_NAME);
-    info->device_name = gst_cl_device_get_string (devices[i], CL_DEVICE_NAME);
-    info->name =
-        g_strdup_printf ("%s %s", info->platform_name, info->device_name);
-    g_ptr_array_add (list, info);
-  }
+  ok = gst_cl_result (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, n_devices,
+          devices, NULL), error, "clGetDeviceIDs");
+  for (i = 0; ok && i < n_devices; i++)
+    ok = add_device (list, platform, devices[i], error);
   g_free (devices);
+  return ok;
 }
 
-static gpointer
-enumerate_devices (gpointer unused)
+/* Returns NULL where a driver call failed: the next try enumerates again,
+ * where an empty list (no platform, no device) is an answer. */
+static GPtrArray *
+enumerate_devices (GError ** error)
 {
-  GPtrArray *list = g_ptr_array_new ();
+  GPtrArray *list = g_ptr_array_new_with_free_func (device_info_free);
   cl_uint n_platforms = 0, i;
   cl_platform_id *platforms;
+  cl_int status;
+  gboolean ok;
 
-  if (clGetPlatformIDs (0, NULL, &n_platforms) != CL_SUCCESS || !n_platforms)
+  status = clGetPlatformIDs (0, NULL, &n_platforms);
+  /* the ICD loader's answer where it has no vendors */
+  if (status == CL_PLATFORM_NOT_FOUND_KHR ||
+      (status == CL_SUCCESS && !n_platforms))
     return list;
+  if (!gst_cl_result (status, error, "clGetPlatformIDs"))
+    goto failed;
   platforms = g_new0 (cl_platform_id, n_platforms);
-  clGetPlatformIDs (n_platforms, platforms, NULL);
-  for (i = 0; i < n_platforms; i++)
-    add_platform_devices (list, platforms[i]);
+  ok = gst_cl_result (clGetPlatformIDs (n_platforms, platforms, NULL), error,
+      "clGetPlatformIDs");
+  for (i = 0; ok && i < n_platforms; i++)
+    ok = add_platform_devices (list, platforms[i], error);
   g_free (platforms);
+  if (!ok)
+    goto failed;
+  return list;
+
+failed:
+  g_ptr_array_unref (list);
+  return NULL;
+}
+
+static GMutex list_lock;
+/* the first complete enumeration, kept for the process */
+static GPtrArray *device_list;
+
+static const GPtrArray *
+device_list_try (GError ** error)
+{
+  GPtrArray *list;
+
+  g_mutex_lock (&list_lock);
+  if (!device_list)
+    device_list = enumerate_devices (error);
+  list = device_list;
+  g_mutex_unlock (&list_lock);
   return list;
 }
 
 /**
  * gst_cl_device_list:
  *
- * The devices of every OpenCL platform, enumerated once per process.
+ * The devices of every OpenCL platform, enumerated once per process; again
+ * at the next call where a driver call failed meanwhile.
  *
- * Returns: (transfer none) (element-type GstClDeviceInfo): the device list
+ * Returns: (transfer none) (element-type GstClDeviceInfo): the device list,
+ *   empty where it could not be had
  */
 const GPtrArray *
 gst_cl_device_list (void)
 {
-  static GOnce once = G_ONCE_INIT;
+  static GPtrArray *none;
+  const GPtrArray *list = device_list_try (NULL);
 
-  return g_once (&once, enumerate_devices, NULL);
+  if (list)
+    return list;
+  if (g_once_init_enter (&none))
+    g_once_init_leave (&none, g_ptr_array_new ());
+  return none;
 }
 
 /**
@@ -210,20 +308,23 @@ choose_from_env (const GPtrArray * list, const gchar * env)
  * gst_cl_device_choose:
  * @index: a `device-index` property value; -1 leaves the choice to
  *   `GST_CL_DEVICE`, then to the ranking (GPU, accelerator, CPU)
- * @error: set, with GST_RESOURCE_ERROR_NOT_FOUND, when nothing matches
+ * @error: set, with GST_RESOURCE_ERROR_NOT_FOUND, when nothing matches,
+ *   or with the OpenCL error where the devices could not be listed
  *
  * Returns: (transfer none) (nullable): the device to use
  */
 const GstClDeviceInfo *
 gst_cl_device_choose (gint index, GError ** error)
 {
-  const GPtrArray *list = gst_cl_device_list ();
+  const GPtrArray *list = device_list_try (error);
   const GstClDeviceInfo *info = NULL;
-  /* spaces around the value are no part of it; blank is unset */
-  gchar *env = g_strstrip (g_strdup (g_getenv (GST_CL_DEVICE_ENV) ?
-          g_getenv (GST_CL_DEVICE_ENV) : ""));
-  gchar *found;
+  gchar *env, *found;
 
+  if (!list)
+    return NULL;
+  /* spaces around the value are no part of it; blank is unset */
+  env = g_strstrip (g_strdup (g_getenv (GST_CL_DEVICE_ENV) ?
+          g_getenv (GST_CL_DEVICE_ENV) : ""));
   if (list->len == 0)
     goto no_device;
 

@@ -39,6 +39,9 @@ const GstClDeviceInfo * gst_cl_device_choose (gint index, GError ** error);
 
 const GstClDeviceInfo * gst_cl_device_choose_auto (const GPtrArray * list);
 
+gchar *                 gst_cl_device_read_string (cl_device_id device,
+                                                   cl_device_info what,
+                                                   GError ** error);
 gchar *                 gst_cl_device_get_string (cl_device_id device,
                                                   cl_device_info what);
 

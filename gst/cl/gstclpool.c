@@ -33,6 +33,9 @@ struct _GstClBufferPool
   GstClContext *ctx;
   GstClPoolMemory memory;
   gsize size;
+  /* where a buffer that cannot be had is reported: the element that made
+   * the pool, whoever acquires from it */
+  GWeakRef element;
   /* for video caps: the layout, and whether buffers carry it as a meta */
   gboolean video;
   gboolean video_meta;
@@ -97,41 +100,44 @@ gst_cl_buffer_pool_set_config (GstBufferPool * pool, GstStructure * config)
 }
 
 static GstMemory *
-new_pinned_memory (GstClBufferPool * self, gsize size)
+new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
 {
   Pinned *pinned = g_new0 (Pinned, 1);
   cl_int status = CL_SUCCESS;
 
   pinned->mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE |
       CL_MEM_ALLOC_HOST_PTR, MAX (size, 1), NULL, &status);
-  if (status == CL_SUCCESS)
-    pinned->data = clEnqueueMapBuffer (self->ctx->queue, pinned->mem, CL_TRUE,
-        CL_MAP_READ | CL_MAP_WRITE, 0, MAX (size, 1), 0, NULL, NULL, &status);
-  if (status != CL_SUCCESS) {
-    GST_WARNING_OBJECT (self, "no pinned buffer of %" G_GSIZE_FORMAT
-        " bytes: %s", size, gst_cl_error_name (status));
-    if (pinned->mem)
-      clReleaseMemObject (pinned->mem);
-    g_free (pinned);
-    return NULL;
-  }
+  if (!gst_cl_result (status, error, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)"))
+    goto failed;
+  pinned->data = clEnqueueMapBuffer (self->ctx->queue, pinned->mem, CL_TRUE,
+      CL_MAP_READ | CL_MAP_WRITE, 0, MAX (size, 1), 0, NULL, NULL, &status);
+  if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
+    goto failed;
   pinned->ctx = gst_object_ref (self->ctx);
   return gst_memory_new_wrapped (0, pinned->data, MAX (size, 1), 0, size,
       pinned, pinned_free);
+
+failed:
+  if (pinned->mem)
+    clReleaseMemObject (pinned->mem);
+  g_free (pinned);
+  return NULL;
 }
 
-static GstMemory *
-new_device_memory (GstClBufferPool * self, gsize size)
+/* Upstream, which acquires from a pool we proposed, sees only
+ * GST_FLOW_ERROR: the OpenCL error goes on the bus from here. */
+static void
+post_alloc_error (GstClBufferPool * self, gsize size, GError * err)
 {
-  GError *err = NULL;
-  GstMemory *mem = gst_cl_memory_new (self->ctx, size, &err);
+  GstElement *element = g_weak_ref_get (&self->element);
 
-  if (!mem) {
-    GST_WARNING_OBJECT (self, "no device buffer of %" G_GSIZE_FORMAT
-        " bytes: %s", size, err->message);
-    g_clear_error (&err);
+  GST_WARNING_OBJECT (self, "no buffer of %" G_GSIZE_FORMAT " bytes: %s",
+      size, err->message);
+  if (element) {
+    GST_CL_POST_ERROR (element, err);
+    gst_object_unref (element);
   }
-  return mem;
+  g_error_free (err);
 }
 
 static GstFlowReturn
@@ -149,11 +155,13 @@ gst_cl_buffer_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
     /* a plane a memory: from its offset to the next plane's */
     gsize start = planes ? info->offset[p] : 0;
     gsize end = planes && p + 1 < n ? info->offset[p + 1] : self->size;
+    GError *err = NULL;
     GstMemory *mem = self->memory == GST_CL_POOL_DEVICE ?
-        new_device_memory (self, end - start) :
-        new_pinned_memory (self, end - start);
+        gst_cl_memory_new (self->ctx, end - start, &err) :
+        new_pinned_memory (self, end - start, &err);
 
     if (!mem) {
+      post_alloc_error (self, end - start, err);
       gst_clear_buffer (buffer);
       return GST_FLOW_ERROR;
     }
@@ -174,6 +182,7 @@ gst_cl_buffer_pool_finalize (GObject * object)
   GstClBufferPool *self = GST_CL_BUFFER_POOL (object);
 
   gst_clear_object (&self->ctx);
+  g_weak_ref_clear (&self->element);
   G_OBJECT_CLASS (gst_cl_buffer_pool_parent_class)->finalize (object);
 }
 
@@ -191,6 +200,7 @@ gst_cl_buffer_pool_class_init (GstClBufferPoolClass * klass)
 static void
 gst_cl_buffer_pool_init (GstClBufferPool * self)
 {
+  g_weak_ref_init (&self->element, NULL);
 }
 
 /**
@@ -217,6 +227,19 @@ gst_cl_buffer_pool_new (GstClContext * ctx, GstClPoolMemory memory)
 }
 
 /**
+ * gst_cl_buffer_pool_set_element:
+ * @element: (nullable): where to post an element error when a buffer cannot
+ *   be allocated; not kept alive by @pool
+ */
+void
+gst_cl_buffer_pool_set_element (GstBufferPool * pool, GstElement * element)
+{
+  g_return_if_fail (GST_IS_CL_BUFFER_POOL (pool));
+
+  g_weak_ref_set (&GST_CL_BUFFER_POOL (pool)->element, element);
+}
+
+/**
  * gst_cl_pinned_pool_new_active:
  * @size: bytes of every buffer
  *
@@ -237,6 +260,7 @@ gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size)
 
 /**
  * gst_cl_propose_allocation:
+ * @element: the cl element, where the pool reports a buffer it cannot make
  * @query: an ALLOCATION query arriving at a cl element's sink pad
  *
  * Says that any stride and plane offset will do (GstVideoMeta), and so does
@@ -248,7 +272,8 @@ gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size)
  * host memory use any frame in place.
  */
 void
-gst_cl_propose_allocation (GstClContext * ctx, GstQuery * query)
+gst_cl_propose_allocation (GstElement * element, GstClContext * ctx,
+    GstQuery * query)
 {
   GstBufferPool *pool;
   GstStructure *config;
@@ -266,6 +291,7 @@ gst_cl_propose_allocation (GstClContext * ctx, GstQuery * query)
     return;
   pool = gst_cl_buffer_pool_new (ctx, device ? GST_CL_POOL_DEVICE :
       GST_CL_POOL_PINNED);
+  gst_cl_buffer_pool_set_element (pool, element);
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
       0, 0);
@@ -294,6 +320,8 @@ pool_fits (GstClContext * ctx, GstBufferPool * pool, gboolean device)
 
 /**
  * gst_cl_decide_allocation:
+ * @element: the cl element, where a pool of ours reports a buffer it cannot
+ *   make
  * @query: the ALLOCATION query a cl element sent downstream, answered
  * @info: the output frames
  *
@@ -306,8 +334,8 @@ pool_fits (GstClContext * ctx, GstBufferPool * pool, gboolean device)
  * Returns: %FALSE if @query has no caps
  */
 gboolean
-gst_cl_decide_allocation (GstClContext * ctx, GstQuery * query,
-    const GstVideoInfo * info)
+gst_cl_decide_allocation (GstElement * element, GstClContext * ctx,
+    GstQuery * query, const GstVideoInfo * info)
 {
   GstBufferPool *pool = NULL;
   GstAllocator *allocator = NULL;
@@ -349,6 +377,8 @@ gst_cl_decide_allocation (GstClContext * ctx, GstQuery * query,
       pool = gst_video_buffer_pool_new ();
     else
       pool = gst_cl_buffer_pool_new (ctx, GST_CL_POOL_PINNED);
+    if (GST_IS_CL_BUFFER_POOL (pool))
+      gst_cl_buffer_pool_set_element (pool, element);
   }
 
   config = gst_buffer_pool_get_config (pool);

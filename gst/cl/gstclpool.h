@@ -30,12 +30,17 @@ G_DECLARE_FINAL_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST,
 GstBufferPool * gst_cl_buffer_pool_new (GstClContext * ctx,
                                         GstClPoolMemory memory);
 
+void            gst_cl_buffer_pool_set_element (GstBufferPool * pool,
+                                                GstElement * element);
+
 GstBufferPool * gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size);
 
-void            gst_cl_propose_allocation (GstClContext * ctx,
+void            gst_cl_propose_allocation (GstElement * element,
+                                           GstClContext * ctx,
                                            GstQuery * query);
 
-gboolean        gst_cl_decide_allocation (GstClContext * ctx,
+gboolean        gst_cl_decide_allocation (GstElement * element,
+                                          GstClContext * ctx,
                                           GstQuery * query,
                                           const GstVideoInfo * info);
 

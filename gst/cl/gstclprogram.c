@@ -236,8 +236,8 @@ build_from_source (cl_context context, cl_device_id device,
     GST_ERROR ("build with options \"%s\" failed: %s\n%s", options,
         gst_cl_error_name (status), log);
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-        "OpenCL kernel build failed: %s (options \"%s\"); the build log is "
-        "in the debug log (GST_DEBUG=clprogram:5): %.200s",
+        "OpenCL kernel build failed: %s in clBuildProgram (options \"%s\"); "
+        "the build log is in the debug log (GST_DEBUG=clprogram:5): %.200s",
         gst_cl_error_name (status), options, log);
     clReleaseProgram (program);
     program = NULL;

@@ -1,0 +1,614 @@
+/* gstclfilters tests: OpenCL fault injection and object counts, preloaded
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Preloaded (LD_PRELOAD) into a test, this library stands in front of every
+ * OpenCL entry point the plugin calls: it forwards each call to the real one,
+ * numbers the calls process-wide, makes the call numbered N fail with an
+ * error a driver gives there, and counts the OpenCL objects alive, so that
+ * a test sees any that a pipeline keeps after it is gone. The test reaches
+ * it through the clfault_* functions (clfault.h), looked up with dlsym.
+ *
+ * Retains and releases are counted, never failed: a driver fails them only
+ * for a handle that is not valid, a bug that the counts show anyway.
+ * clWaitForEvents and clFinish fail as a driver does when a command ended in
+ * an error: after the wait, so that nothing still runs on the memory the
+ * caller frees next. Every other call fails without reaching the driver.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "clfault.h"
+
+#include <CL/cl.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long calls;
+static unsigned long fail_at;
+static char failed_call[64];
+static cl_int failed_status;
+static long live[CLFAULT_N_KINDS];
+
+/* each call's entry point and the address it returns to, its call site */
+#define MAX_RECORDED (1 << 16)
+static struct
+{
+  const char *name;
+  const void *site;
+} recorded[MAX_RECORDED];
+
+/* Numbers this call, made from @site; returns the error to give, or
+ * CL_SUCCESS. */
+static cl_int
+fault_check (const char *name, cl_int error, const void *site)
+{
+  cl_int status = CL_SUCCESS;
+
+  pthread_mutex_lock (&lock);
+  if (calls < MAX_RECORDED) {
+    recorded[calls].name = name;
+    recorded[calls].site = site;
+  }
+  calls++;
+  if (calls == fail_at) {
+    snprintf (failed_call, sizeof (failed_call), "%s", name);
+    failed_status = error;
+    status = error;
+  }
+  pthread_mutex_unlock (&lock);
+  return status;
+}
+
+static void
+count_live (ClFaultKind kind, long delta)
+{
+  pthread_mutex_lock (&lock);
+  live[kind] += delta;
+  pthread_mutex_unlock (&lock);
+}
+
+/* The loader's own entry point: the plugin's library is loaded local to
+ * it, out of reach of RTLD_NEXT. */
+static void *
+real (const char *name)
+{
+  static void *opencl;
+  void *fn;
+
+  if (!opencl)
+    opencl = dlopen ("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL);
+  fn = opencl ? dlsym (opencl, name) : NULL;
+
+  if (!fn) {
+    fprintf (stderr, "clfault: no %s to forward to\n", name);
+    abort ();
+  }
+  return fn;
+}
+
+#define REAL(name) \
+  static __typeof__ (name) *real_fn; \
+  if (!real_fn) \
+    real_fn = (__typeof__ (name) *) real (#name)
+
+/* Control, for the test */
+
+void
+clfault_reset (unsigned long n)
+{
+  pthread_mutex_lock (&lock);
+  calls = 0;
+  fail_at = n;
+  failed_call[0] = '\0';
+  failed_status = CL_SUCCESS;
+  pthread_mutex_unlock (&lock);
+}
+
+unsigned long
+clfault_calls (void)
+{
+  unsigned long n;
+
+  pthread_mutex_lock (&lock);
+  n = calls;
+  pthread_mutex_unlock (&lock);
+  return n;
+}
+
+int
+clfault_failed (char *call, size_t size)
+{
+  int status;
+
+  pthread_mutex_lock (&lock);
+  snprintf (call, size, "%s", failed_call);
+  status = failed_status;
+  pthread_mutex_unlock (&lock);
+  return status;
+}
+
+const char *
+clfault_call (unsigned long n, const void **site)
+{
+  const char *name = NULL;
+
+  pthread_mutex_lock (&lock);
+  if (n >= 1 && n <= calls && n <= MAX_RECORDED) {
+    name = recorded[n - 1].name;
+    *site = recorded[n - 1].site;
+  }
+  pthread_mutex_unlock (&lock);
+  return name;
+}
+
+long
+clfault_live (ClFaultKind kind)
+{
+  long n;
+
+  pthread_mutex_lock (&lock);
+  n = live[kind];
+  pthread_mutex_unlock (&lock);
+  return n;
+}
+
+/* Creators: set *errcode_ret and return NULL, as drivers do */
+
+#define FAIL_CREATE(name, error) \
+  cl_int injected = fault_check (#name, error, __builtin_return_address (0)); \
+  if (injected != CL_SUCCESS) { \
+    if (errcode_ret) \
+      *errcode_ret = injected; \
+    return NULL; \
+  }
+
+#define COUNT_CREATED(kind, obj) \
+  if (obj) \
+    count_live (kind, 1)
+
+cl_context
+clCreateContext (const cl_context_properties * properties,
+    cl_uint num_devices, const cl_device_id * devices,
+    void (CL_CALLBACK * pfn_notify) (const char *, const void *, size_t,
+        void *), void *user_data, cl_int * errcode_ret)
+{
+  cl_context obj;
+
+  REAL (clCreateContext);
+  FAIL_CREATE (clCreateContext, CL_OUT_OF_HOST_MEMORY);
+  obj = real_fn (properties, num_devices, devices, pfn_notify, user_data,
+      errcode_ret);
+  COUNT_CREATED (CLFAULT_CONTEXT, obj);
+  return obj;
+}
+
+cl_command_queue
+clCreateCommandQueue (cl_context context, cl_device_id device,
+    cl_command_queue_properties properties, cl_int * errcode_ret)
+{
+  cl_command_queue obj;
+
+  REAL (clCreateCommandQueue);
+  FAIL_CREATE (clCreateCommandQueue, CL_OUT_OF_RESOURCES);
+  obj = real_fn (context, device, properties, errcode_ret);
+  COUNT_CREATED (CLFAULT_QUEUE, obj);
+  return obj;
+}
+
+cl_mem
+clCreateBuffer (cl_context context, cl_mem_flags flags, size_t size,
+    void *host_ptr, cl_int * errcode_ret)
+{
+  cl_mem obj;
+
+  REAL (clCreateBuffer);
+  FAIL_CREATE (clCreateBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  obj = real_fn (context, flags, size, host_ptr, errcode_ret);
+  COUNT_CREATED (CLFAULT_MEM, obj);
+  return obj;
+}
+
+cl_mem
+clCreateSubBuffer (cl_mem buffer, cl_mem_flags flags,
+    cl_buffer_create_type type, const void *info, cl_int * errcode_ret)
+{
+  cl_mem obj;
+
+  REAL (clCreateSubBuffer);
+  FAIL_CREATE (clCreateSubBuffer, CL_OUT_OF_RESOURCES);
+  obj = real_fn (buffer, flags, type, info, errcode_ret);
+  COUNT_CREATED (CLFAULT_MEM, obj);
+  return obj;
+}
+
+cl_program
+clCreateProgramWithSource (cl_context context, cl_uint count,
+    const char **strings, const size_t *lengths, cl_int * errcode_ret)
+{
+  cl_program obj;
+
+  REAL (clCreateProgramWithSource);
+  FAIL_CREATE (clCreateProgramWithSource, CL_OUT_OF_HOST_MEMORY);
+  obj = real_fn (context, count, strings, lengths, errcode_ret);
+  COUNT_CREATED (CLFAULT_PROGRAM, obj);
+  return obj;
+}
+
+cl_program
+clCreateProgramWithBinary (cl_context context, cl_uint num_devices,
+    const cl_device_id * device_list, const size_t *lengths,
+    const unsigned char **binaries, cl_int * binary_status,
+    cl_int * errcode_ret)
+{
+  cl_program obj;
+
+  REAL (clCreateProgramWithBinary);
+  FAIL_CREATE (clCreateProgramWithBinary, CL_INVALID_BINARY);
+  obj = real_fn (context, num_devices, device_list, lengths, binaries,
+      binary_status, errcode_ret);
+  COUNT_CREATED (CLFAULT_PROGRAM, obj);
+  return obj;
+}
+
+cl_kernel
+clCreateKernel (cl_program program, const char *kernel_name,
+    cl_int * errcode_ret)
+{
+  cl_kernel obj;
+
+  REAL (clCreateKernel);
+  FAIL_CREATE (clCreateKernel, CL_OUT_OF_RESOURCES);
+  obj = real_fn (program, kernel_name, errcode_ret);
+  COUNT_CREATED (CLFAULT_KERNEL, obj);
+  return obj;
+}
+
+/* Retains and releases: counted */
+
+#define RETAIN_RELEASE(name, type, kind, delta) \
+cl_int \
+name (type obj) \
+{ \
+  cl_int status; \
+  REAL (name); \
+  status = real_fn (obj); \
+  if (status == CL_SUCCESS) \
+    count_live (kind, delta); \
+  return status; \
+}
+
+RETAIN_RELEASE (clRetainContext, cl_context, CLFAULT_CONTEXT, 1);
+RETAIN_RELEASE (clReleaseContext, cl_context, CLFAULT_CONTEXT, -1);
+RETAIN_RELEASE (clReleaseCommandQueue, cl_command_queue, CLFAULT_QUEUE, -1);
+RETAIN_RELEASE (clRetainMemObject, cl_mem, CLFAULT_MEM, 1);
+RETAIN_RELEASE (clReleaseMemObject, cl_mem, CLFAULT_MEM, -1);
+RETAIN_RELEASE (clReleaseProgram, cl_program, CLFAULT_PROGRAM, -1);
+RETAIN_RELEASE (clReleaseKernel, cl_kernel, CLFAULT_KERNEL, -1);
+RETAIN_RELEASE (clRetainEvent, cl_event, CLFAULT_EVENT, 1);
+RETAIN_RELEASE (clReleaseEvent, cl_event, CLFAULT_EVENT, -1);
+
+/* Calls that return a status */
+
+#define FAIL_STATUS(name, error) \
+  cl_int injected = fault_check (#name, error, __builtin_return_address (0)); \
+  if (injected != CL_SUCCESS) \
+    return injected
+
+/* an event made by an enqueue */
+#define COUNT_EVENT(status, event) \
+  if ((status) == CL_SUCCESS && (event)) \
+    count_live (CLFAULT_EVENT, 1)
+
+cl_int
+clGetPlatformIDs (cl_uint num_entries, cl_platform_id * platforms,
+    cl_uint * num_platforms)
+{
+  REAL (clGetPlatformIDs);
+  FAIL_STATUS (clGetPlatformIDs, CL_OUT_OF_HOST_MEMORY);
+  return real_fn (num_entries, platforms, num_platforms);
+}
+
+cl_int
+clGetPlatformInfo (cl_platform_id platform, cl_platform_info param_name,
+    size_t size, void *value, size_t *size_ret)
+{
+  REAL (clGetPlatformInfo);
+  FAIL_STATUS (clGetPlatformInfo, CL_OUT_OF_HOST_MEMORY);
+  return real_fn (platform, param_name, size, value, size_ret);
+}
+
+cl_int
+clGetDeviceIDs (cl_platform_id platform, cl_device_type device_type,
+    cl_uint num_entries, cl_device_id * devices, cl_uint * num_devices)
+{
+  REAL (clGetDeviceIDs);
+  FAIL_STATUS (clGetDeviceIDs, CL_OUT_OF_RESOURCES);
+  return real_fn (platform, device_type, num_entries, devices, num_devices);
+}
+
+cl_int
+clGetDeviceInfo (cl_device_id device, cl_device_info param_name,
+    size_t size, void *value, size_t *size_ret)
+{
+  REAL (clGetDeviceInfo);
+  FAIL_STATUS (clGetDeviceInfo, CL_OUT_OF_RESOURCES);
+  return real_fn (device, param_name, size, value, size_ret);
+}
+
+cl_int
+clBuildProgram (cl_program program, cl_uint num_devices,
+    const cl_device_id * device_list, const char *options,
+    void (CL_CALLBACK * pfn_notify) (cl_program, void *), void *user_data)
+{
+  REAL (clBuildProgram);
+  FAIL_STATUS (clBuildProgram, CL_BUILD_PROGRAM_FAILURE);
+  return real_fn (program, num_devices, device_list, options, pfn_notify,
+      user_data);
+}
+
+cl_int
+clGetProgramInfo (cl_program program, cl_program_info param_name,
+    size_t size, void *value, size_t *size_ret)
+{
+  REAL (clGetProgramInfo);
+  FAIL_STATUS (clGetProgramInfo, CL_OUT_OF_RESOURCES);
+  return real_fn (program, param_name, size, value, size_ret);
+}
+
+cl_int
+clGetProgramBuildInfo (cl_program program, cl_device_id device,
+    cl_program_build_info param_name, size_t size, void *value,
+    size_t *size_ret)
+{
+  REAL (clGetProgramBuildInfo);
+  FAIL_STATUS (clGetProgramBuildInfo, CL_OUT_OF_RESOURCES);
+  return real_fn (program, device, param_name, size, value, size_ret);
+}
+
+cl_int
+clSetKernelArg (cl_kernel kernel, cl_uint index, size_t size, const void *value)
+{
+  REAL (clSetKernelArg);
+  FAIL_STATUS (clSetKernelArg, CL_OUT_OF_RESOURCES);
+  return real_fn (kernel, index, size, value);
+}
+
+cl_int
+clGetEventInfo (cl_event event, cl_event_info param_name, size_t size,
+    void *value, size_t *size_ret)
+{
+  REAL (clGetEventInfo);
+  FAIL_STATUS (clGetEventInfo, CL_OUT_OF_RESOURCES);
+  return real_fn (event, param_name, size, value, size_ret);
+}
+
+cl_int
+clGetEventProfilingInfo (cl_event event, cl_profiling_info param_name,
+    size_t size, void *value, size_t *size_ret)
+{
+  REAL (clGetEventProfilingInfo);
+  FAIL_STATUS (clGetEventProfilingInfo, CL_PROFILING_INFO_NOT_AVAILABLE);
+  return real_fn (event, param_name, size, value, size_ret);
+}
+
+cl_int
+clSetEventCallback (cl_event event, cl_int type,
+    void (CL_CALLBACK * pfn_notify) (cl_event, cl_int, void *), void *user_data)
+{
+  REAL (clSetEventCallback);
+  FAIL_STATUS (clSetEventCallback, CL_OUT_OF_HOST_MEMORY);
+  return real_fn (event, type, pfn_notify, user_data);
+}
+
+cl_int
+clFlush (cl_command_queue queue)
+{
+  REAL (clFlush);
+  FAIL_STATUS (clFlush, CL_OUT_OF_RESOURCES);
+  return real_fn (queue);
+}
+
+/* after the wait: see the top of the file */
+cl_int
+clFinish (cl_command_queue queue)
+{
+  cl_int status;
+
+  REAL (clFinish);
+  status = real_fn (queue);
+  if (status == CL_SUCCESS)
+    status = fault_check ("clFinish", CL_OUT_OF_RESOURCES,
+        __builtin_return_address (0));
+  return status;
+}
+
+cl_int
+clWaitForEvents (cl_uint num_events, const cl_event * events)
+{
+  cl_int status;
+
+  REAL (clWaitForEvents);
+  status = real_fn (num_events, events);
+  if (status == CL_SUCCESS)
+    status = fault_check ("clWaitForEvents",
+        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+        __builtin_return_address (0));
+  return status;
+}
+
+/* Enqueues */
+
+cl_int
+clEnqueueNDRangeKernel (cl_command_queue queue, cl_kernel kernel,
+    cl_uint dims, const size_t *offset, const size_t *global,
+    const size_t *local, cl_uint n_wait, const cl_event * wait,
+    cl_event * event)
+{
+  cl_int status;
+
+  REAL (clEnqueueNDRangeKernel);
+  FAIL_STATUS (clEnqueueNDRangeKernel, CL_OUT_OF_RESOURCES);
+  status = real_fn (queue, kernel, dims, offset, global, local, n_wait, wait,
+      event);
+  COUNT_EVENT (status, event);
+  return status;
+}
+
+cl_int
+clEnqueueCopyBuffer (cl_command_queue queue, cl_mem src, cl_mem dst,
+    size_t src_offset, size_t dst_offset, size_t size, cl_uint n_wait,
+    const cl_event * wait, cl_event * event)
+{
+  cl_int status;
+
+  REAL (clEnqueueCopyBuffer);
+  FAIL_STATUS (clEnqueueCopyBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  status = real_fn (queue, src, dst, src_offset, dst_offset, size, n_wait,
+      wait, event);
+  COUNT_EVENT (status, event);
+  return status;
+}
+
+cl_int
+clEnqueueCopyBufferRect (cl_command_queue queue, cl_mem src, cl_mem dst,
+    const size_t *src_origin, const size_t *dst_origin,
+    const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
+    size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint n_wait,
+    const cl_event * wait, cl_event * event)
+{
+  cl_int status;
+
+  REAL (clEnqueueCopyBufferRect);
+  FAIL_STATUS (clEnqueueCopyBufferRect, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  status = real_fn (queue, src, dst, src_origin, dst_origin, region,
+      src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch, n_wait,
+      wait, event);
+  COUNT_EVENT (status, event);
+  return status;
+}
+
+cl_int
+clEnqueueFillBuffer (cl_command_queue queue, cl_mem buffer,
+    const void *pattern, size_t pattern_size, size_t offset, size_t size,
+    cl_uint n_wait, const cl_event * wait, cl_event * event)
+{
+  cl_int status;
+
+  REAL (clEnqueueFillBuffer);
+  FAIL_STATUS (clEnqueueFillBuffer, CL_OUT_OF_RESOURCES);
+  status = real_fn (queue, buffer, pattern, pattern_size, offset, size,
+      n_wait, wait, event);
+  COUNT_EVENT (status, event);
+  return status;
+}
+
+cl_int
+clEnqueueReadBuffer (cl_command_queue queue, cl_mem buffer,
+    cl_bool blocking, size_t offset, size_t size, void *ptr, cl_uint n_wait,
+    const cl_event * wait, cl_event * event)
+{
+  cl_int status;
+
+  REAL (clEnqueueReadBuffer);
+  FAIL_STATUS (clEnqueueReadBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  status = real_fn (queue, buffer, blocking, offset, size, ptr, n_wait, wait,
+      event);
+  COUNT_EVENT (status, event);
+  return status;
+}
+
+cl_int
+clEnqueueReadBufferRect (cl_command_queue queue, cl_mem buffer,
+    cl_bool blocking, const size_t *buffer_origin,
+    const size_t *host_origin, const size_t *region,
+    size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+    size_t host_slice_pitch, void *ptr, cl_uint n_wait, const cl_event * wait,
+    cl_event * event)
+{
+  cl_int status;
+
+  REAL (clEnqueueReadBufferRect);
+  FAIL_STATUS (clEnqueueReadBufferRect, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  status = real_fn (queue, buffer, blocking, buffer_origin, host_origin,
+      region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
+      host_slice_pitch, ptr, n_wait, wait, event);
+  COUNT_EVENT (status, event);
+  return status;
+}
+
+cl_int
+clEnqueueWriteBuffer (cl_command_queue queue, cl_mem buffer,
+    cl_bool blocking, size_t offset, size_t size, const void *ptr,
+    cl_uint n_wait, const cl_event * wait, cl_event * event)
+{
+  cl_int status;
+
+  REAL (clEnqueueWriteBuffer);
+  FAIL_STATUS (clEnqueueWriteBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  status = real_fn (queue, buffer, blocking, offset, size, ptr, n_wait, wait,
+      event);
+  COUNT_EVENT (status, event);
+  return status;
+}
+
+void *
+clEnqueueMapBuffer (cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+    cl_map_flags flags, size_t offset, size_t size, cl_uint n_wait,
+    const cl_event * wait, cl_event * event, cl_int * errcode_ret)
+{
+  void *ptr;
+  cl_int status = CL_SUCCESS;
+
+  REAL (clEnqueueMapBuffer);
+  FAIL_CREATE (clEnqueueMapBuffer, CL_MAP_FAILURE);
+  ptr = real_fn (queue, buffer, blocking, flags, offset, size, n_wait, wait,
+      event, &status);
+  if (errcode_ret)
+    *errcode_ret = status;
+  COUNT_EVENT (status, event);
+  return ptr;
+}
+
+cl_int
+clEnqueueUnmapMemObject (cl_command_queue queue, cl_mem memobj,
+    void *mapped_ptr, cl_uint n_wait, const cl_event * wait, cl_event * event)
+{
+  cl_int status;
+
+  REAL (clEnqueueUnmapMemObject);
+  FAIL_STATUS (clEnqueueUnmapMemObject, CL_OUT_OF_RESOURCES);
+  status = real_fn (queue, memobj, mapped_ptr, n_wait, wait, event);
+  COUNT_EVENT (status, event);
+  return status;
+}
+
+cl_int
+clEnqueueMarkerWithWaitList (cl_command_queue queue, cl_uint n_wait,
+    const cl_event * wait, cl_event * event)
+{
+  cl_int status;
+
+  REAL (clEnqueueMarkerWithWaitList);
+  FAIL_STATUS (clEnqueueMarkerWithWaitList, CL_OUT_OF_HOST_MEMORY);
+  status = real_fn (queue, n_wait, wait, event);
+  COUNT_EVENT (status, event);
+  return status;
+}
+
+cl_int
+clEnqueueBarrierWithWaitList (cl_command_queue queue, cl_uint n_wait,
+    const cl_event * wait, cl_event * event)
+{
+  cl_int status;
+
+  REAL (clEnqueueBarrierWithWaitList);
+  FAIL_STATUS (clEnqueueBarrierWithWaitList, CL_OUT_OF_HOST_MEMORY);
+  status = real_fn (queue, n_wait, wait, event);
+  COUNT_EVENT (status, event);
+  return status;
+}

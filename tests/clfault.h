@@ -1,0 +1,32 @@
+/* gstclfilters tests: the control of the preloaded OpenCL fault injector
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <stddef.h>
+
+/* the OpenCL objects whose live count clfault_live() gives */
+typedef enum
+{
+  CLFAULT_CONTEXT,
+  CLFAULT_QUEUE,
+  CLFAULT_MEM,
+  CLFAULT_PROGRAM,
+  CLFAULT_KERNEL,
+  CLFAULT_EVENT,
+  CLFAULT_N_KINDS
+} ClFaultKind;
+
+/* Numbers calls from 1 again; the call numbered @n fails (0: none). */
+void          clfault_reset  (unsigned long n);
+/* how many OpenCL calls were made since the last reset */
+unsigned long clfault_calls  (void);
+/* The error given since the last reset (CL_SUCCESS: none yet); @call is set
+ * to the name of the call that failed. */
+int           clfault_failed (char * call, size_t size);
+/* Call @n (from 1) since the last reset: its entry point, and in @site the
+ * address it returns to; NULL past the calls made or recorded. */
+const char *  clfault_call   (unsigned long n, const void ** site);
+/* retains and creations less releases of one kind, over the whole process */
+long          clfault_live   (ClFaultKind kind);
