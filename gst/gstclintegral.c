@@ -138,46 +138,51 @@ choose_method (GstClContext * ctx)
 }
 
 /* The three passes over 128 x 32 tiles (kernels/integral.cl): the tiles'
- * totals into one scratch buffer, their carries into another. */
+ * totals into one scratch buffer, their carries into another. With
+ * @sq_table, the same passes also make the table of squares, and the
+ * carries of both are 64-bit. */
 static gboolean
 integral_tiles (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
-    gsize elem_size, const gchar * options, GError ** error)
+    cl_mem sq_table, GError ** error)
 {
   gint w = in->width, h = in->height, pitch = w;
   gint tiles_w = (w + TILE_W - 1) / TILE_W, tiles_h = (h + TILE_H - 1) / TILE_H;
   gint col_at = tiles_w * h, tile_at = col_at + tiles_h * w;
-  gsize n = (gsize) tile_at + (gsize) tiles_w * tiles_h;
+  gint chan_at = tile_at + tiles_w * tiles_h, channels = sq_table ? 2 : 1;
+  gsize carry_size = sq_table ? sizeof (guint64) : sizeof (guint32);
+  const gchar *options = sq_table ? "-DSQUARED" : "";
   gsize local[2] = { TILE_LX, TILE_LY };
   gsize grid[2] = { (gsize) tiles_w * TILE_LX, (gsize) tiles_h * TILE_LY };
-  gsize carries = (gsize) h + w + tiles_w;
-  cl_mem tot, carry;
+  gsize carries = (gsize) channels * (h + w + tiles_w);
+  cl_mem tot, carry, sq = sq_table ? sq_table : table;
   cl_kernel k;
 
-  tot = gst_cl_base_filter_get_scratch (base, SCRATCH_VERT, n * elem_size,
-      error);
+  tot = gst_cl_base_filter_get_scratch (base, SCRATCH_VERT,
+      (gsize) channels * chan_at * carry_size, error);
   carry = tot ? gst_cl_base_filter_get_scratch (base, SCRATCH_HORIZ,
-      n * elem_size, error) : NULL;
+      (gsize) channels * chan_at * carry_size, error) : NULL;
   if (!carry)
     return FALSE;
 
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_integral, options,
       "integral_tile_sums", error);
-  if (!k || !gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (in->mem),
+  if (!k || !gst_cl_set_kernel_args (k, error, 8, GST_CL_ARG (in->mem),
           GST_CL_ARG (in->stride), GST_CL_ARG (w), GST_CL_ARG (h),
-          GST_CL_ARG (tot), GST_CL_ARG (col_at), GST_CL_ARG (tile_at)) ||
+          GST_CL_ARG (tot), GST_CL_ARG (chan_at), GST_CL_ARG (col_at),
+          GST_CL_ARG (tile_at)) ||
       !gst_cl_base_filter_enqueue_kernel (base, k, 2, grid, local, error))
     return FALSE;
-  if (!run (base, options, "integral_tile_carries", 1, carries, 1, error, 8,
+  if (!run (base, options, "integral_tile_carries", 1, carries, 1, error, 9,
           GST_CL_ARG (tot), GST_CL_ARG (carry), GST_CL_ARG (w), GST_CL_ARG (h),
-          GST_CL_ARG (tiles_w), GST_CL_ARG (tiles_h), GST_CL_ARG (col_at),
-          GST_CL_ARG (tile_at)))
+          GST_CL_ARG (tiles_w), GST_CL_ARG (tiles_h), GST_CL_ARG (chan_at),
+          GST_CL_ARG (col_at), GST_CL_ARG (tile_at)))
     return FALSE;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_integral, options,
       "integral_tile_finish", error);
-  return k && gst_cl_set_kernel_args (k, error, 9, GST_CL_ARG (in->mem),
-      GST_CL_ARG (in->stride), GST_CL_ARG (table), GST_CL_ARG (pitch),
-      GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (carry), GST_CL_ARG (col_at),
-      GST_CL_ARG (tile_at)) &&
+  return k && gst_cl_set_kernel_args (k, error, 11, GST_CL_ARG (in->mem),
+      GST_CL_ARG (in->stride), GST_CL_ARG (table), GST_CL_ARG (sq),
+      GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (carry),
+      GST_CL_ARG (chan_at), GST_CL_ARG (col_at), GST_CL_ARG (tile_at)) &&
       gst_cl_base_filter_enqueue_kernel (base, k, 2, grid, local, error);
 }
 
@@ -190,16 +195,13 @@ integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gboolean reference =
       gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
-  Method method = reference ? METHOD_SCANS : choose_method (ctx);
   gint w = in->width, h = in->height, pitch = w;
   gint blocks_w = (w + 3) / 4, blocks_h = (h + 3) / 4;
   cl_mem vert, horiz;
 
-  if (method == METHOD_TILES)
-    return integral_tiles (base, in, table, elem_size, options, error);
-  /* CPUs: the reference's two passes, the columns in vectors; the 4x4
+  /* CPUs: the reference's two passes, the columns in vectors; else the 4x4
    * blocks (see kernels/integral.cl) */
-  if (method == METHOD_SCANS)
+  if (reference || choose_method (ctx) == METHOD_SCANS)
     return run (base, options, "integral_rows", 1, h, 1, error, 6,
         GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
         GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h)) &&
@@ -227,6 +229,21 @@ integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
       run (base, options, "integral_add_h", 2, blocks_w, h, error, 6,
       GST_CL_ARG (table), GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h),
       GST_CL_ARG (horiz), GST_CL_ARG (blocks_w));
+}
+
+/* Enqueues the integral image of @in into @table, and that of its squares
+ * into @sq_table where not NULL: in one go by tiles, else one after the
+ * other. */
+static gboolean
+integral_tables (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
+    cl_mem sq_table, GError ** error)
+{
+  if (gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_OPTIMIZED &&
+      choose_method (gst_cl_base_filter_get_context (base)) == METHOD_TILES)
+    return integral_tiles (base, in, table, sq_table, error);
+  return integral_table (base, in, table, sizeof (guint32), "", error) &&
+      (!sq_table || integral_table (base, in, sq_table, sizeof (guint64),
+          "-DSQUARED", error));
 }
 
 static void
@@ -296,7 +313,7 @@ gst_cl_integral_analyse (GstClBaseFilter * base, const GstClFrame * in,
   GstBuffer *sum = NULL, *sqsum = NULL;
   GstCustomMeta *meta;
   GstStructure *s;
-  cl_mem table;
+  cl_mem table, sq_table = NULL;
   gboolean squared;
 
   GST_OBJECT_LOCK (self);
@@ -304,18 +321,17 @@ gst_cl_integral_analyse (GstClBaseFilter * base, const GstClFrame * in,
   GST_OBJECT_UNLOCK (self);
 
   table = gst_cl_base_filter_get_scratch (base, SCRATCH_SUM, size, error);
-  if (!table || !integral_table (base, luma, table, sizeof (guint32), "", error)
-      || !(sum = read_table (base, &self->pools[0], table, size, error)))
-    return FALSE;
-  if (squared) {
-    table = gst_cl_base_filter_get_scratch (base, SCRATCH_SQSUM, sq_size,
+  if (table && squared)
+    sq_table = gst_cl_base_filter_get_scratch (base, SCRATCH_SQSUM, sq_size,
         error);
-    if (!table || !integral_table (base, luma, table, sizeof (guint64),
-            "-DSQUARED", error) ||
-        !(sqsum = read_table (base, &self->pools[1], table, sq_size, error))) {
-      gst_buffer_unref (sum);
-      return FALSE;
-    }
+  if (!table || (squared && !sq_table) ||
+      !integral_tables (base, luma, table, sq_table, error) ||
+      !(sum = read_table (base, &self->pools[0], table, size, error)))
+    return FALSE;
+  if (sq_table &&
+      !(sqsum = read_table (base, &self->pools[1], sq_table, sq_size, error))) {
+    gst_buffer_unref (sum);
+    return FALSE;
   }
 
   /* a table of an earlier clintegral is replaced, not shadowed */

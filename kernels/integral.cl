@@ -212,28 +212,36 @@ integral_add_h (__global T * restrict dst, int pitch, int width, int height,
  *    above and left of it in its corner: one store of 4 values a row of a
  *    work-item.
  * The image is read twice and the table written once; what passes between
- * the passes is a few values a row and column of tiles. A tile's own sums
- * fit in 32 bits even squared (128 x 32 x 255^2 < 2^32), so only the
- * carries take T. Totals and carries lie in one buffer each: the row ones
- * at 0, the column ones at col_at, the tiles' at tile_at. */
+ * the passes is a few values a row and column of tiles. Built with
+ * -DSQUARED, the passes make both tables at once, the sums (channel 0) and
+ * the sums of squares (channel 1), with 64-bit carries for both: the sums
+ * are stored modulo 2^32, the same whatever the width of the additions. A
+ * tile's own sums fit in 32 bits even squared (128 x 32 x 255^2 < 2^32), so
+ * only the carries take T. Totals and carries lie in one buffer each, a
+ * channel every chan_at values: the row ones at 0, the column ones at
+ * col_at, the tiles' at tile_at. */
 #define TILE_W 128
 #define TILE_H 32
 #define TILE_LX 32
 #define TILE_LY 8
+#ifdef SQUARED
+#define CHANNELS 2
+#else
+#define CHANNELS 1
+#endif
 
 typedef uint L;
 typedef uint4 L4;
 
-/* The 4 x 4 pixels of this work-item, as values, each row summed from
- * the left (0 outside the image). */
+/* The 4 x 4 pixels of this work-item, as values of each channel, each row
+ * summed from the left (0 outside the image). */
 static void
 tile_patch (__global const uchar * src, int src_stride, int width,
-    int height, int x0, int y0, L4 * rows)
+    int height, int x0, int y0, L4 rows[CHANNELS][4])
 {
   for (int k = 0; k < 4; k++) {
     __global const uchar *row = src + (y0 + k) * src_stride + x0;
     uchar4 p = 0;
-    L4 v;
 
     if (y0 + k < height) {
       if (x0 + 4 <= width)
@@ -242,87 +250,102 @@ tile_patch (__global const uchar * src, int src_stride, int width,
         p = (uchar4) (row[0], x0 + 1 < width ? row[1] : 0,
             x0 + 2 < width ? row[2] : 0, 0);
     }
-    v = convert_uint4 (p);
-#ifdef SQUARED
-    v *= v;
-#endif
-    v.s1 += v.s0;
-    v.s2 += v.s1;
-    v.s3 += v.s2;
-    rows[k] = v;
+    for (int c = 0; c < CHANNELS; c++) {
+      L4 v = convert_uint4 (p);
+
+      if (c == 1)
+        v *= v;
+      v.s1 += v.s0;
+      v.s2 += v.s1;
+      v.s3 += v.s2;
+      rows[c][k] = v;
+    }
   }
 }
 
 __kernel __attribute__ ((reqd_work_group_size (TILE_LX, TILE_LY, 1)))
 void
 integral_tile_sums (__global const uchar * restrict src, int src_stride,
-    int width, int height, __global T * restrict tot, int col_at,
-    int tile_at)
+    int width, int height, __global T * restrict tot, int chan_at,
+    int col_at, int tile_at)
 {
-  __local L row_part[TILE_H][TILE_LX + 1];
-  __local L col_part[TILE_LY][TILE_W];
-  __local L row_sum[TILE_H];
+  __local L row_part[CHANNELS][TILE_H][TILE_LX + 1];
+  __local L col_part[CHANNELS][TILE_LY][TILE_W];
+  __local L row_sum[CHANNELS][TILE_H];
   int lx = get_local_id (0), ly = get_local_id (1);
   int tx = get_group_id (0), ty = get_group_id (1);
   int x0 = tx * TILE_W + lx * 4, y0 = ty * TILE_H + ly * 4;
   int t = ly * TILE_LX + lx;
-  L4 rows[4], cols = 0;
+  L4 rows[CHANNELS][4];
 
   tile_patch (src, src_stride, width, height, x0, y0, rows);
-  for (int k = 0; k < 4; k++) {
-    row_part[ly * 4 + k][lx] = rows[k].s3;
-    cols += rows[k] - (L4) (0, rows[k].s0, rows[k].s1, rows[k].s2);
-  }
-  vstore4 (cols, 0, &col_part[ly][lx * 4]);
-  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int c = 0; c < CHANNELS; c++) {
+    L4 cols = 0;
 
-  if (t < TILE_H) {
-    L s = 0;
+    for (int k = 0; k < 4; k++) {
+      L4 r = rows[c][k];
 
-    for (int i = 0; i < TILE_LX; i++)
-      s += row_part[t][i];
-    row_sum[t] = s;
-    if (ty * TILE_H + t < height)
-      tot[tx * height + ty * TILE_H + t] = s;
-  } else if (t >= 64 && t < 64 + TILE_W) {
-    int c = t - 64;
-    L s = 0;
-
-    for (int i = 0; i < TILE_LY; i++)
-      s += col_part[i][c];
-    if (tx * TILE_W + c < width)
-      tot[col_at + ty * width + tx * TILE_W + c] = s;
+      row_part[c][ly * 4 + k][lx] = r.s3;
+      cols += r - (L4) (0, r.s0, r.s1, r.s2);
+    }
+    vstore4 (cols, 0, &col_part[c][ly][lx * 4]);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (t == 0) {
+
+  for (int c = 0; c < CHANNELS; c++) {
+    __global T *out = tot + c * chan_at;
+
+    if (t < TILE_H) {
+      L s = 0;
+
+      for (int i = 0; i < TILE_LX; i++)
+        s += row_part[c][t][i];
+      row_sum[c][t] = s;
+      if (ty * TILE_H + t < height)
+        out[tx * height + ty * TILE_H + t] = s;
+    } else if (t >= 64 && t < 64 + TILE_W) {
+      int x = t - 64;
+      L s = 0;
+
+      for (int i = 0; i < TILE_LY; i++)
+        s += col_part[c][i][x];
+      if (tx * TILE_W + x < width)
+        out[col_at + ty * width + tx * TILE_W + x] = s;
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (t < CHANNELS) {
     L s = 0;
 
     for (int i = 0; i < TILE_H; i++)
-      s += row_sum[i];
-    tot[tile_at + ty * get_num_groups (0) + tx] = s;
+      s += row_sum[t][i];
+    tot[t * chan_at + tile_at + ty * get_num_groups (0) + tx] = s;
   }
 }
 
-/* One work-item a row, a column or a column of tiles: loads that do not
- * wait for the sums, so a loop keeps many in flight. */
+/* One work-item a row, a column or a column of tiles of a channel: loads
+ * that do not wait for the sums, so a loop keeps many in flight. */
 __kernel void
 integral_tile_carries (__global const T * restrict tot,
     __global T * restrict carry, int width, int height, int tiles_w,
-    int tiles_h, int col_at, int tile_at)
+    int tiles_h, int chan_at, int col_at, int tile_at)
 {
-  int i = get_global_id (0);
+  int per = height + width + tiles_w;
+  int c = get_global_id (0) / per, i = get_global_id (0) % per;
   int n, step, at;
   T acc = 0;
 
+  if (c >= CHANNELS)
+    return;
   if (i < height) {
     n = tiles_w, step = height, at = i;
   } else if (i < height + width) {
     n = tiles_h, step = width, at = col_at + i - height;
-  } else if (i < height + width + tiles_w) {
-    n = tiles_h, step = tiles_w, at = tile_at + i - height - width;
   } else {
-    return;
+    n = tiles_h, step = tiles_w, at = tile_at + i - height - width;
   }
+  at += c * chan_at;
+#pragma unroll 4
   for (int b = 0; b < n; b++, at += step) {
     T v = tot[at];
 
@@ -334,103 +357,130 @@ integral_tile_carries (__global const T * restrict tot,
 __kernel __attribute__ ((reqd_work_group_size (TILE_LX, TILE_LY, 1)))
 void
 integral_tile_finish (__global const uchar * restrict src, int src_stride,
-    __global T * restrict dst, int pitch, int width, int height,
-    __global const T * restrict carry, int col_at, int tile_at)
+    __global uint * restrict dst, __global T * restrict dst_sq, int pitch,
+    int width, int height, __global const T * restrict carries, int chan_at,
+    int col_at, int tile_at)
 {
-  __local L scan[TILE_H][TILE_LX + 1];
+  __local L scan[CHANNELS][TILE_H][TILE_LX + 1];
   /* 0: the column carries above the tile; 1: the tiles above and left of
    * it, in parts */
-  __local T scan_t[2][TILE_LX + 1];
-  __local L col_part[TILE_LY][TILE_W];
-  __local T row_carry_part[TILE_LY];
+  __local T scan_t[CHANNELS][2][TILE_LX + 1];
+  __local L col_part[CHANNELS][TILE_LY][TILE_W];
+  __local T row_carry_part[CHANNELS][TILE_LY];
   int lx = get_local_id (0), ly = get_local_id (1);
   int tx = get_group_id (0), ty = get_group_id (1);
   int x0 = tx * TILE_W + lx * 4, y0 = ty * TILE_H + ly * 4;
-  L4 rows[4], own;
-  T4 above, acc;
-  T row_carry[4], carried = 0, part = 0, corner;
+  L4 rows[CHANNELS][4];
+  T4 above[CHANNELS];
+  T row_carry[CHANNELS][4];
 
   tile_patch (src, src_stride, width, height, x0, y0, rows);
-  /* the column carries of this work-item's columns, summed from the left */
-  above = 0;
-  if (x0 < width)
-    above.s0 = carry[col_at + ty * width + x0];
-  if (x0 + 1 < width)
-    above.s1 = carry[col_at + ty * width + x0 + 1];
-  if (x0 + 2 < width)
-    above.s2 = carry[col_at + ty * width + x0 + 2];
-  if (x0 + 3 < width)
-    above.s3 = carry[col_at + ty * width + x0 + 3];
-  above.s1 += above.s0;
-  above.s2 += above.s1;
-  above.s3 += above.s2;
+  for (int c = 0; c < CHANNELS; c++) {
+    __global const T *carry = carries + c * chan_at;
+    /* the column carries of this work-item's columns, from the left */
+    T4 a = 0;
+    T part = 0;
 
-  for (int k = 0; k < 4; k++)
-    scan[ly * 4 + k][lx] = rows[k].s3;
-  if (ly == 0)
-    part = above.s3;
-  else if (ly == 1)
-    for (int b = lx; b < tx; b += TILE_LX)
-      part += carry[tile_at + ty * get_num_groups (0) + b];
-  if (ly < 2)
-    scan_t[ly][lx] = part;
+    if (x0 < width)
+      a.s0 = carry[col_at + ty * width + x0];
+    if (x0 + 1 < width)
+      a.s1 = carry[col_at + ty * width + x0 + 1];
+    if (x0 + 2 < width)
+      a.s2 = carry[col_at + ty * width + x0 + 2];
+    if (x0 + 3 < width)
+      a.s3 = carry[col_at + ty * width + x0 + 3];
+    a.s1 += a.s0;
+    a.s2 += a.s1;
+    a.s3 += a.s2;
+    above[c] = a;
+
+    for (int k = 0; k < 4; k++) {
+      scan[c][ly * 4 + k][lx] = rows[c][k].s3;
+      row_carry[c][k] = y0 + k < height ?
+          carry[ty * TILE_H + ly * 4 + k + tx * height] : 0;
+    }
+    if (ly == 0)
+      part = a.s3;
+    else if (ly == 1)
+      for (int b = lx; b < tx; b += TILE_LX)
+        part += carry[tile_at + ty * get_num_groups (0) + b];
+    if (ly < 2)
+      scan_t[c][ly][lx] = part;
+  }
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* inclusive scans along the 32 work-items of each row */
   for (int off = 1; off < TILE_LX; off <<= 1) {
-    L add[4];
-    T add_t = 0;
+    L add[CHANNELS][4];
+    T add_t[CHANNELS];
 
-    for (int k = 0; k < 4; k++)
-      add[k] = lx >= off ? scan[ly * 4 + k][lx - off] : 0;
-    if (ly < 2 && lx >= off)
-      add_t = scan_t[ly][lx - off];
+    for (int c = 0; c < CHANNELS; c++) {
+      for (int k = 0; k < 4; k++)
+        add[c][k] = lx >= off ? scan[c][ly * 4 + k][lx - off] : 0;
+      add_t[c] = ly < 2 && lx >= off ? scan_t[c][ly][lx - off] : 0;
+    }
     barrier (CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < 4; k++)
-      scan[ly * 4 + k][lx] += add[k];
-    if (ly < 2)
-      scan_t[ly][lx] += add_t;
+    for (int c = 0; c < CHANNELS; c++) {
+      for (int k = 0; k < 4; k++)
+        scan[c][ly * 4 + k][lx] += add[c][k];
+      if (ly < 2)
+        scan_t[c][ly][lx] += add_t[c];
+    }
     barrier (CLK_LOCAL_MEM_FENCE);
   }
 
   /* each row of the tile from the tile's left edge, and what the tiles to
    * the left of it add to each */
-  own = 0;
-  for (int k = 0; k < 4; k++) {
-    rows[k] += scan[ly * 4 + k][lx] - rows[k].s3;
-    own += rows[k];
-    row_carry[k] = y0 + k < height ?
-        carry[ty * TILE_H + ly * 4 + k + tx * height] : 0;
-    carried += row_carry[k];
+  for (int c = 0; c < CHANNELS; c++) {
+    L4 own = 0;
+    T carried = 0;
+
+    for (int k = 0; k < 4; k++) {
+      rows[c][k] += scan[c][ly * 4 + k][lx] - rows[c][k].s3;
+      own += rows[c][k];
+      carried += row_carry[c][k];
+    }
+    vstore4 (own, 0, &col_part[c][ly][lx * 4]);
+    row_carry_part[c][ly] = carried;
   }
-  vstore4 (own, 0, &col_part[ly][lx * 4]);
-  row_carry_part[ly] = carried;
-  corner = scan_t[1][TILE_LX - 1];
-  acc = corner + scan_t[0][lx] - above.s3 + above;
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  /* down the columns: the rows of the work-items above, then this one's */
-  own = 0;
-  carried = 0;
-  for (int l = 0; l < ly; l++) {
-    own += vload4 (0, &col_part[l][lx * 4]);
-    carried += row_carry_part[l];
-  }
-  for (int k = 0; k < 4 && y0 + k < height; k++) {
-    __global T *out = dst + (y0 + k) * pitch + x0;
-    T4 v;
+  /* down the columns: what is above the tile, the rows of the work-items
+   * above in it, then this one's */
+  for (int c = 0; c < CHANNELS; c++) {
+    T4 acc = scan_t[c][1][TILE_LX - 1] + scan_t[c][0][lx] - above[c].s3 +
+        above[c];
+    L4 own = 0;
+    T carried = 0;
 
-    own += rows[k];
-    carried += row_carry[k];
-    v = acc + carried + CONVERT_T4 (own);
-    if (x0 + 4 <= width) {
-      vstore4 (v, 0, out);
-    } else if (x0 < width) {
-      out[0] = v.s0;
-      if (x0 + 1 < width)
-        out[1] = v.s1;
-      if (x0 + 2 < width)
-        out[2] = v.s2;
+    for (int l = 0; l < ly; l++) {
+      own += vload4 (0, &col_part[c][l][lx * 4]);
+      carried += row_carry_part[c][l];
+    }
+    for (int k = 0; k < 4 && y0 + k < height; k++) {
+      int at = (y0 + k) * pitch + x0;
+      T4 v;
+
+      own += rows[c][k];
+      carried += row_carry[c][k];
+      v = acc + carried + CONVERT_T4 (own);
+      if (c == 0 && x0 + 4 <= width) {
+        vstore4 (convert_uint4 (v), 0, dst + at);
+      } else if (c == 0 && x0 < width) {
+        dst[at] = v.s0;
+        if (x0 + 1 < width)
+          dst[at + 1] = v.s1;
+        if (x0 + 2 < width)
+          dst[at + 2] = v.s2;
+      } else if (x0 + 4 <= width) {
+        vstore4 (v, 0, dst_sq + at);
+      } else if (x0 < width) {
+        dst_sq[at] = v.s0;
+        if (x0 + 1 < width)
+          dst_sq[at + 1] = v.s1;
+        if (x0 + 2 < width)
+          dst_sq[at + 2] = v.s2;
+      }
     }
   }
 }
