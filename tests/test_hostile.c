@@ -161,6 +161,12 @@ pipeline_new (const Filter * f, const gchar * after)
   return pipeline;
 }
 
+static GstClockTime
+pts_of (guint index)
+{
+  return gst_util_uint64_scale (index, GST_SECOND, 30);
+}
+
 static void
 push (GstElement * pipeline, const gchar * src_name, GstBuffer * buf,
     GstCaps * caps, guint index)
@@ -169,7 +175,7 @@ push (GstElement * pipeline, const gchar * src_name, GstBuffer * buf,
 
   if (caps)
     g_object_set (src, "caps", caps, NULL);
-  GST_BUFFER_PTS (buf) = index * GST_SECOND / 30;
+  GST_BUFFER_PTS (buf) = pts_of (index);
   GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
   GST_BUFFER_OFFSET (buf) = index;
   /* flushing once the pipeline failed: the buffer is dropped */
@@ -563,6 +569,539 @@ GST_START_TEST (test_broken_buffers)
 
 GST_END_TEST;
 
+/* ---- caps changing every frame ---- */
+
+/* the formats each element takes, a few of them */
+static const GstVideoFormat *
+formats_of (const Filter * f)
+{
+  static const GstVideoFormat luma[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_UNKNOWN
+  };
+  static const GstVideoFormat any[] = { GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_xBGR,
+    GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_UNKNOWN
+  };
+  static const GstVideoFormat composite[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_UNKNOWN, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_UNKNOWN
+  };
+
+  if (g_str_equal (f->name, "clboxblur"))
+    return any;
+  /* one format a run: sink_1 takes sink_0's, and a change on both pads
+   * reaches them at different times (a clean not-negotiated error, with
+   * a warning saying why) */
+  if (g_str_equal (f->name, "clcomposite"))
+    return composite + (f->format == GST_VIDEO_FORMAT_RGBA ? 0 : 2);
+  return luma;
+}
+
+/* Frames of @f's formats and odd sizes, the caps changing with every one
+ * (on both pads of clcomposite, whose output follows sink_0), then @after;
+ * every output is the reference's frame of its input. */
+static void
+check_caps_every_frame (const Filter * f, const gchar * after,
+    gboolean device)
+{
+  static const gint sizes[][2] = { {1, 1}, {7, 5}, {33, 17}, {2, 3},
+  {64, 1}, {1, 64}, {17, 17}, {3, 2}, {40, 9}, {1, 2}, {9, 1}, {31, 31}
+  };
+  const GstVideoFormat *formats = formats_of (f);
+  guint n_formats = 0, n = G_N_ELEMENTS (sizes);
+  GstElement *pipeline = pipeline_new (f, after);
+  gboolean composite = g_str_equal (f->name, "clcomposite");
+  GstBuffer *in[G_N_ELEMENTS (sizes)];
+  gchar *error;
+
+  while (formats[n_formats] != GST_VIDEO_FORMAT_UNKNOWN)
+    n_formats++;
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  for (guint i = 0; i < n; i++) {
+    GstVideoFormat format = formats[i % n_formats];
+    GstCaps *caps = caps_of (format, sizes[i][0], sizes[i][1], FALSE);
+
+    in[i] = case_buffer (CASE_LONGER, format, sizes[i][0], sizes[i][1],
+        device, i);
+    if (device)
+      gst_caps_set_features (caps, 0,
+          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL, NULL));
+    push (pipeline, "a", gst_buffer_ref (in[i]), caps, i);
+    if (composite) {
+      /* the overlay of another size, in the same format */
+      GstCaps *ov_caps = caps_of (format, sizes[n - 1 - i][0],
+          sizes[n - 1 - i][1], FALSE);
+
+      push (pipeline, "b", case_buffer (CASE_LONGER, format,
+              sizes[n - 1 - i][0], sizes[n - 1 - i][1], FALSE, 50 + i),
+          ov_caps, i);
+      gst_caps_unref (ov_caps);
+    }
+    gst_caps_unref (caps);
+  }
+  end_of_stream (pipeline, "a");
+  if (composite)
+    end_of_stream (pipeline, "b");
+  error = wait_end (pipeline, f->name);
+  fail_unless (error == NULL, "%s%s, caps changing every frame: %s",
+      f->launch, after ? after : "", error);
+  for (guint i = 0; i < n; i++) {
+    GstBuffer *out = pull (pipeline, 0);
+    Filter as_format = *f;
+    GstBuffer *want;
+    GstVideoInfo info;
+
+    fail_unless (out != NULL, "%s: frame %u of %u missing", f->launch, i, n);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), pts_of (i));
+    as_format.format = formats[i % n_formats];
+    gst_video_info_set_format (&info, as_format.format, sizes[i][0],
+        sizes[i][1]);
+    want = expected_output (&as_format, in[i], sizes[i][0], sizes[i][1]);
+    fail_unless (same_pixels (out, want, &info), "%s%s: frame %u (%s %dx%d) "
+        "is not the reference's", f->launch, after ? after : "", i,
+        GST_VIDEO_INFO_NAME (&info), sizes[i][0], sizes[i][1]);
+    counts.frames++;
+    gst_buffer_unref (want);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in[i]);
+  }
+  counts.tried++;
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+
+GST_START_TEST (test_caps_every_frame)
+{
+  Filter nv12_composite = filters[G_N_ELEMENTS (filters) - 1];
+
+  for (guint e = 0; e < G_N_ELEMENTS (filters); e++) {
+    check_caps_every_frame (&filters[e], NULL, FALSE);
+    check_caps_every_frame (&filters[e], NULL, TRUE);
+    /* kept on the device into an identity element */
+    check_caps_every_frame (&filters[e], "! clboxblur diameter=1", FALSE);
+  }
+  /* clcomposite in NV12 too */
+  nv12_composite.format = GST_VIDEO_FORMAT_NV12;
+  check_caps_every_frame (&nv12_composite, NULL, FALSE);
+  check_caps_every_frame (&nv12_composite, NULL, TRUE);
+  print_counts ("caps every frame");
+}
+
+GST_END_TEST;
+
+/* ---- properties flipped from another thread while playing ---- */
+
+typedef struct
+{
+  GstElement *element;
+  GstPad *pad;
+  const gchar *const *props;    /* name, value, value..., NULL, name... */
+  volatile gint stop;
+  guint flips;
+} Flipper;
+
+/* Sets each property to one of its values: a random one, or the first
+ * (with no @rand). */
+static void
+set_properties (Flipper * fl, GRand * rand)
+{
+  const gchar *const *p = fl->props;
+
+  while (*p) {
+    const gchar *name = *p++;
+    guint n = 0;
+    GObject *target = G_OBJECT (fl->element);
+
+    while (p[n])
+      n++;
+    if (g_str_has_prefix (name, "sink_1::")) {
+      target = G_OBJECT (fl->pad);
+      name += strlen ("sink_1::");
+    }
+    gst_util_set_object_arg (target, name, p[rand ? g_rand_int_range (rand,
+                0, n) : 0]);
+    fl->flips++;
+    p += n + 1;
+  }
+}
+
+/* Flips the properties as fast as it can. */
+static gpointer
+flip_properties (gpointer data)
+{
+  Flipper *fl = data;
+  GRand *rand = g_rand_new_with_seed (5);
+
+  while (!g_atomic_int_get (&fl->stop)) {
+    set_properties (fl, rand);
+    g_thread_yield ();
+  }
+  g_rand_free (rand);
+  return NULL;
+}
+
+/* SPEC: clamp (A + g), g on R, G, B and Y only */
+static void
+ref_gamma (const GstVideoFrame * in, guint plane, guint8 * out,
+    gint out_stride, gpointer user_data)
+{
+  const GstVideoFormatInfo *finfo = in->info.finfo;
+  gint gamma = GPOINTER_TO_INT (user_data);
+  ClRefPlane p;
+
+  cl_test_plane_of (in, plane, &p);
+  ref_copy (in, plane, out, out_stride, NULL);
+  for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
+    gint g = c == GST_VIDEO_COMP_A || (GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) &&
+        c != 0) ? 0 : gamma;
+
+    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != plane)
+      continue;
+    for (gint y = 0; y < p.height; y++)
+      for (gint x = 0; x < p.width; x++) {
+        guint8 *o = out + (gsize) y * out_stride + x * p.pstride +
+            GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+
+        *o = CLAMP (*o + g, 0, 255);
+      }
+  }
+}
+
+/* Checks that the luma sums of clintegral's meta on @out are those of
+ * @in's luma. */
+static gboolean
+integral_sums_right (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info)
+{
+  GstCustomMeta *meta = gst_buffer_get_custom_meta (out, "GstClIntegralMeta");
+  GstBuffer *sum = NULL;
+  GstVideoFrame frame;
+  GstMapInfo map;
+  gint stride = 0;
+  gboolean right = TRUE;
+
+  if (!meta || !gst_structure_get (gst_custom_meta_get_structure (meta), "sum",
+          GST_TYPE_BUFFER, &sum, "stride", G_TYPE_INT, &stride, NULL))
+    return FALSE;
+  fail_unless (gst_video_frame_map (&frame, (GstVideoInfo *) info, in,
+          GST_MAP_READ));
+  fail_unless (gst_buffer_map (sum, &map, GST_MAP_READ));
+  for (gint y = 0; y < info->height && right; y++) {
+    guint32 row = 0;
+
+    for (gint x = 0; x < info->width && right; x++) {
+      const guint8 *luma = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+      guint32 above = y ? ((guint32 *) (map.data + (gsize) (y - 1) *
+              stride))[x] : 0;
+
+      row += luma[(gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + x];
+      right = ((guint32 *) (map.data + (gsize) y * stride))[x] == above + row;
+    }
+  }
+  gst_buffer_unmap (sum, &map);
+  gst_buffer_unref (sum);
+  gst_video_frame_unmap (&frame);
+  return right;
+}
+
+/* @n_frames frames of @in through @f while @props flip; each output must
+ * be one of @wants (or, for clintegral, carry the right sums). */
+static void
+check_flipping (const Filter * f, const gchar * const *props, GstBuffer * in,
+    const GstVideoInfo * info, GstBuffer ** wants, guint n_wants,
+    guint n_frames)
+{
+  GstElement *pipeline = pipeline_new (f, NULL);
+  Flipper fl = { gst_bin_get_by_name (GST_BIN (pipeline), "f"), NULL, props,
+    0, 0
+  };
+  gboolean composite = g_str_equal (f->name, "clcomposite");
+  GstCaps *caps = gst_video_info_to_caps (info);
+  GThread *thread;
+  guint i;
+
+  if (composite)
+    fl.pad = gst_element_get_static_pad (fl.element, "sink_1");
+  gst_caps_set_simple (caps, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+  /* no frame with the defaults, which need not be among the values */
+  set_properties (&fl, NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  thread = g_thread_new ("flipper", flip_properties, &fl);
+  for (i = 0; i < n_frames; i++) {
+    GstBuffer *out;
+    gchar *error = NULL;
+    guint w;
+
+    push (pipeline, "a", gst_buffer_ref (in), i ? NULL : caps, i);
+    if (composite)
+      push (pipeline, "b", gst_buffer_ref (in), i ? NULL : caps, i);
+    out = pull (pipeline, HANG_TIMEOUT);
+    if (!out) {
+      GstBus *bus = gst_element_get_bus (pipeline);
+      GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+      GError *err = NULL;
+
+      if (msg) {
+        gst_message_parse_error (msg, &err, NULL);
+        error = g_strdup (err->message);
+        g_error_free (err);
+        gst_message_unref (msg);
+      }
+      gst_object_unref (bus);
+      fail ("%s, properties flipping: no frame %u: %s", f->name, i,
+          error ? error : "hangs");
+    }
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), pts_of (i));
+    for (w = 0; w < n_wants; w++)
+      if (same_pixels (out, wants[w], info))
+        break;
+    fail_unless (n_wants == 0 || w < n_wants, "%s, properties flipping: "
+        "frame %u is none of the references' frames", f->name, i);
+    fail_unless (!g_str_equal (f->name, "clintegral") ||
+        integral_sums_right (in, out, info), "clintegral, properties "
+        "flipping: frame %u has wrong sums", i);
+    counts.frames++;
+    gst_buffer_unref (out);
+  }
+  g_atomic_int_set (&fl.stop, 1);
+  g_thread_join (thread);
+  GST_INFO ("%s: %u settings while %u frames went through", f->name,
+      fl.flips, n_frames);
+  counts.tried++;
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_clear_object (&fl.pad);
+  gst_object_unref (fl.element);
+  gst_object_unref (pipeline);
+  gst_caps_unref (caps);
+}
+
+/* the references' frames for every setting the flipper may leave */
+static GstBuffer *
+ref_frame (GstBuffer * in, const GstVideoInfo * info, ClRefPlaneFunc ref,
+    gpointer data)
+{
+  return cl_test_apply_ref (in, info, ref, data);
+}
+
+#define N_FLIP_FRAMES 40
+
+GST_START_TEST (test_properties_flipping)
+{
+  static const gchar *const blur[] = { "diameter", "1", "2", "3", "254",
+    "255", NULL, "variant", "reference", "optimized", NULL, NULL
+  };
+  static const gchar *const sobel[] = { "mode", "l1", "l2", "x", "y", NULL,
+    "variant", "reference", "optimized", NULL, NULL
+  };
+  static const gchar *const epsilon[] = { "threshold", "0", "1", "255", NULL,
+    "diameter", "1", "2", "15", NULL, "variant", "reference", "optimized",
+    NULL, NULL
+  };
+  static const gchar *const integral[] = { "squared", "true", "false", NULL,
+    "variant", "reference", "optimized", NULL, NULL
+  };
+  static const gchar *const composite[] = { "gamma", "-255", "255", NULL,
+    "operator", "blend", "over", NULL, "variant", "reference", "optimized",
+    NULL, "sink_1::xpos", "-2147483648", "2147483647", "-7", "0", "20", NULL,
+    "sink_1::ypos", "-2147483648", "2147483647", "-3", "0", "9", NULL, NULL
+  };
+  static const gchar *const composite_alpha[] = { "alpha", "0", "1", "0.5",
+    NULL, "gamma", "-255", "0", "255", NULL, "sink_1::xpos", "-2147483648",
+    "2147483647", "-7", "20", NULL, "sink_1::ypos", "-2147483648",
+    "2147483647", "9", NULL, NULL
+  };
+  GstVideoInfo info;
+  GstBuffer *in, *wants[6];
+  ClTestEpsilon eps[4] = { {1, 3}, {1, 15}, {255, 3}, {255, 15} };
+
+  /* clboxblur: 1 (passthrough), 3, 255 */
+  in = case_buffer (CASE_LONGER, GST_VIDEO_FORMAT_NV12, 40, 30, FALSE, 1);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 40, 30);
+  wants[0] = ref_frame (in, &info, ref_copy, NULL);
+  wants[1] = ref_frame (in, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (3));
+  wants[2] = ref_frame (in, &info, cl_test_ref_boxblur,
+      GUINT_TO_POINTER (255));
+  check_flipping (&filters[0], blur, in, &info, wants, 3, N_FLIP_FRAMES);
+  for (guint i = 0; i < 3; i++)
+    gst_buffer_unref (wants[i]);
+
+  /* clsobel: every mode */
+  for (guint m = 0; m < 4; m++)
+    wants[m] = ref_frame (in, &info, cl_test_ref_sobel, GUINT_TO_POINTER (m));
+  check_flipping (&filters[1], sobel, in, &info, wants, 4, N_FLIP_FRAMES);
+  for (guint i = 0; i < 4; i++)
+    gst_buffer_unref (wants[i]);
+
+  /* clepsilon: the identity, and each threshold with each diameter */
+  wants[0] = ref_frame (in, &info, ref_copy, NULL);
+  for (guint i = 0; i < 4; i++)
+    wants[i + 1] = ref_frame (in, &info, cl_test_ref_epsilon, &eps[i]);
+  check_flipping (&filters[2], epsilon, in, &info, wants, 5, N_FLIP_FRAMES);
+  for (guint i = 0; i < 5; i++)
+    gst_buffer_unref (wants[i]);
+
+  /* clintegral: the video untouched, the sums right */
+  wants[0] = ref_frame (in, &info, ref_copy, NULL);
+  check_flipping (&filters[3], integral, in, &info, wants, 1, N_FLIP_FRAMES);
+  gst_buffer_unref (wants[0]);
+  gst_buffer_unref (in);
+
+  /* clcomposite with alpha=1: the background, brightened or darkened all
+   * over, wherever the overlay goes */
+  for (guint f = 0; f < 2; f++) {
+    GstVideoFormat format = f ? GST_VIDEO_FORMAT_NV12 : GST_VIDEO_FORMAT_RGBA;
+
+    in = case_buffer (CASE_LONGER, format, 40, 30, FALSE, 2);
+    gst_video_info_set_format (&info, format, 40, 30);
+    wants[0] = ref_frame (in, &info, ref_gamma, GINT_TO_POINTER (-255));
+    wants[1] = ref_frame (in, &info, ref_gamma, GINT_TO_POINTER (255));
+    check_flipping (&filters[4], composite, in, &info, wants, 2,
+        N_FLIP_FRAMES);
+    /* and alpha too: frames of the right size, no error */
+    check_flipping (&filters[4], composite_alpha, in, &info, NULL, 0,
+        N_FLIP_FRAMES);
+    gst_buffer_unref (wants[0]);
+    gst_buffer_unref (wants[1]);
+    gst_buffer_unref (in);
+  }
+  print_counts ("properties flipping");
+}
+
+GST_END_TEST;
+
+/* ---- state cycles ---- */
+
+#define N_CYCLES 100
+
+GST_START_TEST (test_state_cycles)
+{
+  for (guint e = 0; e < G_N_ELEMENTS (filters); e++) {
+    const Filter *f = &filters[e];
+    GstElement *pipeline = pipeline_new (f, NULL);
+    GstBuffer *in = case_buffer (CASE_LONGER, f->format, 33, 17, FALSE, e);
+    GstBuffer *want = expected_output (f, in, 33, 17);
+    GstCaps *caps = caps_of (f->format, 33, 17, FALSE);
+    GstVideoInfo info;
+
+    gst_video_info_set_format (&info, f->format, 33, 17);
+    for (guint i = 0; i < N_CYCLES; i++) {
+      GstBuffer *out;
+
+      fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+          GST_STATE_CHANGE_FAILURE, "%s: cycle %u failed", f->name, i);
+      /* each cycle a new stream, from 0 */
+      push (pipeline, "a", gst_buffer_ref (in), caps, 0);
+      if (g_str_equal (f->name, "clcomposite"))
+        push (pipeline, "b", gst_buffer_ref (in), caps, 0);
+      out = pull (pipeline, HANG_TIMEOUT);
+      fail_unless (out != NULL, "%s: no frame in cycle %u", f->name, i);
+      fail_unless (same_pixels (out, want, &info), "%s: cycle %u: not the "
+          "reference's frame", f->name, i);
+      gst_buffer_unref (out);
+      counts.frames++;
+      /* every other cycle from PLAYING at once, else by way of READY */
+      if (i % 2)
+        fail_unless (gst_element_set_state (pipeline, GST_STATE_READY) ==
+            GST_STATE_CHANGE_SUCCESS);
+      fail_unless (gst_element_set_state (pipeline, GST_STATE_NULL) ==
+          GST_STATE_CHANGE_SUCCESS);
+      counts.tried++;
+    }
+    gst_object_unref (pipeline);
+    gst_caps_unref (caps);
+    gst_buffer_unref (want);
+    gst_buffer_unref (in);
+  }
+  print_counts ("state cycles");
+}
+
+GST_END_TEST;
+
+/* ---- many pipelines at once ---- */
+
+#define N_PIPELINES 16
+#define N_STREAM_FRAMES 30
+
+typedef struct
+{
+  guint index;
+  gchar *failure;
+} Stream;
+
+/* One pipeline of its own element, format and size, every frame checked
+ * against the reference and in order; sets @failure rather than failing
+ * the test from another thread. */
+static gpointer
+run_stream (gpointer data)
+{
+  Stream *st = data;
+  const Filter *f = &filters[st->index % G_N_ELEMENTS (filters)];
+  gint width = 17 + st->index * 5, height = 9 + st->index * 3;
+  GstElement *pipeline = pipeline_new (f, st->index % 3 == 0 ?
+      "! clboxblur diameter=1" : NULL);
+  GstCaps *caps = caps_of (f->format, width, height, FALSE);
+  GstBuffer *in[N_STREAM_FRAMES], *want[N_STREAM_FRAMES];
+  GstVideoInfo info;
+  gboolean composite = g_str_equal (f->name, "clcomposite");
+  guint i;
+
+  gst_video_info_set_format (&info, f->format, width, height);
+  for (i = 0; i < N_STREAM_FRAMES; i++) {
+    in[i] = case_buffer (CASE_LONGER, f->format, width, height, FALSE,
+        st->index * 100 + i);
+    want[i] = expected_output (f, in[i], width, height);
+  }
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  for (i = 0; i < N_STREAM_FRAMES; i++) {
+    push (pipeline, "a", gst_buffer_ref (in[i]), i ? NULL : caps, i);
+    if (composite)
+      push (pipeline, "b", gst_buffer_ref (in[i]), i ? NULL : caps, i);
+  }
+  for (i = 0; i < N_STREAM_FRAMES && !st->failure; i++) {
+    GstBuffer *out = pull (pipeline, HANG_TIMEOUT);
+
+    if (!out)
+      st->failure = g_strdup_printf ("%s #%u: no frame %u", f->name,
+          st->index, i);
+    else if (GST_BUFFER_PTS (out) != pts_of (i))
+      st->failure = g_strdup_printf ("%s #%u: frame at %" GST_TIME_FORMAT
+          " where %u was due", f->name, st->index,
+          GST_TIME_ARGS (GST_BUFFER_PTS (out)), i);
+    else if (!same_pixels (out, want[i], &info))
+      st->failure = g_strdup_printf ("%s #%u: frame %u is not the "
+          "reference's", f->name, st->index, i);
+    gst_clear_buffer (&out);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  for (i = 0; i < N_STREAM_FRAMES; i++) {
+    gst_buffer_unref (in[i]);
+    gst_buffer_unref (want[i]);
+  }
+  gst_caps_unref (caps);
+  gst_object_unref (pipeline);
+  return NULL;
+}
+
+GST_START_TEST (test_many_pipelines)
+{
+  Stream streams[N_PIPELINES];
+  GThread *threads[N_PIPELINES];
+
+  for (guint i = 0; i < N_PIPELINES; i++) {
+    streams[i].index = i;
+    streams[i].failure = NULL;
+    threads[i] = g_thread_new ("stream", run_stream, &streams[i]);
+  }
+  for (guint i = 0; i < N_PIPELINES; i++)
+    g_thread_join (threads[i]);
+  for (guint i = 0; i < N_PIPELINES; i++) {
+    fail_unless (streams[i].failure == NULL, "%s", streams[i].failure);
+    counts.tried++;
+    counts.frames += N_STREAM_FRAMES;
+  }
+  print_counts ("many pipelines");
+}
+
+GST_END_TEST;
+
 static Suite *
 hostile_suite (void)
 {
@@ -573,6 +1112,10 @@ hostile_suite (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_broken_buffers);
+  tcase_add_test (tc, test_caps_every_frame);
+  tcase_add_test (tc, test_properties_flipping);
+  tcase_add_test (tc, test_state_cycles);
+  tcase_add_test (tc, test_many_pipelines);
   return s;
 }
 
