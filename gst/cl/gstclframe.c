@@ -424,6 +424,82 @@ not_device:
   return FALSE;
 }
 
+/* The GstVideoMeta of @buffer, if any, as a frame of @info's format, at
+ * least @info's size. */
+static gboolean
+meta_matches (const GstVideoInfo * info, const GstVideoMeta * meta,
+    GError ** error)
+{
+  if (meta->format == GST_VIDEO_INFO_FORMAT (info) &&
+      meta->n_planes == GST_VIDEO_INFO_N_PLANES (info) &&
+      meta->width >= (guint) GST_VIDEO_INFO_WIDTH (info) &&
+      meta->height >= (guint) GST_VIDEO_INFO_HEIGHT (info))
+    return TRUE;
+  g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+      "the buffer's GstVideoMeta says %s %ux%u in %u planes, which does not "
+      "hold the %s %dx%d frame of the caps",
+      gst_video_format_to_string (meta->format), meta->width, meta->height,
+      meta->n_planes, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info));
+  return FALSE;
+}
+
+/* Plane @p of @meta: rows at least a row of pixels apart, all inside
+ * @size bytes. */
+static gboolean
+meta_plane_fits (const GstVideoMeta * meta, guint p, gsize size,
+    GError ** error)
+{
+  const GstVideoFormatInfo *finfo = gst_video_format_get_info (meta->format);
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  guint64 row, rows;
+
+  gst_video_format_info_component (finfo, p, comp);
+  row = (guint64) GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, comp[0],
+      meta->width) * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp[0]);
+  rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, comp[0], meta->height);
+  /* at most 2^31 x 2^32 + 2^32: no overflow in 64 bits */
+  if (meta->stride[p] >= 0 && (guint64) meta->stride[p] >= row &&
+      meta->offset[p] <= size && (guint64) meta->stride[p] * (rows - 1) +
+      row <= size - meta->offset[p])
+    return TRUE;
+  g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+      "plane %u of the buffer's GstVideoMeta does not fit: %" G_GUINT64_FORMAT
+      " rows of %" G_GUINT64_FORMAT " bytes, %d bytes apart, from byte %"
+      G_GSIZE_FORMAT " of a %" G_GSIZE_FORMAT "-byte buffer", p, rows, row,
+      meta->stride[p], meta->offset[p], size);
+  return FALSE;
+}
+
+/* A buffer whose planes are not all inside it would have the kernels (and
+ * the driver's copies) read or write past its end: refused, with what does
+ * not fit, before anything touches it. */
+static gboolean
+buffer_holds_frame (const GstVideoInfo * info, GstBuffer * buffer,
+    GError ** error)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  gsize size = gst_buffer_get_size (buffer);
+  guint p;
+
+  if (!meta && size >= GST_VIDEO_INFO_SIZE (info))
+    return TRUE;
+  if (!meta) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "a buffer of %" G_GSIZE_FORMAT " bytes is too short for a %s %dx%d "
+        "frame of %" G_GSIZE_FORMAT " bytes", size, GST_VIDEO_INFO_NAME (info),
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+        GST_VIDEO_INFO_SIZE (info));
+    return FALSE;
+  }
+  if (!meta_matches (info, meta, error))
+    return FALSE;
+  for (p = 0; p < meta->n_planes; p++)
+    if (!meta_plane_fits (meta, p, size, error))
+      return FALSE;
+  return TRUE;
+}
+
 /**
  * gst_cl_buffer_frame_map:
  * @info: the negotiated video info of @buffer
@@ -449,6 +525,8 @@ gst_cl_buffer_frame_map (GstClContext * ctx, cl_command_queue queue,
   ensure_debug_category ();
   memset (frame, 0, sizeof (*frame));
   frame->output = (flags & GST_MAP_WRITE) != 0;
+  if (!buffer_holds_frame (info, buffer, error))
+    return FALSE;
   if (device_frame (ctx, queue, info, buffer, frame->output, staging, frame)) {
     GST_LOG ("%s %" GST_PTR_FORMAT " on the device", frame->output ?
         "output" : "input", buffer);
