@@ -233,15 +233,16 @@ integral_add_h (__global T * restrict dst, int pitch, int width, int height,
 typedef uint L;
 typedef uint4 L4;
 
-/* The 4 x 4 pixels of this work-item, as values of each channel, each row
+/* The 4 x 4 pixels of this work-item, as values of channel @c, each row
  * summed from the left (0 outside the image). */
 static void
 tile_patch (__global const uchar * src, int src_stride, int width,
-    int height, int x0, int y0, L4 rows[CHANNELS][4])
+    int height, int x0, int y0, int c, L4 rows[4])
 {
   for (int k = 0; k < 4; k++) {
     __global const uchar *row = src + (y0 + k) * src_stride + x0;
     uchar4 p = 0;
+    L4 v;
 
     if (y0 + k < height) {
       if (x0 + 4 <= width)
@@ -250,16 +251,13 @@ tile_patch (__global const uchar * src, int src_stride, int width,
         p = (uchar4) (row[0], x0 + 1 < width ? row[1] : 0,
             x0 + 2 < width ? row[2] : 0, 0);
     }
-    for (int c = 0; c < CHANNELS; c++) {
-      L4 v = convert_uint4 (p);
-
-      if (c == 1)
-        v *= v;
-      v.s1 += v.s0;
-      v.s2 += v.s1;
-      v.s3 += v.s2;
-      rows[c][k] = v;
-    }
+    v = convert_uint4 (p);
+    if (c == 1)
+      v *= v;
+    v.s1 += v.s0;
+    v.s2 += v.s1;
+    v.s3 += v.s2;
+    rows[k] = v;
   }
 }
 
@@ -276,14 +274,13 @@ integral_tile_sums (__global const uchar * restrict src, int src_stride,
   int tx = get_group_id (0), ty = get_group_id (1);
   int x0 = tx * TILE_W + lx * 4, y0 = ty * TILE_H + ly * 4;
   int t = ly * TILE_LX + lx;
-  L4 rows[CHANNELS][4];
 
-  tile_patch (src, src_stride, width, height, x0, y0, rows);
   for (int c = 0; c < CHANNELS; c++) {
-    L4 cols = 0;
+    L4 rows[4], cols = 0;
 
+    tile_patch (src, src_stride, width, height, x0, y0, c, rows);
     for (int k = 0; k < 4; k++) {
-      L4 r = rows[c][k];
+      L4 r = rows[k];
 
       row_part[c][ly * 4 + k][lx] = r.s3;
       cols += r - (L4) (0, r.s0, r.s1, r.s2);
@@ -354,6 +351,8 @@ integral_tile_carries (__global const T * restrict tot,
   }
 }
 
+/* One channel of the tile's table; the channels one after the other keep
+ * the registers and local memory of one. */
 __kernel __attribute__ ((reqd_work_group_size (TILE_LX, TILE_LY, 1)))
 void
 integral_tile_finish (__global const uchar * restrict src, int src_stride,
@@ -361,108 +360,93 @@ integral_tile_finish (__global const uchar * restrict src, int src_stride,
     int width, int height, __global const T * restrict carries, int chan_at,
     int col_at, int tile_at)
 {
-  __local L scan[CHANNELS][TILE_H][TILE_LX + 1];
+  __local L scan[TILE_H][TILE_LX + 1];
   /* 0: the column carries above the tile; 1: the tiles above and left of
    * it, in parts */
-  __local T scan_t[CHANNELS][2][TILE_LX + 1];
-  __local L col_part[CHANNELS][TILE_LY][TILE_W];
-  __local T row_carry_part[CHANNELS][TILE_LY];
+  __local T scan_t[2][TILE_LX + 1];
+  __local L col_part[TILE_LY][TILE_W];
+  __local T row_carry_part[TILE_LY];
   int lx = get_local_id (0), ly = get_local_id (1);
   int tx = get_group_id (0), ty = get_group_id (1);
   int x0 = tx * TILE_W + lx * 4, y0 = ty * TILE_H + ly * 4;
-  L4 rows[CHANNELS][4];
-  T4 above[CHANNELS];
-  T row_carry[CHANNELS][4];
 
-  tile_patch (src, src_stride, width, height, x0, y0, rows);
   for (int c = 0; c < CHANNELS; c++) {
     __global const T *carry = carries + c * chan_at;
-    /* the column carries of this work-item's columns, from the left */
-    T4 a = 0;
-    T part = 0;
+    L4 rows[4], own = 0;
+    T4 above = 0, acc;
+    T row_carry[4], part = 0, carried = 0;
 
+    if (c > 0)
+      barrier (CLK_LOCAL_MEM_FENCE);
+    tile_patch (src, src_stride, width, height, x0, y0, c, rows);
+    /* the column carries of this work-item's columns, from the left */
     if (x0 < width)
-      a.s0 = carry[col_at + ty * width + x0];
+      above.s0 = carry[col_at + ty * width + x0];
     if (x0 + 1 < width)
-      a.s1 = carry[col_at + ty * width + x0 + 1];
+      above.s1 = carry[col_at + ty * width + x0 + 1];
     if (x0 + 2 < width)
-      a.s2 = carry[col_at + ty * width + x0 + 2];
+      above.s2 = carry[col_at + ty * width + x0 + 2];
     if (x0 + 3 < width)
-      a.s3 = carry[col_at + ty * width + x0 + 3];
-    a.s1 += a.s0;
-    a.s2 += a.s1;
-    a.s3 += a.s2;
-    above[c] = a;
+      above.s3 = carry[col_at + ty * width + x0 + 3];
+    above.s1 += above.s0;
+    above.s2 += above.s1;
+    above.s3 += above.s2;
 
     for (int k = 0; k < 4; k++) {
-      scan[c][ly * 4 + k][lx] = rows[c][k].s3;
-      row_carry[c][k] = y0 + k < height ?
+      scan[ly * 4 + k][lx] = rows[k].s3;
+      row_carry[k] = y0 + k < height ?
           carry[ty * TILE_H + ly * 4 + k + tx * height] : 0;
     }
     if (ly == 0)
-      part = a.s3;
+      part = above.s3;
     else if (ly == 1)
       for (int b = lx; b < tx; b += TILE_LX)
         part += carry[tile_at + ty * get_num_groups (0) + b];
     if (ly < 2)
-      scan_t[c][ly][lx] = part;
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* inclusive scans along the 32 work-items of each row */
-  for (int off = 1; off < TILE_LX; off <<= 1) {
-    L add[CHANNELS][4];
-    T add_t[CHANNELS];
-
-    for (int c = 0; c < CHANNELS; c++) {
-      for (int k = 0; k < 4; k++)
-        add[c][k] = lx >= off ? scan[c][ly * 4 + k][lx - off] : 0;
-      add_t[c] = ly < 2 && lx >= off ? scan_t[c][ly][lx - off] : 0;
-    }
+      scan_t[ly][lx] = part;
     barrier (CLK_LOCAL_MEM_FENCE);
-    for (int c = 0; c < CHANNELS; c++) {
+
+    /* inclusive scans along the 32 work-items of each row */
+    for (int off = 1; off < TILE_LX; off <<= 1) {
+      L add[4];
+      T add_t = ly < 2 && lx >= off ? scan_t[ly][lx - off] : 0;
+
       for (int k = 0; k < 4; k++)
-        scan[c][ly * 4 + k][lx] += add[c][k];
+        add[k] = lx >= off ? scan[ly * 4 + k][lx - off] : 0;
+      barrier (CLK_LOCAL_MEM_FENCE);
+      for (int k = 0; k < 4; k++)
+        scan[ly * 4 + k][lx] += add[k];
       if (ly < 2)
-        scan_t[c][ly][lx] += add_t[c];
+        scan_t[ly][lx] += add_t;
+      barrier (CLK_LOCAL_MEM_FENCE);
     }
-    barrier (CLK_LOCAL_MEM_FENCE);
-  }
 
-  /* each row of the tile from the tile's left edge, and what the tiles to
-   * the left of it add to each */
-  for (int c = 0; c < CHANNELS; c++) {
-    L4 own = 0;
-    T carried = 0;
-
+    /* each row of the tile from the tile's left edge, and what the tiles
+     * to the left of it add to each */
     for (int k = 0; k < 4; k++) {
-      rows[c][k] += scan[c][ly * 4 + k][lx] - rows[c][k].s3;
-      own += rows[c][k];
-      carried += row_carry[c][k];
+      rows[k] += scan[ly * 4 + k][lx] - rows[k].s3;
+      own += rows[k];
+      carried += row_carry[k];
     }
-    vstore4 (own, 0, &col_part[c][ly][lx * 4]);
-    row_carry_part[c][ly] = carried;
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
+    vstore4 (own, 0, &col_part[ly][lx * 4]);
+    row_carry_part[ly] = carried;
+    acc = scan_t[1][TILE_LX - 1] + scan_t[0][lx] - above.s3 + above;
+    barrier (CLK_LOCAL_MEM_FENCE);
 
-  /* down the columns: what is above the tile, the rows of the work-items
-   * above in it, then this one's */
-  for (int c = 0; c < CHANNELS; c++) {
-    T4 acc = scan_t[c][1][TILE_LX - 1] + scan_t[c][0][lx] - above[c].s3 +
-        above[c];
-    L4 own = 0;
-    T carried = 0;
-
+    /* down the columns: what is above the tile, the rows of the
+     * work-items above in it, then this one's */
+    own = 0;
+    carried = 0;
     for (int l = 0; l < ly; l++) {
-      own += vload4 (0, &col_part[c][l][lx * 4]);
-      carried += row_carry_part[c][l];
+      own += vload4 (0, &col_part[l][lx * 4]);
+      carried += row_carry_part[l];
     }
     for (int k = 0; k < 4 && y0 + k < height; k++) {
       int at = (y0 + k) * pitch + x0;
       T4 v;
 
-      own += rows[c][k];
-      carried += row_carry[c][k];
+      own += rows[k];
+      carried += row_carry[k];
       v = acc + carried + CONVERT_T4 (own);
       if (c == 0 && x0 + 4 <= width) {
         vstore4 (convert_uint4 (v), 0, dst + at);
