@@ -251,3 +251,50 @@ boxblur_hsum_t (__global const ushort * restrict tmp, int tmp_stride,
   }
 #undef T
 }
+
+/* One pass for GPUs, for the smaller diameters: a work-group of STRIP
+ * work-items, one a pixel column of a strip STRIP pixels wide (radius
+ * columns each side shared with the strips beside it), slides down `rows`
+ * rows keeping each column's sum of the d pixels around the row; at each
+ * row the d column sums around each pixel are added from local memory.
+ * The image is read once (the rows leaving the window again, from the
+ * cache), with no intermediate in global memory; the cost grows with d
+ * through the d loads from local memory a pixel. */
+#define STRIP 256
+
+__kernel __attribute__ ((reqd_work_group_size (STRIP, 1, 1)))
+void
+boxblur_strip (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
+    int radius, int rows, uint n, uint magic, uint shift)
+{
+  __local SUM_T sums[2][STRIP];
+  int lx = get_local_id (0);
+  int out_x = get_group_id (0) * (STRIP - 2 * radius) + lx - radius;
+  int x = clamp (out_x, 0, width - 1);
+  int y0 = get_group_id (1) * rows, y1 = min (y0 + rows, height);
+  bool writes = lx >= radius && lx < STRIP - radius && out_x < width;
+  __global uchar *out = dst + out_x * CH;
+  SUM_T col = 0;
+
+  for (int y = y0 - radius; y <= y0 + radius; y++)
+    col += PIX (y, x);
+
+  /* two buffers, so that one barrier a row keeps the writes of a row from
+   * the reads of the one before */
+  for (int y = y0, b = 0; y < y1; y++, b ^= 1) {
+    sums[b][lx] = col;
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (writes) {
+      SUM_T sum = 0, rounded;
+
+      for (int i = lx - radius; i <= lx + radius; i++)
+        sum += sums[b][i];
+      rounded = sum + n / 2;
+      STORE_PIXEL (n == 1 ? rounded : mul_hi (rounded, (SUM_T) magic) >>
+          shift, out + y * dst_stride);
+    }
+    col += PIX (y + radius + 1, x);
+    col -= PIX (y - radius, x);
+  }
+}
