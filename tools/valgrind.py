@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# Runs gst-launch-1.0 pipelines of every element under valgrind's memcheck,
+# in system memory and in memory:OpenCL chains, and fails on any definite
+# leak or invalid read or write that comes from our code.
+#
+# Copyright (C) 2026 the gstclfilters authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Usage: tools/valgrind.py [--build DIR] [--keep DIR] [NAME...]
+
+Each pipeline runs once without valgrind first, which fills the kernel
+caches (a kernel build under valgrind takes minutes) and checks that the
+chains negotiate memory:OpenCL, then once under memcheck with
+tests/valgrind.supp.  An error is ours when, walking its stack from the
+allocation or the bad access outwards, our plugin comes before any frame
+of the OpenCL implementation; GLib and GStreamer frames only pass the
+call on.  The script prints one line per pipeline and exits non-zero if
+any error is ours or left unsuppressed."""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# System memory out of every chain (a bare fakesink would take
+# memory:OpenCL), small frames and few of them: PoCL under valgrind runs ~50 times slower
+SRC = "videotestsrc num-buffers=4"
+CAPS = "video/x-raw,width=64,height=48"
+
+# name, pipeline, whether memory:OpenCL must be negotiated, extra env
+PIPELINES = [
+    ("boxblur", f"{SRC} ! {CAPS},format=RGBA ! clboxblur diameter=5 ! "
+     "fakesink", False, {}),
+    ("boxblur-i420", f"{SRC} ! {CAPS},format=I420 ! clboxblur diameter=3 "
+     "variant=reference ! fakesink", False, {}),
+    ("sobel", f"{SRC} ! {CAPS},format=NV12 ! clsobel mode=l2 ! fakesink",
+     False, {}),
+    ("epsilon", f"{SRC} ! {CAPS},format=NV12 ! clepsilon ! fakesink",
+     False, {}),
+    ("integral", f"{SRC} ! {CAPS},format=GRAY8 ! clintegral squared=true ! "
+     "fakesink", False, {}),
+    ("composite", f"clcomposite name=c sink_1::xpos=20 sink_1::ypos=-8 ! "
+     f"fakesink {SRC} ! {CAPS},format=RGBA ! c.sink_0 "
+     f"{SRC} pattern=ball ! video/x-raw,format=RGBA,width=40,height=30 ! "
+     "c.sink_1", False, {}),
+    ("chain", f"{SRC} ! {CAPS},format=NV12 ! clboxblur diameter=3 ! "
+     "clsobel ! clepsilon ! video/x-raw ! fakesink", True, {}),
+    ("chain-copy", f"{SRC} ! {CAPS},format=NV12 ! clboxblur diameter=3 ! "
+     "clsobel ! clepsilon ! video/x-raw ! fakesink", True,
+     {"GST_CL_NO_ZERO_COPY": "1"}),
+    ("composite-chain", "clcomposite name=c ! clboxblur ! clintegral ! "
+     f"video/x-raw ! fakesink {SRC} ! {CAPS},format=NV12 ! clboxblur ! "
+     f"c.sink_0 {SRC} pattern=ball ! {CAPS},format=NV12 ! clepsilon ! "
+     "c.sink_1", True, {}),
+]
+
+# The OpenCL implementation underneath: an error whose stack reaches one of
+# these before our code is theirs (PoCL's JIT, its threads, the ICD loader).
+OPENCL_OBJS = ("libpocl", "libLLVM", "libclang", "libOpenCL", "libhwloc")
+OURS = "libgstclfilters"
+KINDS = ("Leak_DefinitelyLost", "InvalidRead", "InvalidWrite", "InvalidFree",
+         "MismatchedFree")
+
+
+def valgrind_cmd(xml_file):
+    return ["valgrind", "--tool=memcheck", "--leak-check=full",
+            "--show-leak-kinds=definite", "--errors-for-leak-kinds=definite",
+            "--num-callers=50", "--child-silent-after-fork=yes",
+            "--suppressions=" + os.path.join(ROOT, "tests", "valgrind.supp"),
+            "--xml=yes", "--xml-file=" + xml_file]
+
+
+def owner(frames):
+    """Whose error this is, walking from the innermost frame outwards."""
+    for obj, fn in frames:
+        if OURS in obj:
+            return "ours"
+        if any(o in obj for o in OPENCL_OBJS):
+            return "opencl"
+    return "other"
+
+
+def parse(xml_file):
+    errors = []
+    root = ET.parse(xml_file).getroot()
+    for err in root.iter("error"):
+        kind = err.findtext("kind")
+        if kind not in KINDS:
+            continue
+        stack = err.find("stack")
+        frames = [(f.findtext("obj") or "", f.findtext("fn") or "??")
+                  for f in stack.iter("frame")]
+        what = err.findtext("what") or err.findtext("xwhat/text") or kind
+        errors.append((kind, owner(frames), what, frames))
+    return errors
+
+
+def run(name, pipeline, must_cl, extra_env, env, keep):
+    env = dict(env, **extra_env)
+    launch = ["gst-launch-1.0", "-q"] + pipeline.split()
+    warm = subprocess.run(["gst-launch-1.0", "-v"] + pipeline.split(),
+                          env=env, capture_output=True, text=True,
+                          timeout=300)
+    if warm.returncode != 0:
+        print(f"{name}: fails without valgrind:\n{warm.stdout}{warm.stderr}")
+        return False
+    if must_cl and "memory:OpenCL" not in warm.stdout:
+        print(f"{name}: the chain did not negotiate memory:OpenCL")
+        return False
+
+    xml_file = os.path.join(keep, name + ".xml")
+    vg = subprocess.run(valgrind_cmd(xml_file) + launch, env=env,
+                        capture_output=True, text=True, timeout=1800)
+    errors = parse(xml_file)
+    ours = [e for e in errors if e[1] == "ours"]
+    theirs = [e for e in errors if e[1] != "ours"]
+    status = "ok" if vg.returncode == 0 and not errors else "FAIL"
+    print(f"{name}: {status} (exit {vg.returncode}, {len(ours)} ours, "
+          f"{len(theirs)} unsuppressed in the libraries)", flush=True)
+    for kind, who, what, frames in errors:
+        print(f"  {kind} [{who}]: {what}")
+        for obj, fn in frames[:14]:
+            print(f"    {fn}  ({os.path.basename(obj)})")
+    return status == "ok"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--keep", help="directory for valgrind's XML reports")
+    parser.add_argument("names", nargs="*", help="pipelines to run (all)")
+    args = parser.parse_args()
+
+    keep = args.keep or tempfile.mkdtemp(prefix="clfilters-valgrind-")
+    os.makedirs(keep, exist_ok=True)
+    build = os.path.abspath(args.build)
+    env = dict(os.environ,
+               GST_PLUGIN_PATH_1_0=os.path.join(build, "gst"),
+               GST_REGISTRY_1_0=os.path.join(build, "tests", "registry-valgrind.bin"),
+               XDG_CACHE_HOME=os.path.join(build, "tests", "cache-valgrind"),
+               # plain malloc, so that memcheck sees every block
+               G_SLICE="always-malloc", G_DEBUG="gc-friendly",
+               GST_DEBUG="*:1",
+               # PoCL's one-thread CPU device, the same with and without
+               # valgrind (under which the threaded one falls back to it),
+               # so that the run outside it fills the right kernel cache
+               POCL_DEVICES="basic")
+    # the registry is scanned once, outside valgrind
+    subprocess.run(["gst-inspect-1.0", "clfilters"], env=env, check=True,
+                   capture_output=True)
+    env["GST_REGISTRY_UPDATE"] = "no"
+
+    chosen = [p for p in PIPELINES if not args.names or p[0] in args.names]
+    failed = [p[0] for p in chosen if not run(*p, env=env, keep=keep)]
+    print(f"{len(chosen) - len(failed)}/{len(chosen)} clean; reports in {keep}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
