@@ -17,10 +17,11 @@ Checks, after gst-validate's: no ERROR message; no hang (every wait has a
 timeout, and each case runs under a deadline); a SEGMENT follows every
 flush and precedes every buffer; no buffer lies wholly outside its
 segment; timestamps are monotonic in the segment's direction; the segment
-after a seek has the seek's rate, and its start for accurate seeks; the
-first buffer after an accurate seek holds the seek position; every seek
-yields a buffer; the position query answers, within a frame of an accurate
-seek in PAUSED; EOS arrives; no GStreamer object is left alive (when the
+of a seek (the one with its seqnum) has the seek's rate, and its start for
+accurate seeks; the first buffer after it holds an accurate seek's
+position; the last seek yields a buffer (earlier ones may be flushed by
+the next); the position query answers, within a frame of an accurate seek
+in PAUSED; EOS arrives; no GStreamer object is left alive (when the
 leaks tracer runs, GST_TRACERS=leaks, as under meson test).
 
 --quick runs a few scenarios on the memory:OpenCL chain and clcomposite;
@@ -59,10 +60,10 @@ TARGETS = {
 }
 
 SCENARIOS = ["play", "seek-forward", "seek-backward", "seek-key-unit",
-             "seek-non-flushing", "pause-resume", "rapid-state-changes",
-             "reverse", "scrub"]
-QUICK = [("chain", s) for s in ("seek-backward", "rapid-state-changes",
-                                "reverse", "scrub")] + \
+             "seek-non-flushing", "seek-storm", "fast-forward",
+             "pause-resume", "rapid-state-changes", "reverse", "scrub"]
+QUICK = [("chain", s) for s in ("seek-backward", "seek-storm",
+                                "rapid-state-changes", "reverse", "scrub")] + \
         [("clcomposite", s) for s in ("seek-forward", "rapid-state-changes",
                                       "scrub")]
 
@@ -169,7 +170,8 @@ class Case:
         t = ev.type
         if t == Gst.EventType.SEGMENT:
             s = ev.parse_segment()
-            self.record(("segment", s.rate, s.start, s.stop))
+            self.record(("segment", ev.get_seqnum(), s.rate, s.start,
+                         s.stop))
         elif t == Gst.EventType.FLUSH_STOP:
             self.record(("flush-stop",))
         elif t == Gst.EventType.STREAM_START:
@@ -228,11 +230,11 @@ class Case:
         stop_type = Gst.SeekType.NONE if stop is None else Gst.SeekType.SET
         # an ASYNC_DONE still on the bus is not this seek's
         self.pump(0)
-        self.record(("seek", rate, int(flags), start,
-                     -1 if stop is None else stop))
-        if not self.pipeline.seek(rate, Gst.Format.TIME, flags,
-                                  Gst.SeekType.SET, start, stop_type,
-                                  0 if stop is None else stop):
+        event = Gst.Event.new_seek(rate, Gst.Format.TIME, flags,
+                                   Gst.SeekType.SET, start, stop_type,
+                                   0 if stop is None else stop)
+        self.record(("seek", event.get_seqnum(), rate, int(flags), start))
+        if not self.pipeline.send_event(event):
             self.issue("seek refused (rate %g to %.3f s)" %
                        (rate, start / Gst.SECOND))
             return False
@@ -268,61 +270,73 @@ class Case:
     # the checks on what reached the sink
 
     def check_log(self):
-        Gst = self.Gst
-        NONE = Gst.CLOCK_TIME_NONE
+        """Goes through what reached the sink; a seek's segment is the one
+        with its seqnum, as gst-validate pairs them."""
+        NONE = self.Gst.CLOCK_TIME_NONE
         segment = None
         need_segment = True
         last = None
-        seek = None             # the seek the next segment answers
-        first_after_seek = None
-        seeks = buffers_since_seek = 0
+        seeks = {}
+        answered = set()
+        first_after_seek = None     # the seek whose first buffer is next
+        last_seek = None
+        last_seek_yielded = False
         n_buffers = 0
         for item in self.log:
             kind = item[0]
             if kind == "seek":
-                if seek is not None and not buffers_since_seek:
-                    self.issue("no buffer after a seek")
-                seek, seeks, buffers_since_seek = item, seeks + 1, 0
+                seeks[item[1]] = last_seek = item
+                last_seek_yielded = False
             elif kind in ("flush-stop", "stream-start"):
                 need_segment = True
+                first_after_seek = None
             elif kind == "segment":
-                _, rate, start, stop = item
+                _, seqnum, rate, start, stop = item
                 segment, need_segment, last = item, False, None
-                if seek is not None and first_after_seek is None:
-                    self.check_segment(seek, rate, start)
-                    first_after_seek = seek
+                if seqnum in seeks and seqnum not in answered:
+                    answered.add(seqnum)
+                    self.check_segment(seeks[seqnum], rate, start)
+                    first_after_seek = seeks[seqnum]
             elif kind == "buffer":
                 n_buffers += 1
-                buffers_since_seek += 1
-                _, pts, dur = item
-                if need_segment or segment is None:
-                    self.issue("buffer without a segment before it")
-                    continue
-                if pts == NONE:
-                    self.issue("buffer without a timestamp")
-                    continue
-                _, rate, start, stop = segment
-                end = pts + (dur if dur != NONE else 0)
-                before = end <= start if dur != NONE else pts < start
-                if (stop != NONE and pts >= stop) or before:
-                    self.issue("buffer %.3f s outside segment %.3f..%s" %
-                               (pts / 1e9, start / 1e9, "end" if stop == NONE
-                                else "%.3f" % (stop / 1e9)))
-                if last is not None and (pts < last if rate > 0
-                                         else pts > last):
-                    self.issue("timestamps not monotonic in the segment's "
-                               "direction (%.3f after %.3f)" %
-                               (pts / 1e9, last / 1e9))
-                last = pts
+                self.check_buffer(item, segment, need_segment, last)
+                last = item[1]
                 if first_after_seek is not None:
-                    self.check_first_buffer(first_after_seek, pts, end)
-                    first_after_seek = seek = None
-        if seek is not None and not buffers_since_seek:
-            self.issue("no buffer after a seek")
+                    self.check_first_buffer(first_after_seek, *item[1:])
+                    if first_after_seek is last_seek:
+                        last_seek_yielded = True
+                    first_after_seek = None
+        # earlier seeks may be flushed by later ones before any buffer
+        if last_seek is not None and last_seek[1] not in answered:
+            self.issue("no segment for the last seek")
+        elif last_seek is not None and not last_seek_yielded:
+            self.issue("no buffer after the last seek")
         return n_buffers
 
+    def check_buffer(self, item, segment, need_segment, last):
+        NONE = self.Gst.CLOCK_TIME_NONE
+        _, pts, dur = item
+        if need_segment or segment is None:
+            self.issue("buffer without a segment before it")
+            return
+        if pts == NONE:
+            self.issue("buffer without a timestamp")
+            return
+        _, _, rate, start, stop = segment
+        end = pts + (dur if dur != NONE else 0)
+        before = end <= start if dur != NONE else pts < start
+        if (stop != NONE and pts >= stop) or before:
+            self.issue("buffer %.3f s outside segment %.3f..%s" %
+                       (pts / 1e9, start / 1e9, "end" if stop == NONE
+                        else "%.3f" % (stop / 1e9)))
+        if last is not None and last != NONE and (pts < last if rate > 0
+                                                  else pts > last):
+            self.issue("timestamps not monotonic in the segment's "
+                       "direction (%.3f after %.3f)" %
+                       (pts / 1e9, last / 1e9))
+
     def check_segment(self, seek, rate, start):
-        _, seek_rate, flags, seek_start, _ = seek
+        _, _, seek_rate, flags, seek_start = seek
         if rate != seek_rate:
             self.issue("segment rate %g after a seek at rate %g" %
                        (rate, seek_rate))
@@ -331,10 +345,11 @@ class Case:
             self.issue("segment start %.3f s after an accurate seek to "
                        "%.3f s" % (start / 1e9, seek_start / 1e9))
 
-    def check_first_buffer(self, seek, pts, end):
-        _, rate, flags, start, stop = seek
+    def check_first_buffer(self, seek, pts, dur):
+        _, _, rate, flags, start = seek
+        end = pts + dur if dur != self.Gst.CLOCK_TIME_NONE else pts + 1
         accurate = flags & int(self.Gst.SeekFlags.ACCURATE)
-        if accurate and rate > 0 and not pts <= start < max(end, pts + 1):
+        if accurate and rate > 0 and not pts <= start < end:
             self.issue("first buffer %.3f s after an accurate seek to %.3f s"
                        % (pts / 1e9, start / 1e9))
 
@@ -381,6 +396,27 @@ def scenario_seek_non_flushing(c):
     c.set(c.Gst.State.PLAYING)
     time.sleep(0.3)
     c.seek(1.0, c.Gst.SeekFlags.ACCURATE, ms(1.5))
+    c.wait_eos()
+
+
+def scenario_seek_storm(c):
+    """Flushing seeks that do not wait for each other, frames in flight."""
+    F = c.Gst.SeekFlags
+    c.set(c.Gst.State.PLAYING)
+    for i in range(20):
+        c.seek(1.0, F.FLUSH | F.ACCURATE, ms((0.11 + 0.53 * i) % 1.7))
+        time.sleep(0.01 * (i % 4))
+    c.position()
+    c.wait_eos()
+
+
+def scenario_fast_forward(c):
+    F = c.Gst.SeekFlags
+    c.set(c.Gst.State.PLAYING)
+    for rate, to in ((2.0, 0.2), (4.0, 0.9)):
+        time.sleep(0.15)
+        c.seek(rate, F.FLUSH | F.ACCURATE, ms(to))
+        c.position()
     c.wait_eos()
 
 
