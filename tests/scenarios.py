@@ -72,7 +72,9 @@ QUICK = [("chain", s) for s in ("seek-backward", "seek-storm",
         [("clcomposite", s) for s in ("seek-forward", "rapid-state-changes",
                                       "scrub")]
 
-CASE_DEADLINE = 60
+# tools/valgrind.py runs cases under memcheck, tens of times slower
+TIMEOUT_SCALE = float(os.environ.get("CL_SCENARIO_TIMEOUT_SCALE", "1"))
+CASE_DEADLINE = 60 * TIMEOUT_SCALE
 
 
 def ms(t):
@@ -215,7 +217,8 @@ class Case:
                 return msg
 
     def settle(self, what, timeout=15):
-        ret, state, _ = self.pipeline.get_state(timeout * self.Gst.SECOND)
+        timeout *= TIMEOUT_SCALE
+        ret, state, _ = self.pipeline.get_state(int(timeout * self.Gst.SECOND))
         if ret == self.Gst.StateChangeReturn.ASYNC:
             self.issue("hang: %s did not complete in %d s" % (what, timeout))
             raise RuntimeError("hang")
@@ -246,13 +249,14 @@ class Case:
         return True
 
     def wait_seek_done(self):
-        if self.pump(15, (self.Gst.MessageType.ASYNC_DONE,)) is None:
+        if self.pump(15 * TIMEOUT_SCALE,
+                     (self.Gst.MessageType.ASYNC_DONE,)) is None:
             self.issue("hang: no ASYNC_DONE after a flushing seek")
             raise RuntimeError("hang")
 
     def position(self, expect=None):
         # right after a flushing seek the sink may not know yet: a second
-        for _ in range(20):
+        for _ in range(int(20 * TIMEOUT_SCALE)):
             ok, pos = self.pipeline.query_position(self.Gst.Format.TIME)
             if ok:
                 break
@@ -266,6 +270,7 @@ class Case:
                        (pos / 1e9, expect / 1e9))
 
     def wait_eos(self, seconds=15):
+        seconds *= TIMEOUT_SCALE
         msg = self.pump(seconds, (self.Gst.MessageType.EOS,))
         if msg is None:
             self.issue("hang: no EOS in %d s" % seconds)

@@ -5,7 +5,7 @@
 #
 # Copyright (C) 2026 the gstclfilters authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Usage: tools/valgrind.py [--build DIR] [--keep DIR] [NAME...]
+"""Usage: tools/valgrind.py [--build DIR] [--keep DIR] [--scenarios] [NAME...]
 
 Each pipeline runs once without valgrind first, which fills the kernel
 caches (a kernel build under valgrind takes minutes) and checks that the
@@ -14,7 +14,11 @@ tests/valgrind.supp.  An error is ours when, walking its stack from the
 allocation or the bad access outwards, our plugin comes before any frame
 of the OpenCL implementation; GLib and GStreamer frames only pass the
 call on.  The script prints one line per pipeline and exits non-zero if
-any error is ours or left unsuppressed."""
+any error is ours or left unsuppressed.
+
+--scenarios runs cases of tests/scenarios.py (TARGET:SCENARIO) instead:
+seeks, reverse playback and state changes on decoded clips, with frames
+in flight, which gst-launch-1.0 cannot do."""
 
 import argparse
 import os
@@ -57,6 +61,17 @@ PIPELINES = [
      "c.sink_1", True, {}),
 ]
 
+# Cases of tests/scenarios.py, on decoded clips: flushes, reverse playback
+# and state changes through READY and NULL with frames in flight
+SCENARIO_CASES = [
+    ("chain", "seek-storm-unsynced"), ("chain", "null-cycles"),
+    ("clcomposite", "rapid-state-changes"), ("clcomposite", "seek-storm"),
+    ("clboxblur", "scrub"), ("clsobel", "reverse"),
+    ("clepsilon", "seek-backward"), ("clintegral", "pause-resume"),
+]
+# Debian's own Python, which has python3-gi
+PYTHON = "/usr/bin/python3"
+
 # The OpenCL implementation underneath: an error whose stack reaches one of
 # these before our code is theirs (PoCL's JIT, its threads, the ICD loader).
 OPENCL_OBJS = ("libpocl", "libLLVM", "libclang", "libOpenCL", "libhwloc")
@@ -98,9 +113,31 @@ def parse(xml_file):
     return errors
 
 
-def run(name, pipeline, must_cl, extra_env, env, keep):
+def memcheck(name, cmd, env, keep):
+    """One program under memcheck; whether it ran clean."""
+    xml_file = os.path.join(keep, name + ".xml")
+    vg = subprocess.run(valgrind_cmd(xml_file) + cmd, env=env,
+                        capture_output=True, text=True, timeout=3600)
+    errors = parse(xml_file)
+    ours = [e for e in errors if e[1] == "ours"]
+    status = "ok" if vg.returncode == 0 and not errors else "FAIL"
+    print(f"{name}: {status} (exit {vg.returncode}, {len(ours)} ours, "
+          f"{len(errors) - len(ours)} unsuppressed in the libraries)",
+          flush=True)
+    for kind, who, what, frames in errors:
+        print(f"  {kind} [{who}]: {what}")
+        for obj, fn in frames[:14]:
+            print(f"    {fn}  ({os.path.basename(obj)})")
+    if vg.returncode != 0:
+        print(vg.stdout[-2000:] + vg.stderr[-2000:])
+    elif cmd[0] == PYTHON:
+        # and what the scenario found, slowed down tens of times
+        print("  scenario: " + vg.stdout.strip())
+    return status == "ok"
+
+
+def run_pipeline(name, pipeline, must_cl, extra_env, env, keep):
     env = dict(env, **extra_env)
-    launch = ["gst-launch-1.0", "-q"] + pipeline.split()
     warm = subprocess.run(["gst-launch-1.0", "-v"] + pipeline.split(),
                           env=env, capture_output=True, text=True,
                           timeout=300)
@@ -110,21 +147,26 @@ def run(name, pipeline, must_cl, extra_env, env, keep):
     if must_cl and "memory:OpenCL" not in warm.stdout:
         print(f"{name}: the chain did not negotiate memory:OpenCL")
         return False
+    return memcheck(name, ["gst-launch-1.0", "-q"] + pipeline.split(), env,
+                    keep)
 
-    xml_file = os.path.join(keep, name + ".xml")
-    vg = subprocess.run(valgrind_cmd(xml_file) + launch, env=env,
-                        capture_output=True, text=True, timeout=1800)
-    errors = parse(xml_file)
-    ours = [e for e in errors if e[1] == "ours"]
-    theirs = [e for e in errors if e[1] != "ours"]
-    status = "ok" if vg.returncode == 0 and not errors else "FAIL"
-    print(f"{name}: {status} (exit {vg.returncode}, {len(ours)} ours, "
-          f"{len(theirs)} unsuppressed in the libraries)", flush=True)
-    for kind, who, what, frames in errors:
-        print(f"  {kind} [{who}]: {what}")
-        for obj, fn in frames[:14]:
-            print(f"    {fn}  ({os.path.basename(obj)})")
-    return status == "ok"
+
+def run_scenario(target, scenario, clips, env, keep):
+    """A case of tests/scenarios.py: seeks and state changes with frames in
+    flight, which gst-launch-1.0 cannot do."""
+    name = f"{target}:{scenario}"
+    case = [PYTHON, os.path.join(ROOT, "tests", "scenarios.py"), "--case",
+            target, scenario] + clips
+    warm = subprocess.run(case, env=env, capture_output=True, text=True,
+                          timeout=300)
+    if warm.returncode != 0 or '"issues": []' not in warm.stdout:
+        print(f"{name}: fails without valgrind: {warm.stdout}"
+              f"{warm.stderr[-2000:]}")
+        return False
+    env = dict(env, CL_SCENARIO_TIMEOUT_SCALE="20",
+               # Python's own allocator hides blocks from memcheck
+               PYTHONMALLOC="malloc")
+    return memcheck(name.replace(":", "-"), case, env, keep)
 
 
 def main():
@@ -132,7 +174,10 @@ def main():
                                      formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--keep", help="directory for valgrind's XML reports")
-    parser.add_argument("names", nargs="*", help="pipelines to run (all)")
+    parser.add_argument("--scenarios", action="store_true",
+                        help="run cases of tests/scenarios.py instead")
+    parser.add_argument("names", nargs="*",
+                        help="pipelines (or TARGET:SCENARIO) to run (all)")
     args = parser.parse_args()
 
     keep = args.keep or tempfile.mkdtemp(prefix="clfilters-valgrind-")
@@ -154,8 +199,17 @@ def main():
                    capture_output=True)
     env["GST_REGISTRY_UPDATE"] = "no"
 
-    chosen = [p for p in PIPELINES if not args.names or p[0] in args.names]
-    failed = [p[0] for p in chosen if not run(*p, env=env, keep=keep)]
+    if args.scenarios:
+        sys.path.insert(0, os.path.join(ROOT, "tests"))
+        import scenarios
+        clips = scenarios.make_clips(keep)
+        chosen = [tuple(n.split(":")) for n in args.names] or SCENARIO_CASES
+        failed = [c for c in chosen
+                  if not run_scenario(*c, clips=clips, env=env, keep=keep)]
+    else:
+        chosen = [p for p in PIPELINES if not args.names or p[0] in args.names]
+        failed = [p[0] for p in chosen
+                  if not run_pipeline(*p, env=env, keep=keep)]
     print(f"{len(chosen) - len(failed)}/{len(chosen)} clean; reports in {keep}")
     return 1 if failed else 0
 
