@@ -63,12 +63,15 @@ TARGETS = {
 }
 
 SCENARIOS = ["play", "seek-forward", "seek-backward", "seek-key-unit",
-             "seek-non-flushing", "seek-storm", "fast-forward",
-             "seek-storm-unsynced", "pause-resume", "rapid-state-changes",
+             "seek-non-flushing", "seek-storm", "seek-past-end",
+             "fast-forward",
+             "seek-storm-unsynced", "property-changes", "pause-resume",
+             "rapid-state-changes",
              "null-cycles", "reverse", "scrub"]
 UNSYNCED = ("seek-storm-unsynced",)
 QUICK = [("chain", s) for s in ("seek-backward", "seek-storm",
-                                "rapid-state-changes", "reverse", "scrub")] + \
+                                "property-changes", "rapid-state-changes",
+                                "reverse", "scrub")] + \
         [("clcomposite", s) for s in ("seek-forward", "rapid-state-changes",
                                       "scrub")]
 
@@ -441,6 +444,14 @@ def scenario_null_cycles(c):
     c.wait_eos()
 
 
+def scenario_seek_past_end(c):
+    F = c.Gst.SeekFlags
+    c.set(c.Gst.State.PLAYING)
+    time.sleep(0.3)
+    c.seek(1.0, F.FLUSH | F.ACCURATE, ms(2.3))
+    c.wait_eos()
+
+
 def scenario_fast_forward(c):
     F = c.Gst.SeekFlags
     c.set(c.Gst.State.PLAYING)
@@ -448,6 +459,36 @@ def scenario_fast_forward(c):
         time.sleep(0.15)
         c.seek(rate, F.FLUSH | F.ACCURATE, ms(to))
         c.position()
+    c.wait_eos()
+
+
+# what property-changes turns, per element factory; identity values
+# (diameter 1, threshold 0, saturation 1) switch passthrough on and off
+TOGGLES = {
+    "clboxblur": ("diameter", ["1", "5", "9", "3"]),
+    "clsobel": ("mode", ["l2", "x", "y", "l1"]),
+    "clepsilon": ("threshold", ["0", "35", "20"]),
+    "clcomposite": ("alpha", ["0", "1", "0.3"]),
+    "videobalance": ("saturation", ["1", "0.2", "0.5"]),
+    "compositor": ("background", ["black", "white", "checker"]),
+}
+
+
+def scenario_property_changes(c):
+    """Properties changed while frames flow, some to the identity, with
+    flushing seeks between."""
+    F = c.Gst.SeekFlags
+    elements = [e for e in c.pipeline.children
+                if e.get_factory().get_name() in TOGGLES]
+    c.set(c.Gst.State.PLAYING)
+    for i in range(24):
+        for e in elements:
+            prop, values = TOGGLES[e.get_factory().get_name()]
+            c.Gst.util_set_object_arg(e, prop, values[i % len(values)])
+        if i % 8 == 7:
+            c.seek(1.0, F.FLUSH | F.ACCURATE, ms(0.05 * i))
+        time.sleep(0.03)
+    del elements
     c.wait_eos()
 
 

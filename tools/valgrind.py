@@ -68,6 +68,7 @@ SCENARIO_CASES = [
     ("clcomposite", "rapid-state-changes"), ("clcomposite", "seek-storm"),
     ("clboxblur", "scrub"), ("clsobel", "reverse"),
     ("clepsilon", "seek-backward"), ("clintegral", "pause-resume"),
+    ("chain", "property-changes"),
 ]
 # Debian's own Python, which has python3-gi
 PYTHON = "/usr/bin/python3"
