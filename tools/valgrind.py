@@ -34,31 +34,37 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SRC = "videotestsrc num-buffers=4"
 CAPS = "video/x-raw,width=64,height=48"
 
-# name, pipeline, whether memory:OpenCL must be negotiated, extra env
+# name, pipeline, what must happen (system memory, memory:OpenCL between
+# the elements, or an element error), extra env
 PIPELINES = [
     ("boxblur", f"{SRC} ! {CAPS},format=RGBA ! clboxblur diameter=5 ! "
-     "fakesink", False, {}),
+     "fakesink", "sys", {}),
     ("boxblur-i420", f"{SRC} ! {CAPS},format=I420 ! clboxblur diameter=3 "
-     "variant=reference ! fakesink", False, {}),
+     "variant=reference ! fakesink", "sys", {}),
     ("sobel", f"{SRC} ! {CAPS},format=NV12 ! clsobel mode=l2 ! fakesink",
-     False, {}),
+     "sys", {}),
     ("epsilon", f"{SRC} ! {CAPS},format=NV12 ! clepsilon ! fakesink",
-     False, {}),
+     "sys", {}),
     ("integral", f"{SRC} ! {CAPS},format=GRAY8 ! clintegral squared=true ! "
-     "fakesink", False, {}),
+     "fakesink", "sys", {}),
     ("composite", f"clcomposite name=c sink_1::xpos=20 sink_1::ypos=-8 ! "
      f"fakesink {SRC} ! {CAPS},format=RGBA ! c.sink_0 "
      f"{SRC} pattern=ball ! video/x-raw,format=RGBA,width=40,height=30 ! "
-     "c.sink_1", False, {}),
+     "c.sink_1", "sys", {}),
     ("chain", f"{SRC} ! {CAPS},format=NV12 ! clboxblur diameter=3 ! "
-     "clsobel ! clepsilon ! video/x-raw ! fakesink", True, {}),
+     "clsobel ! clepsilon ! video/x-raw ! fakesink", "cl", {}),
     ("chain-copy", f"{SRC} ! {CAPS},format=NV12 ! clboxblur diameter=3 ! "
-     "clsobel ! clepsilon ! video/x-raw ! fakesink", True,
+     "clsobel ! clepsilon ! video/x-raw ! fakesink", "cl",
      {"GST_CL_NO_ZERO_COPY": "1"}),
     ("composite-chain", "clcomposite name=c ! clboxblur ! clintegral ! "
      f"video/x-raw ! fakesink {SRC} ! {CAPS},format=NV12 ! clboxblur ! "
      f"c.sink_0 {SRC} pattern=ball ! {CAPS},format=NV12 ! clepsilon ! "
-     "c.sink_1", True, {}),
+     "c.sink_1", "cl", {}),
+    # the error paths: the context and the elements taken down half made
+    ("bad-device", f"{SRC} ! {CAPS},format=NV12 ! clboxblur ! "
+     "clsobel device-index=99 ! fakesink", "error", {}),
+    ("bad-device-name", f"{SRC} ! {CAPS},format=NV12 ! clepsilon ! "
+     "fakesink", "error", {"GST_CL_DEVICE": "no such device"}),
 ]
 
 # Cases of tests/scenarios.py, on decoded clips: flushes, reverse playback
@@ -114,14 +120,15 @@ def parse(xml_file):
     return errors
 
 
-def memcheck(name, cmd, env, keep):
-    """One program under memcheck; whether it ran clean."""
+def memcheck(name, cmd, env, keep, expect_exit=0):
+    """One program under memcheck; whether it ran clean and exited as it
+    does without valgrind."""
     xml_file = os.path.join(keep, name + ".xml")
     vg = subprocess.run(valgrind_cmd(xml_file) + cmd, env=env,
                         capture_output=True, text=True, timeout=3600)
     errors = parse(xml_file)
     ours = [e for e in errors if e[1] == "ours"]
-    status = "ok" if vg.returncode == 0 and not errors else "FAIL"
+    status = "ok" if vg.returncode == expect_exit and not errors else "FAIL"
     print(f"{name}: {status} (exit {vg.returncode}, {len(ours)} ours, "
           f"{len(errors) - len(ours)} unsuppressed in the libraries)",
           flush=True)
@@ -129,7 +136,7 @@ def memcheck(name, cmd, env, keep):
         print(f"  {kind} [{who}]: {what}")
         for obj, fn in frames[:14]:
             print(f"    {fn}  ({os.path.basename(obj)})")
-    if vg.returncode != 0:
+    if vg.returncode != expect_exit:
         print(vg.stdout[-2000:] + vg.stderr[-2000:])
     elif cmd[0] == PYTHON:
         # and what the scenario found, slowed down tens of times
@@ -137,19 +144,20 @@ def memcheck(name, cmd, env, keep):
     return status == "ok"
 
 
-def run_pipeline(name, pipeline, must_cl, extra_env, env, keep):
+def run_pipeline(name, pipeline, mode, extra_env, env, keep):
     env = dict(env, **extra_env)
     warm = subprocess.run(["gst-launch-1.0", "-v"] + pipeline.split(),
                           env=env, capture_output=True, text=True,
                           timeout=300)
-    if warm.returncode != 0:
-        print(f"{name}: fails without valgrind:\n{warm.stdout}{warm.stderr}")
+    if (warm.returncode != 0) != (mode == "error"):
+        print(f"{name}: exit {warm.returncode} without valgrind:\n"
+              f"{warm.stdout}{warm.stderr}")
         return False
-    if must_cl and "memory:OpenCL" not in warm.stdout:
+    if mode == "cl" and "memory:OpenCL" not in warm.stdout:
         print(f"{name}: the chain did not negotiate memory:OpenCL")
         return False
     return memcheck(name, ["gst-launch-1.0", "-q"] + pipeline.split(), env,
-                    keep)
+                    keep, warm.returncode)
 
 
 def run_scenario(target, scenario, clips, env, keep):
