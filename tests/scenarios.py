@@ -116,8 +116,7 @@ def pipeline_description(target, clips, sync=True):
     # would take memory:OpenCL through videoconvert's passthrough
     sink = "video/x-raw ! fakesink name=sink sync=%s" % str(sync).lower()
     if kind == "filter":
-        return "%s ! %s ! %s" % (decoded % (clips[0], 0, 0),
-                                               element, sink)
+        return "%s ! %s ! %s" % (decoded % (clips[0], 0, 0), element, sink)
     return ("%s name=mix sink_1::xpos=40 sink_1::ypos=30 ! %s "
             "%s ! mix.sink_0 %s ! mix.sink_1" %
             (element, sink, decoded % (clips[0], 0, 0),
@@ -136,7 +135,6 @@ class Case:
         self.log = []
         self.lock = threading.Lock()
         self.issues = []
-        self.errors = 0
         # gst-launch's delayed links are made once, and decodebin removes
         # its pads in READY: link them again whenever they come back, as
         # an application does
@@ -213,7 +211,6 @@ class Case:
                 self.issue("ERROR from %s: %s%s" % (
                     msg.src.get_factory().get_name(), err.message,
                     " (%s)" % reason.group(0) if reason else ""))
-                self.errors += 1
                 return msg
             if msg.type in until and (msg.type != Gst.MessageType.ASYNC_DONE
                                       or msg.src == self.pipeline):
@@ -567,7 +564,7 @@ def run_case(target, scenario, clips):
         c.issue("%d buffers of %d" % (n_buffers, FRAMES))
     print(json.dumps({"issues": c.issues, "buffers": n_buffers}))
     sys.stdout.flush()
-    # the leaks tracer, where it runs, says at deinit what is still alive
+    # the leaks tracer, where it runs, says at deinit what is still alive;
     # the probe and the pad-added handlers hold c: let go of the pipeline
     # from c, so that the pipeline lets go of them
     c.pipeline = c.bus = None

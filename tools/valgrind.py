@@ -30,7 +30,8 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # System memory out of every chain (a bare fakesink would take
-# memory:OpenCL), small frames and few of them: PoCL under valgrind runs ~50 times slower
+# memory:OpenCL), small frames and few of them: PoCL under valgrind runs
+# tens of times slower
 SRC = "videotestsrc num-buffers=4"
 CAPS = "video/x-raw,width=64,height=48"
 
@@ -179,8 +180,8 @@ def run_scenario(target, scenario, clips, env, keep):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--keep", help="directory for valgrind's XML reports")
     parser.add_argument("--scenarios", action="store_true",
@@ -194,7 +195,8 @@ def main():
     build = os.path.abspath(args.build)
     env = dict(os.environ,
                GST_PLUGIN_PATH_1_0=os.path.join(build, "gst"),
-               GST_REGISTRY_1_0=os.path.join(build, "tests", "registry-valgrind.bin"),
+               GST_REGISTRY_1_0=os.path.join(build, "tests",
+                                             "registry-valgrind.bin"),
                XDG_CACHE_HOME=os.path.join(build, "tests", "cache-valgrind"),
                # plain malloc, so that memcheck sees every block
                G_SLICE="always-malloc", G_DEBUG="gc-friendly",
@@ -219,7 +221,8 @@ def main():
         chosen = [p for p in PIPELINES if not args.names or p[0] in args.names]
         failed = [p[0] for p in chosen
                   if not run_pipeline(*p, env=env, keep=keep)]
-    print(f"{len(chosen) - len(failed)}/{len(chosen)} clean; reports in {keep}")
+    print(f"{len(chosen) - len(failed)}/{len(chosen)} clean; "
+          f"reports in {keep}")
     return 1 if failed else 0
 
 
