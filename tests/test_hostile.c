@@ -11,13 +11,9 @@
  * are linked in, so that frames can also come in GstClMemory.
  */
 #include "cltest.h"
+#include "cllinked.h"
 #include "cl/gstclcontext.h"
 #include "cl/gstclmemory.h"
-#include "gstclboxblur.h"
-#include "gstclcomposite.h"
-#include "gstclepsilon.h"
-#include "gstclintegral.h"
-#include "gstclsobel.h"
 
 #include <gst/app/app.h>
 #include <string.h>
@@ -75,21 +71,6 @@ ref_copy (const GstVideoFrame * in, guint plane, guint8 * out,
         (gsize) p.width * p.pstride);
 }
 
-static void
-register_elements (void)
-{
-  static gboolean done;
-
-  if (done)
-    return;
-  fail_unless (GST_ELEMENT_REGISTER (clboxblur, NULL) &&
-      GST_ELEMENT_REGISTER (clcomposite, NULL) &&
-      GST_ELEMENT_REGISTER (clsobel, NULL) &&
-      GST_ELEMENT_REGISTER (clepsilon, NULL) &&
-      GST_ELEMENT_REGISTER (clintegral, NULL));
-  done = TRUE;
-}
-
 static GstClContext *
 shared_cl_context (void)
 {
@@ -107,7 +88,7 @@ setup (void)
   GError *err = NULL;
   GstClContext *ctx;
 
-  register_elements ();
+  cl_test_register_elements ();
   ctx = gst_cl_context_new (-1, &err);
   fail_unless (ctx != NULL, "%s", err ? err->message : "");
   shared = gst_context_new_cl_context (ctx);

@@ -6,14 +6,10 @@
  * GstClMemory frames of their own on the pipeline's context.
  */
 #include "cltest.h"
+#include "cllinked.h"
 #include "cl/gstclcontext.h"
 #include "cl/gstclmemory.h"
 #include "cl/gstclpool.h"
-#include "gstclboxblur.h"
-#include "gstclcomposite.h"
-#include "gstclepsilon.h"
-#include "gstclintegral.h"
-#include "gstclsobel.h"
 
 #include <gst/app/app.h>
 #include <string.h>
@@ -21,21 +17,6 @@
 static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_NV12,
   GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_GRAY8
 };
-
-static void
-register_elements (void)
-{
-  static gboolean done;
-
-  if (done)
-    return;
-  fail_unless (GST_ELEMENT_REGISTER (clboxblur, NULL) &&
-      GST_ELEMENT_REGISTER (clcomposite, NULL) &&
-      GST_ELEMENT_REGISTER (clsobel, NULL) &&
-      GST_ELEMENT_REGISTER (clepsilon, NULL) &&
-      GST_ELEMENT_REGISTER (clintegral, NULL));
-  done = TRUE;
-}
 
 static gboolean
 is_device_buffer (GstBuffer * buf)
@@ -158,7 +139,7 @@ GST_START_TEST (test_chain_stays_on_device)
   };
   ClTestEpsilon eps = { 20, 5 };
 
-  register_elements ();
+  cl_test_register_elements ();
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
     GstVideoInfo info;
     GstBuffer *photo, *blurred, *edges, *want, *got;
@@ -210,7 +191,7 @@ GST_START_TEST (test_composite_chain_same_as_system_memory)
     {"c", "src", TRUE}, {"integral", "src", TRUE},
   };
 
-  register_elements ();
+  cl_test_register_elements ();
   for (guint f = 0; f < G_N_ELEMENTS (fmts); f++) {
     GstVideoInfo bg_info, ov_info;
     GstBuffer *bg, *ov, *device, *host;
@@ -273,7 +254,7 @@ GST_START_TEST (test_forced_device_memory)
   GstBuffer *photo, *want;
   GstCaps *caps;
 
-  register_elements ();
+  cl_test_register_elements ();
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 97, 61);
   photo = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 97, 61);
   want =
@@ -310,7 +291,7 @@ GST_START_TEST (test_identity_uploads)
   GstBuffer *photo;
   GstCaps *caps;
 
-  register_elements ();
+  cl_test_register_elements ();
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 131, 67);
   photo = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 131, 67);
   caps = caps_of (&info, FALSE);
@@ -342,7 +323,7 @@ GST_START_TEST (test_renegotiation)
   GError *err = NULL;
   GstElement *pipeline, *src, *sink;
 
-  register_elements ();
+  cl_test_register_elements ();
   pipeline = gst_parse_launch ("appsrc name=a format=time ! clboxblur "
       "name=blur diameter=3 ! clsobel ! appsink name=sink sync=false", &err);
   fail_unless (pipeline != NULL, "%s", err ? err->message : "");
@@ -396,7 +377,7 @@ GST_START_TEST (test_device_output_maps)
     GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_RGBA
   };
 
-  register_elements ();
+  cl_test_register_elements ();
   for (guint f = 0; f < G_N_ELEMENTS (fmts); f++) {
     GstVideoInfo info;
     GstBuffer *photo = cl_test_photo_new (fmts[f], 333, 97);
@@ -531,7 +512,7 @@ GST_START_TEST (test_device_input_layouts)
 
   fail_unless (ctx != NULL && other != NULL, "%s", err ? err->message : "");
   context = gst_context_new_cl_context (ctx);
-  register_elements ();
+  cl_test_register_elements ();
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
     GstVideoInfo info;
     GstBuffer *photo = cl_test_photo_new (formats[f], 259, 131);
@@ -622,7 +603,7 @@ GST_START_TEST (test_cropped_input)
   static const gint crops[][4] = { {7, 5, 10, 3}, {0, 0, 10, 3} };
   ClTestEpsilon eps = { 40, 5 };
 
-  register_elements ();
+  cl_test_register_elements ();
   for (guint k = 0; k < G_N_ELEMENTS (crops); k++)
     for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
       GstVideoInfo info, crop_info;
@@ -676,7 +657,7 @@ GST_START_TEST (test_cropped_identity)
   GstBuffer *want;
   GstCaps *caps;
 
-  register_elements ();
+  cl_test_register_elements ();
   pipeline = gst_parse_launch ("appsrc name=a format=time ! videocrop left=4 "
       "top=2 right=3 bottom=5 ! clepsilon name=e ! appsink name=sink "
       "sync=false", NULL);
