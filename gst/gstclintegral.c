@@ -78,11 +78,12 @@ GST_ELEMENT_REGISTER_DEFINE (clintegral, "clintegral", GST_RANK_NONE,
     GST_TYPE_CL_INTEGRAL);
 
 /* Enqueues the kernel @name of the program built with @options on @global
- * work-items, with the (size, pointer) pairs that follow as arguments. */
+ * work-items in work-groups of @local (NULL: the driver's choice), with the
+ * (size, pointer) pairs that follow as arguments. */
 static gboolean
 run (GstClBaseFilter * base, const gchar * options, const gchar * name,
-    guint dims, gsize global0, gsize global1, GError ** error, guint n_args,
-    ...)
+    guint dims, gsize global0, gsize global1, const gsize * local,
+    GError ** error, guint n_args, ...)
 {
   gsize global[2] = { global0, global1 };
   cl_kernel k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_integral,
@@ -97,7 +98,8 @@ run (GstClBaseFilter * base, const gchar * options, const gchar * name,
   va_end (args);
   if (!ok)
     return FALSE;
-  return gst_cl_base_filter_enqueue_kernel (base, k, dims, global, NULL, error);
+  return gst_cl_base_filter_enqueue_kernel (base, k, dims, global, local,
+      error);
 }
 
 typedef enum
@@ -155,7 +157,6 @@ integral_tiles (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
   gsize grid[2] = { (gsize) tiles_w * TILE_LX, (gsize) tiles_h * TILE_LY };
   gsize carries = (gsize) channels * (h + w + tiles_w);
   cl_mem tot, carry, sq = sq_table ? sq_table : table;
-  cl_kernel k;
 
   tot = gst_cl_base_filter_get_scratch (base, SCRATCH_VERT,
       (gsize) channels * chan_at * carry_size, error);
@@ -164,26 +165,19 @@ integral_tiles (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
   if (!carry)
     return FALSE;
 
-  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_integral, options,
-      "integral_tile_sums", error);
-  if (!k || !gst_cl_set_kernel_args (k, error, 8, GST_CL_ARG (in->mem),
-          GST_CL_ARG (in->stride), GST_CL_ARG (w), GST_CL_ARG (h),
-          GST_CL_ARG (tot), GST_CL_ARG (chan_at), GST_CL_ARG (col_at),
-          GST_CL_ARG (tile_at)) ||
-      !gst_cl_base_filter_enqueue_kernel (base, k, 2, grid, local, error))
-    return FALSE;
-  if (!run (base, options, "integral_tile_carries", 1, carries, 1, error, 9,
-          GST_CL_ARG (tot), GST_CL_ARG (carry), GST_CL_ARG (w), GST_CL_ARG (h),
-          GST_CL_ARG (tiles_w), GST_CL_ARG (tiles_h), GST_CL_ARG (chan_at),
-          GST_CL_ARG (col_at), GST_CL_ARG (tile_at)))
-    return FALSE;
-  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_integral, options,
-      "integral_tile_finish", error);
-  return k && gst_cl_set_kernel_args (k, error, 11, GST_CL_ARG (in->mem),
-      GST_CL_ARG (in->stride), GST_CL_ARG (table), GST_CL_ARG (sq),
-      GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (carry),
-      GST_CL_ARG (chan_at), GST_CL_ARG (col_at), GST_CL_ARG (tile_at)) &&
-      gst_cl_base_filter_enqueue_kernel (base, k, 2, grid, local, error);
+  return run (base, options, "integral_tile_sums", 2, grid[0], grid[1], local,
+      error, 8, GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (w),
+      GST_CL_ARG (h), GST_CL_ARG (tot), GST_CL_ARG (chan_at),
+      GST_CL_ARG (col_at), GST_CL_ARG (tile_at)) &&
+      run (base, options, "integral_tile_carries", 1, carries, 1, NULL, error,
+      9, GST_CL_ARG (tot), GST_CL_ARG (carry), GST_CL_ARG (w), GST_CL_ARG (h),
+      GST_CL_ARG (tiles_w), GST_CL_ARG (tiles_h), GST_CL_ARG (chan_at),
+      GST_CL_ARG (col_at), GST_CL_ARG (tile_at)) &&
+      run (base, options, "integral_tile_finish", 2, grid[0], grid[1], local,
+      error, 11, GST_CL_ARG (in->mem), GST_CL_ARG (in->stride),
+      GST_CL_ARG (table), GST_CL_ARG (sq), GST_CL_ARG (pitch), GST_CL_ARG (w),
+      GST_CL_ARG (h), GST_CL_ARG (carry), GST_CL_ARG (chan_at),
+      GST_CL_ARG (col_at), GST_CL_ARG (tile_at));
 }
 
 /* Enqueues the integral image of @in into @table, @elem_size bytes an
@@ -202,11 +196,11 @@ integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
   /* CPUs: the reference's two passes, the columns in vectors; else the 4x4
    * blocks (see kernels/integral.cl) */
   if (reference || choose_method (ctx) == METHOD_SCANS)
-    return run (base, options, "integral_rows", 1, h, 1, error, 6,
+    return run (base, options, "integral_rows", 1, h, 1, NULL, error, 6,
         GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
         GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h)) &&
         run (base, options, reference ? "integral_cols" : "integral_cols4", 1,
-        reference ? w : blocks_w, 1, error, 4, GST_CL_ARG (table),
+        reference ? w : blocks_w, 1, NULL, error, 4, GST_CL_ARG (table),
         GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h));
 
   vert = gst_cl_base_filter_get_scratch (base, SCRATCH_VERT,
@@ -214,19 +208,19 @@ integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
   horiz = vert ? gst_cl_base_filter_get_scratch (base, SCRATCH_HORIZ,
       (gsize) h * blocks_w * elem_size, error) : NULL;
   return horiz &&
-      run (base, options, "integral_block", 2, blocks_w, blocks_h, error, 6,
-      GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
-      GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h)) &&
-      run (base, options, "integral_scan_v", 1, w, 1, error, 5,
+      run (base, options, "integral_block", 2, blocks_w, blocks_h, NULL, error,
+      6, GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
+      GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h))
+      && run (base, options, "integral_scan_v", 1, w, 1, NULL, error, 5,
       GST_CL_ARG (table), GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h),
-      GST_CL_ARG (vert)) &&
-      run (base, options, "integral_add_v", 2, blocks_w, h, error, 5,
+      GST_CL_ARG (vert))
+      && run (base, options, "integral_add_v", 2, blocks_w, h, NULL, error, 5,
       GST_CL_ARG (table), GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h),
-      GST_CL_ARG (vert)) &&
-      run (base, options, "integral_scan_h", 1, h, 1, error, 6,
+      GST_CL_ARG (vert))
+      && run (base, options, "integral_scan_h", 1, h, 1, NULL, error, 6,
       GST_CL_ARG (table), GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h),
-      GST_CL_ARG (horiz), GST_CL_ARG (blocks_w)) &&
-      run (base, options, "integral_add_h", 2, blocks_w, h, error, 6,
+      GST_CL_ARG (horiz), GST_CL_ARG (blocks_w))
+      && run (base, options, "integral_add_h", 2, blocks_w, h, NULL, error, 6,
       GST_CL_ARG (table), GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h),
       GST_CL_ARG (horiz), GST_CL_ARG (blocks_w));
 }
