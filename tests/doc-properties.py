@@ -6,10 +6,11 @@
 # Reads the property table of docs/<element>.md and holds each row to the
 # element's own GParamSpecs (what gst-inspect-1.0 prints): the property
 # exists on the element or on the pad the row names, its type, its range
-# where the row gives one, its default (the value of a new element, as
-# gst-inspect-1.0 shows it), its enum values, and "controllable" and
-# "changeable while playing" in the notes only where they hold. Every property the element's own classes install
-# must have a row; inherited ones (qos, GstAggregator's) may.
+# (which every number must give), its default (the value of a new element,
+# as gst-inspect-1.0 shows it), its enum values, and "controllable" and
+# "changeable while playing" in the notes only where they hold. Every
+# property the element's own classes install must have a row; inherited
+# ones (qos, GstAggregator's) may.
 #
 #   tests/doc-properties.py SOURCE_ROOT
 import os
@@ -96,6 +97,9 @@ def check_row(owner, name, row):
                 errors.append(f"'{name}' takes {values}, the page says {nicks}")
     elif vtype.name != kind:
         errors.append(f"'{name}' is {vtype.name}, the page says {kind}")
+    elif kind != "gboolean" and not rng:
+        errors.append(f"'{name}' has no range on the page "
+                      f"({pspec.minimum}..{pspec.maximum})")
     elif rng and (pspec.minimum, pspec.maximum) != rng:
         errors.append(f"'{name}' ranges {pspec.minimum}..{pspec.maximum}, "
                       f"the page says {rng[0]:g}..{rng[1]:g}")
