@@ -409,23 +409,24 @@ def scenario_seek_non_flushing(c):
     c.wait_eos()
 
 
-def scenario_seek_storm(c):
-    """Flushing seeks that do not wait for each other, frames in flight."""
+def seek_storm(c, seeks, first, step, span, pause, cycle):
+    """@seeks flushing seeks that do not wait for each other, frames in
+    flight: to (first + step * i) % span s, @pause * (i % cycle) s apart."""
     F = c.Gst.SeekFlags
     c.set(c.Gst.State.PLAYING)
-    for i in range(20):
-        c.seek(1.0, F.FLUSH | F.ACCURATE, ms((0.11 + 0.53 * i) % 1.7))
-        time.sleep(0.01 * (i % 4))
+    for i in range(seeks):
+        c.seek(1.0, F.FLUSH | F.ACCURATE, ms((first + step * i) % span))
+        time.sleep(pause * (i % cycle))
+
+
+def scenario_seek_storm(c):
+    seek_storm(c, 20, 0.11, 0.53, 1.7, 0.01, 4)
     c.position()
     c.wait_eos()
 
 
 def scenario_seek_storm_unsynced(c):
-    F = c.Gst.SeekFlags
-    c.set(c.Gst.State.PLAYING)
-    for i in range(30):
-        c.seek(1.0, F.FLUSH | F.ACCURATE, ms((0.07 + 0.61 * i) % 1.9))
-        time.sleep(0.005 * (i % 3))
+    seek_storm(c, 30, 0.07, 0.61, 1.9, 0.005, 3)
     c.wait_eos()
 
 

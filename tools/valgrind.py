@@ -34,6 +34,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # tens of times slower
 SRC = "videotestsrc num-buffers=4"
 CAPS = "video/x-raw,width=64,height=48"
+# the three-element chain, run zero-copy and on the copy path
+CHAIN = (f"{SRC} ! {CAPS},format=NV12 ! clboxblur diameter=3 ! clsobel ! "
+         "clepsilon ! video/x-raw ! fakesink")
 
 # name, pipeline, what must happen (system memory, memory:OpenCL between
 # the elements, or an element error), extra env
@@ -52,11 +55,8 @@ PIPELINES = [
      f"fakesink {SRC} ! {CAPS},format=RGBA ! c.sink_0 "
      f"{SRC} pattern=ball ! video/x-raw,format=RGBA,width=40,height=30 ! "
      "c.sink_1", "sys", {}),
-    ("chain", f"{SRC} ! {CAPS},format=NV12 ! clboxblur diameter=3 ! "
-     "clsobel ! clepsilon ! video/x-raw ! fakesink", "cl", {}),
-    ("chain-copy", f"{SRC} ! {CAPS},format=NV12 ! clboxblur diameter=3 ! "
-     "clsobel ! clepsilon ! video/x-raw ! fakesink", "cl",
-     {"GST_CL_NO_ZERO_COPY": "1"}),
+    ("chain", CHAIN, "cl", {}),
+    ("chain-copy", CHAIN, "cl", {"GST_CL_NO_ZERO_COPY": "1"}),
     ("composite-chain", "clcomposite name=c ! clboxblur ! clintegral ! "
      f"video/x-raw ! fakesink {SRC} ! {CAPS},format=NV12 ! clboxblur ! "
      f"c.sink_0 {SRC} pattern=ball ! {CAPS},format=NV12 ! clepsilon ! "
