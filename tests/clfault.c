@@ -42,6 +42,44 @@ static struct
   const void *site;
 } recorded[MAX_RECORDED];
 
+/* calls of each entry point since the last reset, retains and releases
+ * included; printed at exit where CL_FAULT_COUNT is set */
+#define N_TALLY 64
+static struct
+{
+  const char *name;
+  unsigned long n;
+} tally[N_TALLY];
+
+/* with the lock held */
+static void
+tally_call (const char *name)
+{
+  unsigned i;
+
+  for (i = 0; i < N_TALLY && tally[i].name && tally[i].name != name; i++);
+  if (i < N_TALLY) {
+    tally[i].name = name;
+    tally[i].n++;
+  }
+}
+
+__attribute__((destructor))
+static void
+print_tally (void)
+{
+  unsigned long total = 0;
+  unsigned i;
+
+  if (!getenv ("CL_FAULT_COUNT"))
+    return;
+  for (i = 0; i < N_TALLY && tally[i].name; i++) {
+    fprintf (stderr, "clfault: %8lu %s\n", tally[i].n, tally[i].name);
+    total += tally[i].n;
+  }
+  fprintf (stderr, "clfault: %8lu in all\n", total);
+}
+
 /* Numbers this call, made from @site; returns the error to give, or
  * CL_SUCCESS. */
 static cl_int
@@ -55,6 +93,7 @@ fault_check (const char *name, cl_int error, const void *site)
     recorded[calls].site = site;
   }
   calls++;
+  tally_call (name);
   if (calls == fail_at) {
     snprintf (failed_call, sizeof (failed_call), "%s", name);
     failed_status = error;
@@ -103,6 +142,7 @@ clfault_reset (unsigned long n)
 {
   pthread_mutex_lock (&lock);
   calls = 0;
+  memset (tally, 0, sizeof (tally));
   fail_at = n;
   failed_call[0] = '\0';
   failed_status = CL_SUCCESS;
@@ -277,6 +317,9 @@ name (type obj) \
   cl_int status; \
   REAL (name); \
   status = real_fn (obj); \
+  pthread_mutex_lock (&lock); \
+  tally_call (#name); \
+  pthread_mutex_unlock (&lock); \
   if (status == CL_SUCCESS) \
     count_live (kind, delta); \
   return status; \
