@@ -191,31 +191,46 @@ filter_luma_reference (GstClBaseFilter * base, const GstClPlane * in,
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
 }
 
+/* The luma of @in filtered into @out's; the planes after it (1 or 2, the
+ * same size), copied by the same work-items where @chroma. */
 static gboolean
-filter_luma_optimized (GstClBaseFilter * base, const GstClPlane * in,
-    const GstClPlane * out, gint radius, gint threshold,
+filter_luma_optimized (GstClBaseFilter * base, const GstClFrame * in,
+    const GstClFrame * out, gboolean chroma, gint radius, gint threshold,
     const gchar * kernel, guint pixels, GError ** error)
 {
-  gsize global[2] = { (in->width + pixels - 1) / pixels, in->height };
+  const GstClPlane *y_in = &in->planes[0], *y_out = &out->planes[0];
+  const GstClPlane *c0_in = &in->planes[1], *c0_out = &out->planes[1];
+  const GstClPlane *c1_in = &in->planes[in->n_planes - 1];
+  const GstClPlane *c1_out = &out->planes[out->n_planes - 1];
+  gsize global[2] = { (y_in->width + pixels - 1) / pixels, y_in->height };
   gsize local[2] = { TILED_LX, TILED_LY };
   gboolean tiled = strcmp (kernel, "epsilon_tiled") == 0;
-  gchar options[64];
+  gint c_bytes = c0_in->width * c0_in->pstride, c_rows = c0_in->height;
+  gchar options[96];
+  gint n;
   cl_kernel k;
 
   /* the radius is built in, so that the window loops unroll */
+  n = g_snprintf (options, sizeof (options), "-DRADIUS=%d -DPX=%u "
+      "-DCHROMA=%u", radius, pixels, chroma ? in->n_planes - 1 : 0);
   if (tiled)
-    g_snprintf (options, sizeof (options), "-DRADIUS=%d -DPX=%u -DLX=%d "
-        "-DLY=%d", radius, pixels, TILED_LX, TILED_LY);
-  else
-    g_snprintf (options, sizeof (options), "-DRADIUS=%d -DPX=%u", radius,
-        pixels);
+    g_snprintf (options + n, sizeof (options) - n, " -DLX=%d -DLY=%d",
+        TILED_LX, TILED_LY);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_epsilon, options,
       kernel, error);
-  return k && gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (in->mem),
-      GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
-      GST_CL_ARG (in->width), GST_CL_ARG (in->height),
-      GST_CL_ARG (threshold)) &&
-      gst_cl_base_filter_enqueue_kernel (base, k, 2, global,
+  if (!k || !gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (y_in->mem),
+          GST_CL_ARG (y_in->stride), GST_CL_ARG (y_out->mem),
+          GST_CL_ARG (y_out->stride), GST_CL_ARG (y_in->width),
+          GST_CL_ARG (y_in->height), GST_CL_ARG (threshold)))
+    return FALSE;
+  if (chroma && !gst_cl_set_kernel_args_from (k, 7, error, 10,
+          GST_CL_ARG (c0_in->mem), GST_CL_ARG (c0_in->stride),
+          GST_CL_ARG (c0_out->mem), GST_CL_ARG (c0_out->stride),
+          GST_CL_ARG (c1_in->mem), GST_CL_ARG (c1_in->stride),
+          GST_CL_ARG (c1_out->mem), GST_CL_ARG (c1_out->stride),
+          GST_CL_ARG (c_bytes), GST_CL_ARG (c_rows)))
+    return FALSE;
+  return gst_cl_base_filter_enqueue_kernel (base, k, 2, global,
       tiled ? local : NULL, error);
 }
 
@@ -230,7 +245,7 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   const gchar *kernel;
   gint radius, threshold;
   guint pixels, p;
-  gboolean ok;
+  gboolean ok, chroma;
 
   GST_OBJECT_LOCK (self);
   radius = self->diameter / 2;
@@ -251,12 +266,16 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
           TILED_LX * TILED_LY > ctx->caps.max_work_group_size))
     kernel = "epsilon_packed";
 
+  /* the optimized kernels copy the chroma themselves: one command a frame,
+   * where many streams share a driver that serializes its calls */
+  chroma = !reference && out->n_planes > 1 && out->n_planes <= 3 &&
+      out->planes[1].height <= out->planes[0].height;
   ok = reference ?
       filter_luma_reference (base, &in->planes[0], &out->planes[0], radius,
-      threshold, error) : filter_luma_optimized (base, &in->planes[0],
-      &out->planes[0], radius, threshold, kernel, pixels, error);
+      threshold, error) : filter_luma_optimized (base, in, out, chroma,
+      radius, threshold, kernel, pixels, error);
 
-  for (p = 1; ok && p < out->n_planes; p++)
+  for (p = 1; ok && !chroma && p < out->n_planes; p++)
     ok = gst_cl_base_filter_copy_plane (base, &in->planes[p],
         &out->planes[p], error);
   return ok;

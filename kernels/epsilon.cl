@@ -7,7 +7,10 @@
  * c itself is always in P, so |P| >= 1.
  *
  * Build options of epsilon_optimized: RADIUS (d = 2 RADIUS + 1, at most 15)
- * and PX, the outputs of one work-item along a row (1, 2, 4, 8 or 16).
+ * and PX, the outputs of one work-item along a row (1, 2, 4, 8 or 16); of
+ * the optimized kernels, CHROMA: the planes after the luma (1 for NV12, 2
+ * for I420), which their work-items copy as they are (see copy_chroma), or
+ * 0.
  */
 
 /* variant=reference: one output pixel per work-item, d x d loads */
@@ -65,6 +68,43 @@ epsilon_reference (__global const uchar * src, int src_stride,
 #error "PX must be 1, 2, 4, 8 or 16"
 #endif
 
+#if CHROMA
+/* The planes that the filter leaves alone, copied by the work-items of the
+ * luma rather than by commands of their own, which cost a driver call and a
+ * launch each: the work-item at (x0, y) copies bytes x0 to x0 + PX - 1 of
+ * row y of each, and the last one of a row up to the row's end (NV12's
+ * chroma rows may be a byte wider than the luma's). */
+#define CHROMA_PARAMS , __global const uchar * restrict c0_src, \
+    int c0_src_stride, __global uchar * restrict c0_dst, int c0_dst_stride, \
+    __global const uchar * restrict c1_src, int c1_src_stride, \
+    __global uchar * restrict c1_dst, int c1_dst_stride, int c_bytes, \
+    int c_rows
+#define COPY_CHROMA(x0, y, width) \
+  copy_chroma (c0_src + (y) * c0_src_stride, c0_dst + (y) * c0_dst_stride, \
+      c1_src + (y) * c1_src_stride, c1_dst + (y) * c1_dst_stride, (x0), \
+      (y), (width), c_bytes, c_rows)
+
+inline void
+copy_chroma (__global const uchar * s0, __global uchar * d0,
+    __global const uchar * s1, __global uchar * d1, int x0, int y, int width,
+    int c_bytes, int c_rows)
+{
+  int end = x0 + PX >= width ? c_bytes : min (x0 + PX, c_bytes);
+
+  if (y >= c_rows)
+    return;
+  for (int i = x0; i < end; i++) {
+    d0[i] = s0[i];
+#if CHROMA == 2
+    d1[i] = s1[i];
+#endif
+  }
+}
+#else
+#define CHROMA_PARAMS
+#define COPY_CHROMA(x0, y, width)
+#endif
+
 /* For the work-items at the left and right edges of the image: the SPAN
  * pixels of a row from column xs on, columns clamped. */
 inline void
@@ -104,7 +144,7 @@ store_outputs (VUSHORT v, __global uchar * out, int n)
 __kernel void
 epsilon_optimized (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
-    int threshold)
+    int threshold CHROMA_PARAMS)
 {
   int x0 = get_global_id (0) * PX, y = get_global_id (1);
   int xs = x0 - RADIUS;
@@ -115,6 +155,7 @@ epsilon_optimized (__global const uchar * restrict src, int src_stride,
 
   if (x0 >= width || y >= height)
     return;
+  COPY_CHROMA (x0, y, width);
 
   if (inside) {
     centre = LOAD_PX (src + y * src_stride + x0);
@@ -151,7 +192,7 @@ epsilon_optimized (__global const uchar * restrict src, int src_stride,
 __kernel void
 epsilon_packed (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
-    int threshold)
+    int threshold CHROMA_PARAMS)
 {
   int x0 = get_global_id (0) * PX, y = get_global_id (1);
   int xs = x0 - RADIUS;
@@ -161,6 +202,7 @@ epsilon_packed (__global const uchar * restrict src, int src_stride,
 
   if (x0 >= width || y >= height)
     return;
+  COPY_CHROMA (x0, y, width);
 
   for (int j = 0; j < PX; j++) {
     centre[j] = src[y * src_stride + min (x0 + j, width - 1)];
@@ -228,7 +270,7 @@ __kernel __attribute__ ((reqd_work_group_size (LX, LY, 1)))
 void
 epsilon_tiled (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
-    int threshold)
+    int threshold CHROMA_PARAMS)
 {
   __local float tile[SRC_H * PITCH] __attribute__ ((aligned (16)));
   int lx = get_local_id (0), ly = get_local_id (1);
@@ -248,6 +290,7 @@ epsilon_tiled (__global const uchar * restrict src, int src_stride,
   barrier (CLK_LOCAL_MEM_FENCE);
   if (x0 >= width || y >= height)
     return;
+  COPY_CHROMA (x0, y, width);
 
   for (int j = 0; j < PX; j++) {
     int c = lx * PX + RADIUS + j;

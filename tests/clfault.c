@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long calls;
@@ -42,25 +43,73 @@ static struct
   const void *site;
 } recorded[MAX_RECORDED];
 
-/* calls of each entry point since the last reset, retains and releases
- * included; printed at exit where CL_FAULT_COUNT is set */
+/* Each entry point's calls since the last reset, retains and releases
+ * included, and with CL_FAULT_COUNT set in the environment the wall and CPU
+ * time of its calls in the driver, all printed at exit: what a frame costs
+ * in driver calls, and where a streaming thread's time goes. */
 #define N_TALLY 64
 static struct
 {
   const char *name;
   unsigned long n;
+  unsigned long long wall_ns;
+  unsigned long long cpu_ns;
 } tally[N_TALLY];
+static int timing = -1;
 
-/* with the lock held */
-static void
-tally_call (const char *name)
+static int
+tally_slot (const char *name)
 {
-  unsigned i;
+  int i;
 
-  for (i = 0; i < N_TALLY && tally[i].name && tally[i].name != name; i++);
-  if (i < N_TALLY) {
+  pthread_mutex_lock (&lock);
+  for (i = 0; i < N_TALLY && tally[i].name && strcmp (tally[i].name, name);
+      i++);
+  if (i < N_TALLY)
     tally[i].name = name;
-    tally[i].n++;
+  pthread_mutex_unlock (&lock);
+  if (timing < 0)
+    timing = getenv ("CL_FAULT_COUNT") != NULL;
+  return i < N_TALLY ? i : -1;
+}
+
+typedef struct
+{
+  struct timespec wall, cpu;
+} Clock;
+
+static Clock
+clock_start (void)
+{
+  Clock c = { {0, 0}, {0, 0} };
+
+  if (timing > 0) {
+    clock_gettime (CLOCK_MONOTONIC, &c.wall);
+    clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c.cpu);
+  }
+  return c;
+}
+
+static unsigned long long
+ns_since (clockid_t id, const struct timespec *t0)
+{
+  struct timespec t;
+
+  clock_gettime (id, &t);
+  return (t.tv_sec - t0->tv_sec) * 1000000000ull + t.tv_nsec - t0->tv_nsec;
+}
+
+static void
+clock_stop (int slot, const Clock * c)
+{
+  if (slot < 0)
+    return;
+  __atomic_add_fetch (&tally[slot].n, 1, __ATOMIC_RELAXED);
+  if (timing > 0) {
+    __atomic_add_fetch (&tally[slot].cpu_ns,
+        ns_since (CLOCK_THREAD_CPUTIME_ID, &c->cpu), __ATOMIC_RELAXED);
+    __atomic_add_fetch (&tally[slot].wall_ns,
+        ns_since (CLOCK_MONOTONIC, &c->wall), __ATOMIC_RELAXED);
   }
 }
 
@@ -68,16 +117,25 @@ __attribute__((destructor))
 static void
 print_tally (void)
 {
+  unsigned long long wall = 0, cpu = 0;
   unsigned long total = 0;
-  unsigned i;
+  int i;
 
-  if (!getenv ("CL_FAULT_COUNT"))
+  if (timing <= 0)
     return;
+  fprintf (stderr, "clfault: %10s %10s %10s  entry point\n", "calls",
+      "wall us", "cpu us");
   for (i = 0; i < N_TALLY && tally[i].name; i++) {
-    fprintf (stderr, "clfault: %8lu %s\n", tally[i].n, tally[i].name);
+    if (!tally[i].n)
+      continue;
+    fprintf (stderr, "clfault: %10lu %10.0f %10.0f  %s\n", tally[i].n,
+        tally[i].wall_ns / 1e3, tally[i].cpu_ns / 1e3, tally[i].name);
     total += tally[i].n;
+    wall += tally[i].wall_ns;
+    cpu += tally[i].cpu_ns;
   }
-  fprintf (stderr, "clfault: %8lu in all\n", total);
+  fprintf (stderr, "clfault: %10lu %10.0f %10.0f  in all\n", total,
+      wall / 1e3, cpu / 1e3);
 }
 
 /* Numbers this call, made from @site; returns the error to give, or
@@ -93,7 +151,6 @@ fault_check (const char *name, cl_int error, const void *site)
     recorded[calls].site = site;
   }
   calls++;
-  tally_call (name);
   if (calls == fail_at) {
     snprintf (failed_call, sizeof (failed_call), "%s", name);
     failed_status = error;
@@ -132,8 +189,18 @@ real (const char *name)
 
 #define REAL(name) \
   static __typeof__ (name) *real_fn; \
+  static int slot = -2; \
   if (!real_fn) \
-    real_fn = (__typeof__ (name) *) real (#name)
+    real_fn = (__typeof__ (name) *) real (#name); \
+  if (slot == -2) \
+    slot = tally_slot (#name)
+
+/* the real call, counted and, with CL_FAULT_COUNT, timed */
+#define CALL(...) ({ \
+  Clock clock_ = clock_start (); \
+  __auto_type ret_ = real_fn (__VA_ARGS__); \
+  clock_stop (slot, &clock_); \
+  ret_; })
 
 /* Control, for the test */
 
@@ -142,7 +209,8 @@ clfault_reset (unsigned long n)
 {
   pthread_mutex_lock (&lock);
   calls = 0;
-  memset (tally, 0, sizeof (tally));
+  for (int i = 0; i < N_TALLY; i++)
+    tally[i].n = tally[i].wall_ns = tally[i].cpu_ns = 0;
   fail_at = n;
   failed_call[0] = '\0';
   failed_status = CL_SUCCESS;
@@ -221,7 +289,7 @@ clCreateContext (const cl_context_properties * properties,
 
   REAL (clCreateContext);
   FAIL_CREATE (clCreateContext, CL_OUT_OF_HOST_MEMORY);
-  obj = real_fn (properties, num_devices, devices, pfn_notify, user_data,
+  obj = CALL (properties, num_devices, devices, pfn_notify, user_data,
       errcode_ret);
   COUNT_CREATED (CLFAULT_CONTEXT, obj);
   return obj;
@@ -235,7 +303,7 @@ clCreateCommandQueue (cl_context context, cl_device_id device,
 
   REAL (clCreateCommandQueue);
   FAIL_CREATE (clCreateCommandQueue, CL_OUT_OF_RESOURCES);
-  obj = real_fn (context, device, properties, errcode_ret);
+  obj = CALL (context, device, properties, errcode_ret);
   COUNT_CREATED (CLFAULT_QUEUE, obj);
   return obj;
 }
@@ -248,7 +316,7 @@ clCreateBuffer (cl_context context, cl_mem_flags flags, size_t size,
 
   REAL (clCreateBuffer);
   FAIL_CREATE (clCreateBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE);
-  obj = real_fn (context, flags, size, host_ptr, errcode_ret);
+  obj = CALL (context, flags, size, host_ptr, errcode_ret);
   COUNT_CREATED (CLFAULT_MEM, obj);
   return obj;
 }
@@ -261,7 +329,7 @@ clCreateSubBuffer (cl_mem buffer, cl_mem_flags flags,
 
   REAL (clCreateSubBuffer);
   FAIL_CREATE (clCreateSubBuffer, CL_OUT_OF_RESOURCES);
-  obj = real_fn (buffer, flags, type, info, errcode_ret);
+  obj = CALL (buffer, flags, type, info, errcode_ret);
   COUNT_CREATED (CLFAULT_MEM, obj);
   return obj;
 }
@@ -274,7 +342,7 @@ clCreateProgramWithSource (cl_context context, cl_uint count,
 
   REAL (clCreateProgramWithSource);
   FAIL_CREATE (clCreateProgramWithSource, CL_OUT_OF_HOST_MEMORY);
-  obj = real_fn (context, count, strings, lengths, errcode_ret);
+  obj = CALL (context, count, strings, lengths, errcode_ret);
   COUNT_CREATED (CLFAULT_PROGRAM, obj);
   return obj;
 }
@@ -289,7 +357,7 @@ clCreateProgramWithBinary (cl_context context, cl_uint num_devices,
 
   REAL (clCreateProgramWithBinary);
   FAIL_CREATE (clCreateProgramWithBinary, CL_INVALID_BINARY);
-  obj = real_fn (context, num_devices, device_list, lengths, binaries,
+  obj = CALL (context, num_devices, device_list, lengths, binaries,
       binary_status, errcode_ret);
   COUNT_CREATED (CLFAULT_PROGRAM, obj);
   return obj;
@@ -303,7 +371,7 @@ clCreateKernel (cl_program program, const char *kernel_name,
 
   REAL (clCreateKernel);
   FAIL_CREATE (clCreateKernel, CL_OUT_OF_RESOURCES);
-  obj = real_fn (program, kernel_name, errcode_ret);
+  obj = CALL (program, kernel_name, errcode_ret);
   COUNT_CREATED (CLFAULT_KERNEL, obj);
   return obj;
 }
@@ -316,10 +384,7 @@ name (type obj) \
 { \
   cl_int status; \
   REAL (name); \
-  status = real_fn (obj); \
-  pthread_mutex_lock (&lock); \
-  tally_call (#name); \
-  pthread_mutex_unlock (&lock); \
+  status = CALL (obj); \
   if (status == CL_SUCCESS) \
     count_live (kind, delta); \
   return status; \
@@ -353,7 +418,7 @@ clGetPlatformIDs (cl_uint num_entries, cl_platform_id * platforms,
 {
   REAL (clGetPlatformIDs);
   FAIL_STATUS (clGetPlatformIDs, CL_OUT_OF_HOST_MEMORY);
-  return real_fn (num_entries, platforms, num_platforms);
+  return CALL (num_entries, platforms, num_platforms);
 }
 
 cl_int
@@ -362,7 +427,7 @@ clGetPlatformInfo (cl_platform_id platform, cl_platform_info param_name,
 {
   REAL (clGetPlatformInfo);
   FAIL_STATUS (clGetPlatformInfo, CL_OUT_OF_HOST_MEMORY);
-  return real_fn (platform, param_name, size, value, size_ret);
+  return CALL (platform, param_name, size, value, size_ret);
 }
 
 cl_int
@@ -371,7 +436,7 @@ clGetDeviceIDs (cl_platform_id platform, cl_device_type device_type,
 {
   REAL (clGetDeviceIDs);
   FAIL_STATUS (clGetDeviceIDs, CL_OUT_OF_RESOURCES);
-  return real_fn (platform, device_type, num_entries, devices, num_devices);
+  return CALL (platform, device_type, num_entries, devices, num_devices);
 }
 
 cl_int
@@ -380,7 +445,7 @@ clGetDeviceInfo (cl_device_id device, cl_device_info param_name,
 {
   REAL (clGetDeviceInfo);
   FAIL_STATUS (clGetDeviceInfo, CL_OUT_OF_RESOURCES);
-  return real_fn (device, param_name, size, value, size_ret);
+  return CALL (device, param_name, size, value, size_ret);
 }
 
 cl_int
@@ -390,7 +455,7 @@ clBuildProgram (cl_program program, cl_uint num_devices,
 {
   REAL (clBuildProgram);
   FAIL_STATUS (clBuildProgram, CL_BUILD_PROGRAM_FAILURE);
-  return real_fn (program, num_devices, device_list, options, pfn_notify,
+  return CALL (program, num_devices, device_list, options, pfn_notify,
       user_data);
 }
 
@@ -400,7 +465,7 @@ clGetProgramInfo (cl_program program, cl_program_info param_name,
 {
   REAL (clGetProgramInfo);
   FAIL_STATUS (clGetProgramInfo, CL_OUT_OF_RESOURCES);
-  return real_fn (program, param_name, size, value, size_ret);
+  return CALL (program, param_name, size, value, size_ret);
 }
 
 cl_int
@@ -410,7 +475,7 @@ clGetProgramBuildInfo (cl_program program, cl_device_id device,
 {
   REAL (clGetProgramBuildInfo);
   FAIL_STATUS (clGetProgramBuildInfo, CL_OUT_OF_RESOURCES);
-  return real_fn (program, device, param_name, size, value, size_ret);
+  return CALL (program, device, param_name, size, value, size_ret);
 }
 
 cl_int
@@ -418,7 +483,7 @@ clSetKernelArg (cl_kernel kernel, cl_uint index, size_t size, const void *value)
 {
   REAL (clSetKernelArg);
   FAIL_STATUS (clSetKernelArg, CL_OUT_OF_RESOURCES);
-  return real_fn (kernel, index, size, value);
+  return CALL (kernel, index, size, value);
 }
 
 cl_int
@@ -427,7 +492,7 @@ clGetEventInfo (cl_event event, cl_event_info param_name, size_t size,
 {
   REAL (clGetEventInfo);
   FAIL_STATUS (clGetEventInfo, CL_OUT_OF_RESOURCES);
-  return real_fn (event, param_name, size, value, size_ret);
+  return CALL (event, param_name, size, value, size_ret);
 }
 
 cl_int
@@ -436,7 +501,7 @@ clGetEventProfilingInfo (cl_event event, cl_profiling_info param_name,
 {
   REAL (clGetEventProfilingInfo);
   FAIL_STATUS (clGetEventProfilingInfo, CL_PROFILING_INFO_NOT_AVAILABLE);
-  return real_fn (event, param_name, size, value, size_ret);
+  return CALL (event, param_name, size, value, size_ret);
 }
 
 cl_int
@@ -445,7 +510,7 @@ clSetEventCallback (cl_event event, cl_int type,
 {
   REAL (clSetEventCallback);
   FAIL_STATUS (clSetEventCallback, CL_OUT_OF_HOST_MEMORY);
-  return real_fn (event, type, pfn_notify, user_data);
+  return CALL (event, type, pfn_notify, user_data);
 }
 
 cl_int
@@ -453,7 +518,7 @@ clFlush (cl_command_queue queue)
 {
   REAL (clFlush);
   FAIL_STATUS (clFlush, CL_OUT_OF_RESOURCES);
-  return real_fn (queue);
+  return CALL (queue);
 }
 
 /* after the wait: see the top of the file */
@@ -463,7 +528,7 @@ clFinish (cl_command_queue queue)
   cl_int status;
 
   REAL (clFinish);
-  status = real_fn (queue);
+  status = CALL (queue);
   if (status == CL_SUCCESS)
     status = fault_check ("clFinish", CL_OUT_OF_RESOURCES,
         __builtin_return_address (0));
@@ -476,7 +541,7 @@ clWaitForEvents (cl_uint num_events, const cl_event * events)
   cl_int status;
 
   REAL (clWaitForEvents);
-  status = real_fn (num_events, events);
+  status = CALL (num_events, events);
   if (status == CL_SUCCESS)
     status = fault_check ("clWaitForEvents",
         CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
@@ -496,7 +561,7 @@ clEnqueueNDRangeKernel (cl_command_queue queue, cl_kernel kernel,
 
   REAL (clEnqueueNDRangeKernel);
   FAIL_STATUS (clEnqueueNDRangeKernel, CL_OUT_OF_RESOURCES);
-  status = real_fn (queue, kernel, dims, offset, global, local, n_wait, wait,
+  status = CALL (queue, kernel, dims, offset, global, local, n_wait, wait,
       event);
   COUNT_EVENT (status, event);
   return status;
@@ -511,7 +576,7 @@ clEnqueueCopyBuffer (cl_command_queue queue, cl_mem src, cl_mem dst,
 
   REAL (clEnqueueCopyBuffer);
   FAIL_STATUS (clEnqueueCopyBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE);
-  status = real_fn (queue, src, dst, src_offset, dst_offset, size, n_wait,
+  status = CALL (queue, src, dst, src_offset, dst_offset, size, n_wait,
       wait, event);
   COUNT_EVENT (status, event);
   return status;
@@ -528,7 +593,7 @@ clEnqueueCopyBufferRect (cl_command_queue queue, cl_mem src, cl_mem dst,
 
   REAL (clEnqueueCopyBufferRect);
   FAIL_STATUS (clEnqueueCopyBufferRect, CL_MEM_OBJECT_ALLOCATION_FAILURE);
-  status = real_fn (queue, src, dst, src_origin, dst_origin, region,
+  status = CALL (queue, src, dst, src_origin, dst_origin, region,
       src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch, n_wait,
       wait, event);
   COUNT_EVENT (status, event);
@@ -544,7 +609,7 @@ clEnqueueFillBuffer (cl_command_queue queue, cl_mem buffer,
 
   REAL (clEnqueueFillBuffer);
   FAIL_STATUS (clEnqueueFillBuffer, CL_OUT_OF_RESOURCES);
-  status = real_fn (queue, buffer, pattern, pattern_size, offset, size,
+  status = CALL (queue, buffer, pattern, pattern_size, offset, size,
       n_wait, wait, event);
   COUNT_EVENT (status, event);
   return status;
@@ -559,7 +624,7 @@ clEnqueueReadBuffer (cl_command_queue queue, cl_mem buffer,
 
   REAL (clEnqueueReadBuffer);
   FAIL_STATUS (clEnqueueReadBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE);
-  status = real_fn (queue, buffer, blocking, offset, size, ptr, n_wait, wait,
+  status = CALL (queue, buffer, blocking, offset, size, ptr, n_wait, wait,
       event);
   COUNT_EVENT (status, event);
   return status;
@@ -577,7 +642,7 @@ clEnqueueReadBufferRect (cl_command_queue queue, cl_mem buffer,
 
   REAL (clEnqueueReadBufferRect);
   FAIL_STATUS (clEnqueueReadBufferRect, CL_MEM_OBJECT_ALLOCATION_FAILURE);
-  status = real_fn (queue, buffer, blocking, buffer_origin, host_origin,
+  status = CALL (queue, buffer, blocking, buffer_origin, host_origin,
       region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
       host_slice_pitch, ptr, n_wait, wait, event);
   COUNT_EVENT (status, event);
@@ -593,7 +658,7 @@ clEnqueueWriteBuffer (cl_command_queue queue, cl_mem buffer,
 
   REAL (clEnqueueWriteBuffer);
   FAIL_STATUS (clEnqueueWriteBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE);
-  status = real_fn (queue, buffer, blocking, offset, size, ptr, n_wait, wait,
+  status = CALL (queue, buffer, blocking, offset, size, ptr, n_wait, wait,
       event);
   COUNT_EVENT (status, event);
   return status;
@@ -609,7 +674,7 @@ clEnqueueMapBuffer (cl_command_queue queue, cl_mem buffer, cl_bool blocking,
 
   REAL (clEnqueueMapBuffer);
   FAIL_CREATE (clEnqueueMapBuffer, CL_MAP_FAILURE);
-  ptr = real_fn (queue, buffer, blocking, flags, offset, size, n_wait, wait,
+  ptr = CALL (queue, buffer, blocking, flags, offset, size, n_wait, wait,
       event, &status);
   if (errcode_ret)
     *errcode_ret = status;
@@ -625,7 +690,7 @@ clEnqueueUnmapMemObject (cl_command_queue queue, cl_mem memobj,
 
   REAL (clEnqueueUnmapMemObject);
   FAIL_STATUS (clEnqueueUnmapMemObject, CL_OUT_OF_RESOURCES);
-  status = real_fn (queue, memobj, mapped_ptr, n_wait, wait, event);
+  status = CALL (queue, memobj, mapped_ptr, n_wait, wait, event);
   COUNT_EVENT (status, event);
   return status;
 }
@@ -638,7 +703,7 @@ clEnqueueMarkerWithWaitList (cl_command_queue queue, cl_uint n_wait,
 
   REAL (clEnqueueMarkerWithWaitList);
   FAIL_STATUS (clEnqueueMarkerWithWaitList, CL_OUT_OF_HOST_MEMORY);
-  status = real_fn (queue, n_wait, wait, event);
+  status = CALL (queue, n_wait, wait, event);
   COUNT_EVENT (status, event);
   return status;
 }
@@ -651,7 +716,7 @@ clEnqueueBarrierWithWaitList (cl_command_queue queue, cl_uint n_wait,
 
   REAL (clEnqueueBarrierWithWaitList);
   FAIL_STATUS (clEnqueueBarrierWithWaitList, CL_OUT_OF_HOST_MEMORY);
-  status = real_fn (queue, n_wait, wait, event);
+  status = CALL (queue, n_wait, wait, event);
   COUNT_EVENT (status, event);
   return status;
 }

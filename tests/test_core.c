@@ -278,39 +278,49 @@ GST_START_TEST (test_contexts_of_two_devices)
 
 GST_END_TEST;
 
-/* Waits that sleep in an event callback (GST_CL_WAIT=sleep) return once
- * the command is done, and at once for one done already. */
+/* Waits that sleep in an event callback (GST_CL_WAIT=sleep) or between
+ * looks at the status (GST_CL_WAIT=poll) return once the command is done,
+ * and at once for one done already. */
 GST_START_TEST (test_sleeping_wait)
 {
-  GstClContext *ctx;
-  cl_command_queue queue;
-  cl_mem mem;
-  cl_event done;
-  cl_int state = CL_QUEUED;
-  guint8 zero = 0;
+  static const struct
+  {
+    const gchar *env;
+    GstClWait wait;
+  } modes[] = { {"sleep", GST_CL_WAIT_CALLBACK}, {"poll", GST_CL_WAIT_POLL} };
 
-  g_setenv ("GST_CL_WAIT", "sleep", TRUE);
-  ctx = gst_cl_context_new (-1, NULL);
-  g_unsetenv ("GST_CL_WAIT");
-  fail_unless (ctx != NULL && ctx->caps.wait_sleeping);
-  queue = gst_cl_context_get_thread_queue (ctx, NULL);
-  mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 1 << 20, NULL, NULL);
-  fail_unless (queue != NULL && mem != NULL);
-  fail_unless_equals_int (clEnqueueFillBuffer (queue, mem, &zero, 1, 0,
-          1 << 20, 0, NULL, NULL), CL_SUCCESS);
-  done = gst_cl_queue_mark (queue, NULL);
-  fail_unless (done != NULL);
-  fail_unless_equals_int (clFlush (queue), CL_SUCCESS);
-  fail_unless (gst_cl_event_wait (ctx, done, NULL));
-  fail_unless_equals_int (clGetEventInfo (done,
-          CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (state), &state, NULL),
-      CL_SUCCESS);
-  fail_unless_equals_int (state, CL_COMPLETE);
-  fail_unless (gst_cl_event_wait (ctx, done, NULL));
-  fail_unless (gst_cl_queue_finish (ctx, queue, NULL));
-  clReleaseEvent (done);
-  clReleaseMemObject (mem);
-  gst_object_unref (ctx);
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
+    GstClContext *ctx;
+    cl_command_queue queue;
+    cl_mem mem;
+    cl_event done;
+    cl_int state = CL_QUEUED;
+    guint8 zero = 0;
+
+    g_setenv ("GST_CL_WAIT", modes[m].env, TRUE);
+    ctx = gst_cl_context_new (-1, NULL);
+    g_unsetenv ("GST_CL_WAIT");
+    fail_unless (ctx != NULL && ctx->caps.wait == modes[m].wait);
+    queue = gst_cl_context_get_thread_queue (ctx, NULL);
+    mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 64 << 20, NULL,
+        NULL);
+    fail_unless (queue != NULL && mem != NULL);
+    fail_unless_equals_int (clEnqueueFillBuffer (queue, mem, &zero, 1, 0,
+            64 << 20, 0, NULL, NULL), CL_SUCCESS);
+    done = gst_cl_queue_mark (queue, NULL);
+    fail_unless (done != NULL);
+    fail_unless_equals_int (clFlush (queue), CL_SUCCESS);
+    fail_unless (gst_cl_event_wait (ctx, done, NULL));
+    fail_unless_equals_int (clGetEventInfo (done,
+            CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (state), &state, NULL),
+        CL_SUCCESS);
+    fail_unless_equals_int (state, CL_COMPLETE);
+    fail_unless (gst_cl_event_wait (ctx, done, NULL));
+    fail_unless (gst_cl_queue_finish (ctx, queue, NULL));
+    clReleaseEvent (done);
+    clReleaseMemObject (mem);
+    gst_object_unref (ctx);
+  }
 }
 
 GST_END_TEST;

@@ -11,18 +11,18 @@
 
 #include <string.h>
 
-/* @h's output for random GRAY8 frames of @width x @height, bit for bit:
- * rows of any length (kernels' edge cases) and of whole words (their
+/* @h's output for random @format frames of @width x @height, bit for
+ * bit: rows of any length (kernels' edge cases) and of whole words (their
  * aligned insides) */
 static void
-check_gray (GstHarness * h, gint width, gint height, ClRefPlaneFunc ref,
-    gpointer user_data, const gchar * what)
+check_format (GstHarness * h, GstVideoFormat format, gint width, gint height,
+    ClRefPlaneFunc ref, gpointer user_data, const gchar * what)
 {
   static const guint pads[] = { 3, 0 };
 
   for (guint i = 0; i < G_N_ELEMENTS (pads); i++) {
     GstVideoInfo info;
-    GstBuffer *in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, width, height,
+    GstBuffer *in = cl_test_frame_new (format, width, height,
         pads[i], width * 131 + height, &info);
     GstBuffer *out;
     gchar *why = NULL;
@@ -30,7 +30,8 @@ check_gray (GstHarness * h, gint width, gint height, ClRefPlaneFunc ref,
     gst_harness_set_src_caps (h, gst_video_info_to_caps (&info));
     out = cl_test_push_pull (h, gst_buffer_ref (in));
     fail_unless (cl_test_check_output (in, out, &info, ref, user_data, &why),
-        "%s %dx%d, rows padded by %u: %s", what, width, height, pads[i], why);
+        "%s %s %dx%d, rows padded by %u: %s", what,
+        gst_video_format_to_string (format), width, height, pads[i], why);
     gst_buffer_unref (out);
     gst_buffer_unref (in);
   }
@@ -68,7 +69,8 @@ GST_START_TEST (test_sobel_tiles)
               kernels[k], widths[w], heights[t]);
           gst_cl_sobel_set_kernel (sobel, kernels[k], widths[w], heights[t]);
           for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-            check_gray (h, sizes[s][0], sizes[s][1], cl_test_ref_sobel,
+            check_format (h, GST_VIDEO_FORMAT_GRAY8, sizes[s][0], sizes[s][1],
+                cl_test_ref_sobel,
                 GUINT_TO_POINTER (modes[m]), what);
           g_free (what);
         }
@@ -101,8 +103,16 @@ GST_START_TEST (test_epsilon_pixels_per_item)
             kernels[k], settings[s].threshold, settings[s].diameter, n);
         gst_cl_epsilon_set_kernel (epsilon, kernels[k], n);
         for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
-          check_gray (h, sizes[i][0], sizes[i][1], cl_test_ref_epsilon,
-              (gpointer) & settings[s], what);
+          check_format (h, GST_VIDEO_FORMAT_GRAY8, sizes[i][0], sizes[i][1],
+              cl_test_ref_epsilon, (gpointer) & settings[s], what);
+        /* the chroma, copied by the same work-items: NV12's rows a byte
+         * wider than the luma's at odd widths, I420's two planes */
+        for (guint i = 0; s == 0 && i < G_N_ELEMENTS (sizes); i += 2) {
+          check_format (h, GST_VIDEO_FORMAT_NV12, sizes[i][0], sizes[i][1],
+              cl_test_ref_epsilon, (gpointer) & settings[s], what);
+          check_format (h, GST_VIDEO_FORMAT_I420, sizes[i][0], sizes[i][1],
+              cl_test_ref_epsilon, (gpointer) & settings[s], what);
+        }
         g_free (what);
       }
     gst_harness_teardown (h);

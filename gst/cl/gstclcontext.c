@@ -172,7 +172,8 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
    * with two GPUs in one process it falls to a quarter (2,790 frames/s
    * against 11,220): not the default. */
   wait = g_getenv ("GST_CL_WAIT");
-  self->caps.wait_sleeping = g_strcmp0 (wait, "sleep") == 0;
+  self->caps.wait = g_strcmp0 (wait, "sleep") == 0 ? GST_CL_WAIT_CALLBACK :
+      g_strcmp0 (wait, "poll") == 0 ? GST_CL_WAIT_POLL : GST_CL_WAIT_BLOCK;
   /* what makes a compiled binary valid: the device, its driver, their API */
   self->cache_key = g_strdup_printf ("%s|%s|%s|" G_STRINGIFY
       (CL_TARGET_OPENCL_VERSION), name, driver, version);
@@ -181,12 +182,12 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
   GST_INFO_OBJECT (self, "device %d \"%s\" (%s, %s): unified memory %d, "
       "%u compute units, max work-group %" G_GSIZE_FORMAT ", largest buffer %"
       G_GUINT64_FORMAT ", sub-buffers aligned to %u bits, inline PTX %d, "
-      "waits in callbacks %d", self->device_index, self->device_name,
+      "waits %d", self->device_index, self->device_name,
       gst_cl_device_type_name (self->caps.type), version,
       self->caps.unified_memory, self->caps.compute_units,
       self->caps.max_work_group_size, (guint64) self->caps.max_mem_alloc_size,
       self->caps.mem_base_addr_align, self->caps.nv_ptx,
-      self->caps.wait_sleeping);
+      self->caps.wait);
   g_free (driver);
   g_free (version);
   g_free (name);
@@ -405,6 +406,9 @@ gst_cl_context_create_kernel (GstClContext * ctx, const gchar * source,
   return kernel;
 }
 
+static gboolean set_kernel_args (cl_kernel kernel, guint first,
+    GError ** error, guint n_args, va_list args);
+
 /**
  * gst_cl_set_kernel_args:
  * @n_args: how many (size, pointer) pairs follow; GST_CL_ARG() makes one
@@ -436,10 +440,38 @@ gboolean
 gst_cl_set_kernel_args_valist (cl_kernel kernel, GError ** error,
     guint n_args, va_list args)
 {
+  return set_kernel_args (kernel, 0, error, n_args, args);
+}
+
+/**
+ * gst_cl_set_kernel_args_from:
+ * @first: the index of the first argument set
+ *
+ * gst_cl_set_kernel_args() for arguments @first to @first + @n_args - 1.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_set_kernel_args_from (cl_kernel kernel, guint first, GError ** error,
+    guint n_args, ...)
+{
+  va_list args;
+  gboolean ok;
+
+  va_start (args, n_args);
+  ok = set_kernel_args (kernel, first, error, n_args, args);
+  va_end (args);
+  return ok;
+}
+
+static gboolean
+set_kernel_args (cl_kernel kernel, guint first, GError ** error,
+    guint n_args, va_list args)
+{
   guint i;
   cl_int status = CL_SUCCESS;
 
-  for (i = 0; i < n_args && status == CL_SUCCESS; i++) {
+  for (i = first; i < first + n_args && status == CL_SUCCESS; i++) {
     gsize size = va_arg (args, gsize);
     const void *value = va_arg (args, const void *);
 
@@ -589,6 +621,25 @@ wait_sleeping (cl_event event, GError ** error)
       "command)");
 }
 
+/* Naps of a few tens of microseconds between looks at the status: no core
+ * spins, and no driver thread runs a callback. */
+static gboolean
+wait_polling (cl_event event, GError ** error)
+{
+  cl_int state = CL_QUEUED;
+  cl_int status;
+
+  while ((status = clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+              sizeof (state), &state, NULL)) == CL_SUCCESS &&
+      state > CL_COMPLETE)
+    g_usleep (20);
+  if (status != CL_SUCCESS)
+    return gst_cl_result (clWaitForEvents (1, &event), error,
+        "clWaitForEvents");
+  return gst_cl_result (state < 0 ? state : CL_SUCCESS, error,
+      "clGetEventInfo (waiting for a command)");
+}
+
 /**
  * gst_cl_event_status:
  *
@@ -611,7 +662,8 @@ gst_cl_event_status (cl_event event)
  * gst_cl_event_wait:
  * @ctx: the context of @event, whose device says how to wait
  *
- * Blocks until @event is complete. The command must have been flushed.
+ * Blocks until @event is complete. The command must have been flushed, or
+ * be waited for with gst_cl_queue_wait().
  *
  * Returns: %TRUE when the command ended without an error
  */
@@ -621,9 +673,32 @@ gst_cl_event_wait (GstClContext * ctx, cl_event event, GError ** error)
   /* often done already: a later command was waited for */
   if (gst_cl_event_status (event) == CL_COMPLETE)
     return TRUE;
-  if (ctx->caps.wait_sleeping)
+  if (ctx->caps.wait == GST_CL_WAIT_CALLBACK)
     return wait_sleeping (event, error);
+  if (ctx->caps.wait == GST_CL_WAIT_POLL)
+    return wait_polling (event, error);
   return gst_cl_result (clWaitForEvents (1, &event), error, "clWaitForEvents");
+}
+
+/**
+ * gst_cl_queue_wait:
+ * @ctx: the context of @queue
+ * @event: a command's on @queue
+ *
+ * Blocks until @event is complete, its queue flushed first where the wait
+ * does not flush it (clWaitForEvents does: each call is one more turn at
+ * a lock that a driver may hold for all of a device's queues).
+ *
+ * Returns: %TRUE when the command ended without an error
+ */
+gboolean
+gst_cl_queue_wait (GstClContext * ctx, cl_command_queue queue,
+    cl_event event, GError ** error)
+{
+  if (ctx->caps.wait != GST_CL_WAIT_BLOCK &&
+      !gst_cl_result (clFlush (queue), error, "clFlush"))
+    return FALSE;
+  return gst_cl_event_wait (ctx, event, error);
 }
 
 /**
@@ -661,8 +736,7 @@ gst_cl_queue_finish (GstClContext * ctx, cl_command_queue queue,
 
   if (!done)
     return FALSE;
-  ok = gst_cl_result (clFlush (queue), error, "clFlush") &&
-      gst_cl_event_wait (ctx, done, error);
+  ok = gst_cl_queue_wait (ctx, queue, done, error);
   clReleaseEvent (done);
   return ok;
 }

@@ -24,6 +24,23 @@ G_BEGIN_DECLS
 #define GST_CL_CONTEXT_TYPE "gst.cl.context"
 
 /**
+ * GstClWait:
+ * @GST_CL_WAIT_BLOCK: in clWaitForEvents
+ * @GST_CL_WAIT_CALLBACK: asleep until an event callback wakes it
+ *   (GST_CL_WAIT=sleep)
+ * @GST_CL_WAIT_POLL: asleep for short naps between looks at the event's
+ *   status (GST_CL_WAIT=poll)
+ *
+ * How the host waits for a command of the device.
+ */
+typedef enum
+{
+  GST_CL_WAIT_BLOCK,
+  GST_CL_WAIT_CALLBACK,
+  GST_CL_WAIT_POLL,
+} GstClWait;
+
+/**
  * GstClDeviceCaps:
  * @type: CPU, GPU or accelerator: picks the kernels and tiles measured best
  * @unified_memory: the device reads host memory in place (CPUs, integrated
@@ -34,8 +51,7 @@ G_BEGIN_DECLS
  * @compute_units: for the benchmark's table
  * @mem_base_addr_align: in bits: where a sub-buffer may start
  * @nv_ptx: NVIDIA's compiler, which takes inline PTX assembly
- * @wait_sleeping: the host waits for the device in a callback, not in
- *   clWaitForEvents (see gst_cl_event_wait())
+ * @wait: how the host waits for the device (see gst_cl_event_wait())
  *
  * What the elements need to know of a device, read once.
  */
@@ -49,7 +65,7 @@ typedef struct
   cl_uint compute_units;
   cl_uint mem_base_addr_align;
   gboolean nv_ptx;
-  gboolean wait_sleeping;
+  GstClWait wait;
 } GstClDeviceCaps;
 
 #define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
@@ -136,6 +152,9 @@ cl_int         gst_cl_event_status (cl_event event);
 gboolean       gst_cl_event_wait (GstClContext * ctx, cl_event event,
                                   GError ** error);
 
+gboolean       gst_cl_queue_wait (GstClContext * ctx, cl_command_queue queue,
+                                  cl_event event, GError ** error);
+
 gboolean       gst_cl_queue_finish (GstClContext * ctx,
                                     cl_command_queue queue, GError ** error);
 
@@ -157,6 +176,10 @@ gboolean       gst_cl_set_kernel_args (cl_kernel kernel, GError ** error,
 gboolean       gst_cl_set_kernel_args_valist (cl_kernel kernel,
                                               GError ** error, guint n_args,
                                               va_list args);
+
+gboolean       gst_cl_set_kernel_args_from (cl_kernel kernel, guint first,
+                                            GError ** error, guint n_args,
+                                            ...);
 
 /* GstContext sharing, after the upstream CUDA helpers */
 gboolean       gst_cl_ensure_element_context (GstElement * element,

@@ -48,6 +48,14 @@ typedef struct
 {
   cl_mem mem[GST_VIDEO_MAX_PLANES];
   gsize size[GST_VIDEO_MAX_PLANES];
+
+  /*< private >*/
+  /* a frame whose planes follow each other in host memory: one buffer for
+   * them all, its planes after the first as sub-buffers */
+  cl_mem whole;
+  gsize whole_size;
+  cl_mem sub[GST_VIDEO_MAX_PLANES];
+  gsize sub_offset[GST_VIDEO_MAX_PLANES];
 } GstClStaging;
 
 /**
@@ -75,6 +83,9 @@ typedef struct
    * commands on the queue may still use the host memory */
   cl_event upload;
   gboolean pending;
+  /* a mapped frame copied whole, in one copy each way: its bytes */
+  cl_mem whole;
+  gsize whole_size;
 } GstClBufferFrame;
 
 void     gst_cl_frame_set_geometry (GstClFrame * frame,
