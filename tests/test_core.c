@@ -287,7 +287,8 @@ GST_START_TEST (test_sleeping_wait)
   {
     const gchar *env;
     GstClWait wait;
-  } modes[] = { {"sleep", GST_CL_WAIT_CALLBACK}, {"poll", GST_CL_WAIT_POLL} };
+  } modes[] = { {"sleep", GST_CL_WAIT_CALLBACK}, {"poll", GST_CL_WAIT_POLL},
+  {"block", GST_CL_WAIT_BLOCK}, {NULL, GST_CL_WAIT_AUTO} };
 
   for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
     GstClContext *ctx;
@@ -297,7 +298,8 @@ GST_START_TEST (test_sleeping_wait)
     cl_int state = CL_QUEUED;
     guint8 zero = 0;
 
-    g_setenv ("GST_CL_WAIT", modes[m].env, TRUE);
+    if (modes[m].env)
+      g_setenv ("GST_CL_WAIT", modes[m].env, TRUE);
     ctx = gst_cl_context_new (-1, NULL);
     g_unsetenv ("GST_CL_WAIT");
     fail_unless (ctx != NULL && ctx->caps.wait == modes[m].wait);
@@ -321,6 +323,50 @@ GST_START_TEST (test_sleeping_wait)
     clReleaseMemObject (mem);
     gst_object_unref (ctx);
   }
+}
+
+GST_END_TEST;
+
+static gpointer
+wait_on_own_queue (gpointer data)
+{
+  GstClContext *ctx = data;
+  cl_command_queue queue = gst_cl_context_get_thread_queue (ctx, NULL);
+  cl_mem mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 16 << 20,
+      NULL, NULL);
+  guint8 value = 7, back = 0;
+  cl_event done = NULL;
+  gboolean ok;
+
+  ok = queue && mem && clEnqueueFillBuffer (queue, mem, &value, 1, 0,
+      16 << 20, 0, NULL, NULL) == CL_SUCCESS &&
+      clEnqueueReadBuffer (queue, mem, CL_FALSE, (16 << 20) - 1, 1, &back, 0,
+      NULL, &done) == CL_SUCCESS && gst_cl_queue_wait (ctx, queue, done,
+      NULL) && back == value;
+  if (done)
+    clReleaseEvent (done);
+  if (mem)
+    clReleaseMemObject (mem);
+  return GINT_TO_POINTER (ok);
+}
+
+/* Threads waiting at once, in the default way: the first in
+ * clWaitForEvents, the others napping; every wait ends once its command is
+ * done, with the queue flushed where the wait does not flush it. */
+GST_START_TEST (test_concurrent_waits)
+{
+  GstClContext *ctx = gst_cl_context_new (-1, NULL);
+  GThread *threads[6];
+
+  fail_unless (ctx != NULL && ctx->caps.wait == GST_CL_WAIT_AUTO);
+  for (guint round = 0; round < 4; round++) {
+    for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+      threads[i] = g_thread_new ("waiter", wait_on_own_queue, ctx);
+    for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+      fail_unless (g_thread_join (threads[i]));
+  }
+  fail_unless_equals_int (g_atomic_int_get (&ctx->waiting), 0);
+  gst_object_unref (ctx);
 }
 
 GST_END_TEST;
@@ -364,6 +410,7 @@ core_suite (void)
   tcase_add_test (tc, test_wrapped_context);
   tcase_add_test (tc, test_contexts_of_two_devices);
   tcase_add_test (tc, test_sleeping_wait);
+  tcase_add_test (tc, test_concurrent_waits);
   tcase_add_test (tc, test_box_blur_divisor);
   return s;
 }

@@ -165,15 +165,14 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
    * that it can be tested without one */
   if (g_strcmp0 (g_getenv ("GST_CL_NO_ZERO_COPY"), "1") == 0)
     self->caps.unified_memory = FALSE;
-  /* GST_CL_WAIT=sleep: waits in a callback rather than clWaitForEvents.
-   * On NVIDIA's driver that frees the cores a wait spins (on an H100, 192
-   * live 1080p streams in one process all at their rate, against 173 of
-   * 192; two processes of 16 streams 11,250 frames/s against 9,860), but
-   * with two GPUs in one process it falls to a quarter (2,790 frames/s
-   * against 11,220): not the default. */
+  /* How the host waits (see gst_cl_event_wait()). GST_CL_WAIT=sleep waits
+   * in a callback: on an H100 it kept more live streams at their rate, but
+   * two GPUs in one process fell to a quarter (2,790 frames/s against
+   * 11,220). GST_CL_WAIT=block and poll force those ways. */
   wait = g_getenv ("GST_CL_WAIT");
   self->caps.wait = g_strcmp0 (wait, "sleep") == 0 ? GST_CL_WAIT_CALLBACK :
-      g_strcmp0 (wait, "poll") == 0 ? GST_CL_WAIT_POLL : GST_CL_WAIT_BLOCK;
+      g_strcmp0 (wait, "poll") == 0 ? GST_CL_WAIT_POLL :
+      g_strcmp0 (wait, "block") == 0 ? GST_CL_WAIT_BLOCK : GST_CL_WAIT_AUTO;
   /* what makes a compiled binary valid: the device, its driver, their API */
   self->cache_key = g_strdup_printf ("%s|%s|%s|" G_STRINGIFY
       (CL_TARGET_OPENCL_VERSION), name, driver, version);
@@ -658,6 +657,40 @@ gst_cl_event_status (cl_event event)
   return state;
 }
 
+/* Waits for @event; @queue (where not %NULL) is its queue, not flushed yet. */
+static gboolean
+event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
+    GError ** error)
+{
+  GstClWait how = ctx->caps.wait;
+  gboolean ok;
+
+  /* often done already: a later command was waited for */
+  if (gst_cl_event_status (event) == CL_COMPLETE)
+    return TRUE;
+  /* A driver may spin a core in clWaitForEvents (NVIDIA's does): the
+   * quickest way for one stream, but many streams' spinning waits take the
+   * cores from the threads that would give the device its next commands.
+   * Where another thread waits already, this one naps. On an H100, 2
+   * processes of 16 streams ran 12,020 frames/s against 9,780 and 256 live
+   * streams in one process missed 2,595 frames against 4,941. */
+  if (g_atomic_int_add (&ctx->waiting, 1) > 0 && how == GST_CL_WAIT_AUTO)
+    how = GST_CL_WAIT_POLL;
+  /* clWaitForEvents flushes the queue itself */
+  if (how != GST_CL_WAIT_BLOCK && how != GST_CL_WAIT_AUTO && queue &&
+      !gst_cl_result (clFlush (queue), error, "clFlush"))
+    ok = FALSE;
+  else if (how == GST_CL_WAIT_CALLBACK)
+    ok = wait_sleeping (event, error);
+  else if (how == GST_CL_WAIT_POLL)
+    ok = wait_polling (event, error);
+  else
+    ok = gst_cl_result (clWaitForEvents (1, &event), error,
+        "clWaitForEvents");
+  g_atomic_int_add (&ctx->waiting, -1);
+  return ok;
+}
+
 /**
  * gst_cl_event_wait:
  * @ctx: the context of @event, whose device says how to wait
@@ -670,14 +703,7 @@ gst_cl_event_status (cl_event event)
 gboolean
 gst_cl_event_wait (GstClContext * ctx, cl_event event, GError ** error)
 {
-  /* often done already: a later command was waited for */
-  if (gst_cl_event_status (event) == CL_COMPLETE)
-    return TRUE;
-  if (ctx->caps.wait == GST_CL_WAIT_CALLBACK)
-    return wait_sleeping (event, error);
-  if (ctx->caps.wait == GST_CL_WAIT_POLL)
-    return wait_polling (event, error);
-  return gst_cl_result (clWaitForEvents (1, &event), error, "clWaitForEvents");
+  return event_wait (ctx, NULL, event, error);
 }
 
 /**
@@ -695,10 +721,7 @@ gboolean
 gst_cl_queue_wait (GstClContext * ctx, cl_command_queue queue,
     cl_event event, GError ** error)
 {
-  if (ctx->caps.wait != GST_CL_WAIT_BLOCK &&
-      !gst_cl_result (clFlush (queue), error, "clFlush"))
-    return FALSE;
-  return gst_cl_event_wait (ctx, event, error);
+  return event_wait (ctx, queue, event, error);
 }
 
 /**

@@ -25,7 +25,9 @@ G_BEGIN_DECLS
 
 /**
  * GstClWait:
- * @GST_CL_WAIT_BLOCK: in clWaitForEvents
+ * @GST_CL_WAIT_AUTO: in clWaitForEvents where no other thread waits for
+ *   the device, else as %GST_CL_WAIT_POLL (the default)
+ * @GST_CL_WAIT_BLOCK: in clWaitForEvents (GST_CL_WAIT=block)
  * @GST_CL_WAIT_CALLBACK: asleep until an event callback wakes it
  *   (GST_CL_WAIT=sleep)
  * @GST_CL_WAIT_POLL: asleep for short naps between looks at the event's
@@ -35,6 +37,7 @@ G_BEGIN_DECLS
  */
 typedef enum
 {
+  GST_CL_WAIT_AUTO,
   GST_CL_WAIT_BLOCK,
   GST_CL_WAIT_CALLBACK,
   GST_CL_WAIT_POLL,
@@ -107,6 +110,7 @@ struct _GstClContext
   GHashTable *thread_queues;    /* GThread * -> one of queues */
   GPtrArray *queues;            /* cl_command_queue */
   guint max_queues;             /* 0: a queue a thread */
+  gint waiting;                 /* threads in gst_cl_event_wait() */
 };
 
 GstClContext * gst_cl_context_new (gint device_index, GError ** error);
