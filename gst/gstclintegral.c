@@ -40,6 +40,7 @@
 #include "gstclintegral.h"
 #include "gstclkernels.h"
 #include "cl/gstclerror.h"
+#include "cl/gstclmemory.h"
 #include "cl/gstclpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
@@ -58,8 +59,6 @@ enum
 /* scratch buffers on the device */
 enum
 {
-  SCRATCH_SUM,
-  SCRATCH_SQSUM,
   SCRATCH_VERT,
   SCRATCH_HORIZ,
 };
@@ -69,7 +68,7 @@ struct _GstClIntegral
   GstClBaseFilter parent;
 
   gboolean squared;
-  /* where the tables come back to: pinned host memory */
+  /* the tables' buffers (sum, sqsum), on the device */
   GstBufferPool *pools[2];
 };
 
@@ -249,17 +248,19 @@ clear_pool (GstBufferPool ** pool)
   }
 }
 
-/* A buffer holding the @size bytes of @table, from @pool (replaced when its
- * buffers are of another size): pinned memory, which a discrete GPU writes
- * by DMA, several times faster than into a new allocation. */
+/* A buffer of @size bytes from @pool (replaced when its buffers are of
+ * another size): one #GstClMemory, which the kernels write the table into
+ * and which stays on the device until someone maps it; the map waits for
+ * them, and is in place where the device shares host memory. Commands
+ * enqueued from now on wait for any still using it. */
 static GstBuffer *
-read_table (GstClBaseFilter * base, GstBufferPool ** pool, cl_mem table,
-    gsize size, GError ** error)
+acquire_table (GstClBaseFilter * base, GstBufferPool ** pool, gsize size,
+    cl_mem * table, GError ** error)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   GstBuffer *buf = NULL;
-  GstMapInfo map;
-  cl_int status;
+  GstMemory *mem;
+  GArray *deps;
   gboolean ok;
 
   if (*pool) {
@@ -272,26 +273,47 @@ read_table (GstClBaseFilter * base, GstBufferPool ** pool, cl_mem table,
       clear_pool (pool);
   }
   if (!*pool) {
-    *pool = gst_cl_pinned_pool_new_active (ctx, size);
+    *pool = gst_cl_buffer_pool_new_active (ctx, GST_CL_POOL_DEVICE, size);
     gst_cl_buffer_pool_set_element (*pool, GST_ELEMENT (base));
   }
-  if (gst_buffer_pool_acquire_buffer (*pool, &buf, NULL) != GST_FLOW_OK ||
-      !gst_buffer_map (buf, &map, GST_MAP_WRITE)) {
+  if (gst_buffer_pool_acquire_buffer (*pool, &buf, NULL) != GST_FLOW_OK) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
         "could not allocate a %" G_GSIZE_FORMAT "-byte integral image", size);
-    gst_clear_buffer (&buf);
     return NULL;
   }
-  status = clEnqueueReadBuffer (gst_cl_base_filter_get_queue (base), table,
-      CL_FALSE, 0, size, map.data, 0, NULL, NULL);
-  ok = gst_cl_result (status, error, "clEnqueueReadBuffer");
-  /* on error too: the read may have started */
-  ok = gst_cl_queue_finish (ctx, gst_cl_base_filter_get_queue (base),
-      ok ? error : NULL) && ok;
-  gst_buffer_unmap (buf, &map);
-  if (!ok)
-    gst_clear_buffer (&buf);
+  mem = gst_buffer_peek_memory (buf, 0);
+  deps = gst_cl_event_array_new ();
+  gst_cl_memory_get_dependencies (mem, TRUE, deps);
+  ok = gst_cl_queue_wait_for (gst_cl_base_filter_get_queue (base), deps, error);
+  g_array_unref (deps);
+  if (!ok) {
+    gst_buffer_unref (buf);
+    return NULL;
+  }
+  *table = gst_cl_memory_get_buffer (mem);
   return buf;
+}
+
+/* Makes the commands enqueued so far the writers of @sum and @sqsum (NULL
+ * without squared), which maps and later frames wait for; on failure,
+ * waits for them itself, as nothing else would. */
+static gboolean
+tables_enqueued (GstClBaseFilter * base, gboolean ok, GstBuffer * sum,
+    GstBuffer * sqsum, GError ** error)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  cl_command_queue queue = gst_cl_base_filter_get_queue (base);
+  cl_event done = ok ? gst_cl_queue_mark (queue, error) : NULL;
+
+  if (!done) {
+    gst_cl_queue_finish (ctx, queue, NULL);
+    return FALSE;
+  }
+  gst_cl_memory_add_access (gst_buffer_peek_memory (sum, 0), TRUE, done);
+  if (sqsum)
+    gst_cl_memory_add_access (gst_buffer_peek_memory (sqsum, 0), TRUE, done);
+  clReleaseEvent (done);
+  return gst_cl_result (clFlush (queue), error, "clFlush");
 }
 
 static gboolean
@@ -307,24 +329,21 @@ gst_cl_integral_analyse (GstClBaseFilter * base, const GstClFrame * in,
   GstBuffer *sum = NULL, *sqsum = NULL;
   GstCustomMeta *meta;
   GstStructure *s;
-  cl_mem table, sq_table = NULL;
+  cl_mem table = NULL, sq_table = NULL;
   gboolean squared;
 
   GST_OBJECT_LOCK (self);
   squared = self->squared;
   GST_OBJECT_UNLOCK (self);
 
-  table = gst_cl_base_filter_get_scratch (base, SCRATCH_SUM, size, error);
-  if (table && squared)
-    sq_table = gst_cl_base_filter_get_scratch (base, SCRATCH_SQSUM, sq_size,
-        error);
-  if (!table || (squared && !sq_table) ||
-      !integral_tables (base, luma, table, sq_table, error) ||
-      !(sum = read_table (base, &self->pools[0], table, size, error)))
-    return FALSE;
-  if (sq_table &&
-      !(sqsum = read_table (base, &self->pools[1], sq_table, sq_size, error))) {
-    gst_buffer_unref (sum);
+  sum = acquire_table (base, &self->pools[0], size, &table, error);
+  if (sum && squared)
+    sqsum = acquire_table (base, &self->pools[1], sq_size, &sq_table, error);
+  if (!sum || (squared && !sqsum) ||
+      !tables_enqueued (base, integral_tables (base, luma, table, sq_table,
+              error), sum, sqsum, error)) {
+    gst_clear_buffer (&sum);
+    gst_clear_buffer (&sqsum);
     return FALSE;
   }
 
