@@ -104,6 +104,7 @@ run (GstClBaseFilter * base, const gchar * options, const gchar * name,
 typedef enum
 {
   METHOD_SCANS,
+  METHOD_STRIPS,
   METHOD_BLOCKS,
   METHOD_TILES,
 } Method;
@@ -132,8 +133,10 @@ choose_method (GstClContext * ctx)
     return METHOD_SCANS;
   if (g_strcmp0 (env, "tiles") == 0)
     return METHOD_TILES;
+  if (g_strcmp0 (env, "strips") == 0)
+    return METHOD_STRIPS;
   if (!(ctx->caps.type & CL_DEVICE_TYPE_GPU))
-    return METHOD_SCANS;
+    return METHOD_STRIPS;
   return ctx->caps.max_work_group_size >= TILE_LX * TILE_LY ?
       METHOD_TILES : METHOD_BLOCKS;
 }
@@ -179,6 +182,40 @@ integral_tiles (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
       GST_CL_ARG (col_at), GST_CL_ARG (tile_at));
 }
 
+/* strips of integral_strips (kernels/integral.cl): this many a compute
+ * unit, for the threads to share them out evenly, and at least this wide */
+#define STRIPS_PER_UNIT 4
+#define STRIP_MIN_W 64
+
+/* The two passes over strips of columns, a work-item a strip (a work-group
+ * of its own, so that the strips go to every core). */
+static gboolean
+integral_strips (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
+    gsize elem_size, const gchar * options, GError ** error)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  gint w = in->width, h = in->height, pitch = w;
+  guint units = MAX (ctx->caps.compute_units, 1);
+  gint strip = MAX ((w + units * STRIPS_PER_UNIT - 1) /
+      (units * STRIPS_PER_UNIT), STRIP_MIN_W);
+  gint strips;
+  gsize one = 1;
+  cl_mem carry;
+
+  strip = (strip + 7) / 8 * 8;
+  strips = (w + strip - 1) / strip;
+  carry = gst_cl_base_filter_get_scratch (base, SCRATCH_VERT,
+      (gsize) h * strips * elem_size, error);
+  return carry &&
+      run (base, options, "integral_strip_carries", 1, h, 1, NULL, error, 7,
+      GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (carry),
+      GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (strip), GST_CL_ARG (strips))
+      && run (base, options, "integral_strips", 1, strips, 1, &one, error, 9,
+      GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
+      GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (carry),
+      GST_CL_ARG (strip), GST_CL_ARG (strips));
+}
+
 /* Enqueues the integral image of @in into @table, @elem_size bytes an
  * element, one row of the plane's width a row. */
 static gboolean
@@ -190,11 +227,14 @@ integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
       gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
   gint w = in->width, h = in->height, pitch = w;
   gint blocks_w = (w + 3) / 4, blocks_h = (h + 3) / 4;
+  Method method = choose_method (ctx);
   cl_mem vert, horiz;
 
-  /* CPUs: the reference's two passes, the columns in vectors; else the 4x4
-   * blocks (see kernels/integral.cl) */
-  if (reference || choose_method (ctx) == METHOD_SCANS)
+  if (!reference && method == METHOD_STRIPS)
+    return integral_strips (base, in, table, elem_size, options, error);
+  /* the reference's two passes, the columns in vectors; else the 4x4 blocks
+   * (see kernels/integral.cl) */
+  if (reference || method == METHOD_SCANS)
     return run (base, options, "integral_rows", 1, h, 1, NULL, error, 6,
         GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
         GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h)) &&
