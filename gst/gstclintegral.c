@@ -23,10 +23,14 @@
  * and variances, Haar features.
  *
  * The reference sums whole rows, then whole columns. The optimized kernels
- * follow, on GPUs, the 4x4-block integral image: each block's own sums,
- * then scans over the blocks' bottom rows and right columns that join them;
- * on CPUs, the same two passes as the reference with the columns summed four
- * at a time.
+ * follow, on GPUs, tiles of 128x32 pixels (or the 4x4-block integral
+ * image): each tile's own sums, joined by scans over their totals; on CPUs,
+ * strips of columns, each run down its rows by one work-item.
+ *
+ * The tables are device memory from pools of the element: mapping `sum` or
+ * `sqsum` waits for the kernels that write it and reads it in place where
+ * the device shares host memory; on other devices only a table that is
+ * mapped comes back over the bus.
  *
  * ## Example launch line
  * |[
@@ -116,8 +120,9 @@ typedef enum
 #define TILE_LY 8
 
 /* The optimized method, by device type. PoCL (2 cores, GRAY8, kernel time):
- * the two scans with vector columns 1.42 ms at 1080p, 6.84 at 4K; the 4x4
- * blocks 1.95 and 9.88; the reference 1.81 and 22.6. H100: the blocks 0.267
+ * the strips about 0.85 ms at 1080p; the two scans with vector columns 1.42
+ * ms at 1080p, 6.84 at 4K; the 4x4 blocks 1.95 and 9.88; the reference 1.81
+ * and 22.6 (docs/benchmarks.md). H100: the blocks 0.267
  * and 0.593 ms against 0.745 and 1.931 for the reference; the tiles, on
  * devices whose work-groups take 32 x 8 work-items, see docs/clintegral.md.
  * GST_CL_INTEGRAL_METHOD=scans|blocks|tiles overrides, to test each
@@ -186,6 +191,7 @@ integral_tiles (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
  * unit, for the threads to share them out evenly, and at least this wide */
 #define STRIPS_PER_UNIT 4
 #define STRIP_MIN_W 64
+#define STRIP_MAX_W 512         /* STRIP_MAX */
 
 /* The two passes over strips of columns, a work-item a strip (a work-group
  * of its own, so that the strips go to every core). */
@@ -196,8 +202,8 @@ integral_strips (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gint w = in->width, h = in->height, pitch = w;
   guint units = MAX (ctx->caps.compute_units, 1);
-  gint strip = MAX ((w + units * STRIPS_PER_UNIT - 1) /
-      (units * STRIPS_PER_UNIT), STRIP_MIN_W);
+  gint strip = CLAMP ((w + units * STRIPS_PER_UNIT - 1) /
+      (units * STRIPS_PER_UNIT), STRIP_MIN_W, STRIP_MAX_W);
   gint strips;
   gsize one = 1;
   cl_mem carry;

@@ -83,8 +83,12 @@ integral_cols4 (__global T * dst, int pitch, int width, int height)
   }
 }
 
+/* the widest strip */
+#define STRIP_MAX 512
+
 /* variant=optimized on CPUs, in two passes over strips of `strip` columns
- * (a multiple of 8), the table's rows written once and in order:
+ * (a multiple of 8, at most STRIP_MAX), the table's rows written once and
+ * in order:
  * 1. integral_strip_carries, a work-item a row: for each strip, the sum of
  *    the row left of it;
  * 2. integral_strips, a work-item a strip, down all its rows: the row's
@@ -118,20 +122,26 @@ integral_strips (__global const uchar * src, int src_stride, __global T * dst,
     int pitch, int width, int height, __global const T * carry, int strip,
     int strips)
 {
+  /* the strip's running column sums: the table's row above */
+  T col[STRIP_MAX];
   int s = get_global_id (0);
-  int x0 = s * strip, x1 = min (x0 + strip, width);
+  int x0 = s * strip, x1 = min (x0 + strip, width), n = x1 - x0;
+  /* rows of whole vectors: stored past the caches, which the table, written
+   * once and read by someone else, would only crowd */
+  bool stream = pitch % 8 == 0;
 
   if (x0 >= width)
     return;
+  for (int i = 0; i < n; i++)
+    col[i] = 0;
   for (int y = 0; y < height; y++) {
-    __global const uchar *row = src + (size_t) y * src_stride;
-    __global T *out = dst + (size_t) y * pitch;
-    __global const T *above = out - pitch;
+    __global const uchar *row = src + (size_t) y * src_stride + x0;
+    __global T *out = dst + (size_t) y * pitch + x0;
     T acc = carry[(size_t) y * strips + s];
-    int x = x0;
+    int i = 0;
 
-    for (; x + 8 <= x1; x += 8) {
-      T8 p = VALUE8 (vload8 (0, row + x));
+    for (; i + 8 <= n; i += 8) {
+      T8 p = VALUE8 (vload8 (0, row + i));
       T total;
 
       p += (T8) (0, p.s012, p.s3456);
@@ -139,15 +149,18 @@ integral_strips (__global const uchar * src, int src_stride, __global T * dst,
       p += (T8) (0, 0, 0, 0, p.s0123);
       /* the carry's chain, one addition in 8 pixels */
       total = p.s7;
-      p += acc;
+      p += acc + vload8 (0, col + i);
       acc += total;
-      if (y > 0)
-        p += vload8 (0, above + x);
-      vstore8 (p, 0, out + x);
+      vstore8 (p, 0, col + i);
+      if (stream)
+        __builtin_nontemporal_store (p, (__global T8 *) (out + i));
+      else
+        vstore8 (p, 0, out + i);
     }
-    for (; x < x1; x++) {
-      acc += VALUE (row[x]);
-      out[x] = y > 0 ? acc + above[x] : acc;
+    for (; i < n; i++) {
+      acc += VALUE (row[i]);
+      col[i] += acc;
+      out[i] = col[i];
     }
   }
 }
