@@ -93,9 +93,10 @@ integral_cols4 (__global T * dst, int pitch, int width, int height)
  *    the row left of it;
  * 2. integral_strips, a work-item a strip, down all its rows: the row's
  *    running sum from that carry, 8 pixels at a time (a scan inside the
- *    vector, then one addition carried along), plus the row above, which
- *    the same work-item has just written and its core's cache holds.
- * The image is read twice, the table written once. */
+ *    vector, then one addition carried along), added to the strip's
+ *    column sums, which the work-item keeps in private memory.
+ * The image is read twice, the table written once (past the caches where
+ * its rows are whole vectors). */
 __kernel void
 integral_strip_carries (__global const uchar * src, int src_stride,
     __global T * carry, int width, int height, int strip, int strips)
