@@ -23,10 +23,14 @@
  * and variances, Haar features.
  *
  * The reference sums whole rows, then whole columns. The optimized kernels
- * follow, on GPUs, the 4x4-block integral image: each block's own sums,
- * then scans over the blocks' bottom rows and right columns that join them;
- * on CPUs, the same two passes as the reference with the columns summed four
- * at a time.
+ * follow, on GPUs, tiles of 128x32 pixels (or the 4x4-block integral
+ * image): each tile's own sums, joined by scans over their totals; on CPUs,
+ * strips of columns, each run down its rows by one work-item.
+ *
+ * The tables are device memory from pools of the element: mapping `sum` or
+ * `sqsum` waits for the kernels that write it and reads it in place where
+ * the device shares host memory; on other devices only a table that is
+ * mapped comes back over the bus.
  *
  * ## Example launch line
  * |[
@@ -40,6 +44,7 @@
 #include "gstclintegral.h"
 #include "gstclkernels.h"
 #include "cl/gstclerror.h"
+#include "cl/gstclmemory.h"
 #include "cl/gstclpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
@@ -58,8 +63,6 @@ enum
 /* scratch buffers on the device */
 enum
 {
-  SCRATCH_SUM,
-  SCRATCH_SQSUM,
   SCRATCH_VERT,
   SCRATCH_HORIZ,
 };
@@ -69,7 +72,7 @@ struct _GstClIntegral
   GstClBaseFilter parent;
 
   gboolean squared;
-  /* where the tables come back to: pinned host memory */
+  /* the tables' buffers (sum, sqsum), on the device */
   GstBufferPool *pools[2];
 };
 
@@ -105,6 +108,7 @@ run (GstClBaseFilter * base, const gchar * options, const gchar * name,
 typedef enum
 {
   METHOD_SCANS,
+  METHOD_STRIPS,
   METHOD_BLOCKS,
   METHOD_TILES,
 } Method;
@@ -116,8 +120,9 @@ typedef enum
 #define TILE_LY 8
 
 /* The optimized method, by device type. PoCL (2 cores, GRAY8, kernel time):
- * the two scans with vector columns 1.42 ms at 1080p, 6.84 at 4K; the 4x4
- * blocks 1.95 and 9.88; the reference 1.81 and 22.6. H100: the blocks 0.267
+ * the strips about 0.85 ms at 1080p; the two scans with vector columns 1.42
+ * ms at 1080p, 6.84 at 4K; the 4x4 blocks 1.95 and 9.88; the reference 1.81
+ * and 22.6 (docs/benchmarks.md). H100: the blocks 0.267
  * and 0.593 ms against 0.745 and 1.931 for the reference; the tiles, on
  * devices whose work-groups take 32 x 8 work-items, see docs/clintegral.md.
  * GST_CL_INTEGRAL_METHOD=scans|blocks|tiles overrides, to test each
@@ -133,8 +138,10 @@ choose_method (GstClContext * ctx)
     return METHOD_SCANS;
   if (g_strcmp0 (env, "tiles") == 0)
     return METHOD_TILES;
+  if (g_strcmp0 (env, "strips") == 0)
+    return METHOD_STRIPS;
   if (!(ctx->caps.type & CL_DEVICE_TYPE_GPU))
-    return METHOD_SCANS;
+    return METHOD_STRIPS;
   return ctx->caps.max_work_group_size >= TILE_LX * TILE_LY ?
       METHOD_TILES : METHOD_BLOCKS;
 }
@@ -180,6 +187,41 @@ integral_tiles (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
       GST_CL_ARG (col_at), GST_CL_ARG (tile_at));
 }
 
+/* strips of integral_strips (kernels/integral.cl): this many a compute
+ * unit, for the threads to share them out evenly, and at least this wide */
+#define STRIPS_PER_UNIT 4
+#define STRIP_MIN_W 64
+#define STRIP_MAX_W 512         /* STRIP_MAX */
+
+/* The two passes over strips of columns, a work-item a strip (a work-group
+ * of its own, so that the strips go to every core). */
+static gboolean
+integral_strips (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
+    gsize elem_size, const gchar * options, GError ** error)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  gint w = in->width, h = in->height, pitch = w;
+  guint units = MAX (ctx->caps.compute_units, 1);
+  gint strip = CLAMP ((w + units * STRIPS_PER_UNIT - 1) /
+      (units * STRIPS_PER_UNIT), STRIP_MIN_W, STRIP_MAX_W);
+  gint strips;
+  gsize one = 1;
+  cl_mem carry;
+
+  strip = (strip + 7) / 8 * 8;
+  strips = (w + strip - 1) / strip;
+  carry = gst_cl_base_filter_get_scratch (base, SCRATCH_VERT,
+      (gsize) h * strips * elem_size, error);
+  return carry &&
+      run (base, options, "integral_strip_carries", 1, h, 1, NULL, error, 7,
+      GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (carry),
+      GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (strip), GST_CL_ARG (strips))
+      && run (base, options, "integral_strips", 1, strips, 1, &one, error, 9,
+      GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
+      GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (carry),
+      GST_CL_ARG (strip), GST_CL_ARG (strips));
+}
+
 /* Enqueues the integral image of @in into @table, @elem_size bytes an
  * element, one row of the plane's width a row. */
 static gboolean
@@ -191,11 +233,14 @@ integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
       gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
   gint w = in->width, h = in->height, pitch = w;
   gint blocks_w = (w + 3) / 4, blocks_h = (h + 3) / 4;
+  Method method = choose_method (ctx);
   cl_mem vert, horiz;
 
-  /* CPUs: the reference's two passes, the columns in vectors; else the 4x4
-   * blocks (see kernels/integral.cl) */
-  if (reference || choose_method (ctx) == METHOD_SCANS)
+  if (!reference && method == METHOD_STRIPS)
+    return integral_strips (base, in, table, elem_size, options, error);
+  /* the reference's two passes, the columns in vectors; else the 4x4 blocks
+   * (see kernels/integral.cl) */
+  if (reference || method == METHOD_SCANS)
     return run (base, options, "integral_rows", 1, h, 1, NULL, error, 6,
         GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
         GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h)) &&
@@ -249,17 +294,19 @@ clear_pool (GstBufferPool ** pool)
   }
 }
 
-/* A buffer holding the @size bytes of @table, from @pool (replaced when its
- * buffers are of another size): pinned memory, which a discrete GPU writes
- * by DMA, several times faster than into a new allocation. */
+/* A buffer of @size bytes from @pool (replaced when its buffers are of
+ * another size): one #GstClMemory, which the kernels write the table into
+ * and which stays on the device until someone maps it; the map waits for
+ * them, and is in place where the device shares host memory. Commands
+ * enqueued from now on wait for any still using it. */
 static GstBuffer *
-read_table (GstClBaseFilter * base, GstBufferPool ** pool, cl_mem table,
-    gsize size, GError ** error)
+acquire_table (GstClBaseFilter * base, GstBufferPool ** pool, gsize size,
+    cl_mem * table, GError ** error)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   GstBuffer *buf = NULL;
-  GstMapInfo map;
-  cl_int status;
+  GstMemory *mem;
+  GArray *deps;
   gboolean ok;
 
   if (*pool) {
@@ -272,26 +319,47 @@ read_table (GstClBaseFilter * base, GstBufferPool ** pool, cl_mem table,
       clear_pool (pool);
   }
   if (!*pool) {
-    *pool = gst_cl_pinned_pool_new_active (ctx, size);
+    *pool = gst_cl_buffer_pool_new_active (ctx, GST_CL_POOL_DEVICE, size);
     gst_cl_buffer_pool_set_element (*pool, GST_ELEMENT (base));
   }
-  if (gst_buffer_pool_acquire_buffer (*pool, &buf, NULL) != GST_FLOW_OK ||
-      !gst_buffer_map (buf, &map, GST_MAP_WRITE)) {
+  if (gst_buffer_pool_acquire_buffer (*pool, &buf, NULL) != GST_FLOW_OK) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
         "could not allocate a %" G_GSIZE_FORMAT "-byte integral image", size);
-    gst_clear_buffer (&buf);
     return NULL;
   }
-  status = clEnqueueReadBuffer (gst_cl_base_filter_get_queue (base), table,
-      CL_FALSE, 0, size, map.data, 0, NULL, NULL);
-  ok = gst_cl_result (status, error, "clEnqueueReadBuffer");
-  /* on error too: the read may have started */
-  ok = gst_cl_queue_finish (ctx, gst_cl_base_filter_get_queue (base),
-      ok ? error : NULL) && ok;
-  gst_buffer_unmap (buf, &map);
-  if (!ok)
-    gst_clear_buffer (&buf);
+  mem = gst_buffer_peek_memory (buf, 0);
+  deps = gst_cl_event_array_new ();
+  gst_cl_memory_get_dependencies (mem, TRUE, deps);
+  ok = gst_cl_queue_wait_for (gst_cl_base_filter_get_queue (base), deps, error);
+  g_array_unref (deps);
+  if (!ok) {
+    gst_buffer_unref (buf);
+    return NULL;
+  }
+  *table = gst_cl_memory_get_buffer (mem);
   return buf;
+}
+
+/* Makes the commands enqueued so far the writers of @sum and @sqsum (NULL
+ * without squared), which maps and later frames wait for; on failure,
+ * waits for them itself, as nothing else would. */
+static gboolean
+tables_enqueued (GstClBaseFilter * base, gboolean ok, GstBuffer * sum,
+    GstBuffer * sqsum, GError ** error)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  cl_command_queue queue = gst_cl_base_filter_get_queue (base);
+  cl_event done = ok ? gst_cl_queue_mark (queue, error) : NULL;
+
+  if (!done) {
+    gst_cl_queue_finish (ctx, queue, NULL);
+    return FALSE;
+  }
+  gst_cl_memory_add_access (gst_buffer_peek_memory (sum, 0), TRUE, done);
+  if (sqsum)
+    gst_cl_memory_add_access (gst_buffer_peek_memory (sqsum, 0), TRUE, done);
+  clReleaseEvent (done);
+  return gst_cl_result (clFlush (queue), error, "clFlush");
 }
 
 static gboolean
@@ -307,24 +375,21 @@ gst_cl_integral_analyse (GstClBaseFilter * base, const GstClFrame * in,
   GstBuffer *sum = NULL, *sqsum = NULL;
   GstCustomMeta *meta;
   GstStructure *s;
-  cl_mem table, sq_table = NULL;
+  cl_mem table = NULL, sq_table = NULL;
   gboolean squared;
 
   GST_OBJECT_LOCK (self);
   squared = self->squared;
   GST_OBJECT_UNLOCK (self);
 
-  table = gst_cl_base_filter_get_scratch (base, SCRATCH_SUM, size, error);
-  if (table && squared)
-    sq_table = gst_cl_base_filter_get_scratch (base, SCRATCH_SQSUM, sq_size,
-        error);
-  if (!table || (squared && !sq_table) ||
-      !integral_tables (base, luma, table, sq_table, error) ||
-      !(sum = read_table (base, &self->pools[0], table, size, error)))
-    return FALSE;
-  if (sq_table &&
-      !(sqsum = read_table (base, &self->pools[1], sq_table, sq_size, error))) {
-    gst_buffer_unref (sum);
+  sum = acquire_table (base, &self->pools[0], size, &table, error);
+  if (sum && squared)
+    sqsum = acquire_table (base, &self->pools[1], sq_size, &sq_table, error);
+  if (!sum || (squared && !sqsum) ||
+      !tables_enqueued (base, integral_tables (base, luma, table, sq_table,
+              error), sum, sqsum, error)) {
+    gst_clear_buffer (&sum);
+    gst_clear_buffer (&sqsum);
     return FALSE;
   }
 

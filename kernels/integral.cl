@@ -11,13 +11,17 @@
 #ifdef SQUARED
 typedef ulong T;
 typedef ulong4 T4;
+typedef ulong8 T8;
 #define VALUE(p) ((T) (p) * (T) (p))
 #define CONVERT_T4 convert_ulong4
+#define VALUE8(p) (convert_ulong8 (p) * convert_ulong8 (p))
 #else
 typedef uint T;
 typedef uint4 T4;
+typedef uint8 T8;
 #define VALUE(p) ((T) (p))
 #define CONVERT_T4 convert_uint4
+#define VALUE8(p) convert_uint8 (p)
 #endif
 
 /* variant=reference, the straightforward one: a work-item sums a whole row,
@@ -75,6 +79,89 @@ integral_cols4 (__global T * dst, int pitch, int width, int height)
         col += dst[y * pitch + x];
         dst[y * pitch + x] = col;
       }
+    }
+  }
+}
+
+/* the widest strip */
+#define STRIP_MAX 512
+
+/* variant=optimized on CPUs, in two passes over strips of `strip` columns
+ * (a multiple of 8, at most STRIP_MAX), the table's rows written once and
+ * in order:
+ * 1. integral_strip_carries, a work-item a row: for each strip, the sum of
+ *    the row left of it;
+ * 2. integral_strips, a work-item a strip, down all its rows: the row's
+ *    running sum from that carry, 8 pixels at a time (a scan inside the
+ *    vector, then one addition carried along), added to the strip's
+ *    column sums, which the work-item keeps in private memory.
+ * The image is read twice, the table written once (past the caches where
+ * its rows are whole vectors). */
+__kernel void
+integral_strip_carries (__global const uchar * src, int src_stride,
+    __global T * carry, int width, int height, int strip, int strips)
+{
+  int y = get_global_id (0);
+  __global const uchar *row = src + (size_t) y * src_stride;
+  T acc = 0;
+
+  if (y >= height)
+    return;
+  for (int s = 0; s < strips; s++) {
+    int x1 = min ((s + 1) * strip, width);
+    T sum = 0;
+
+    carry[(size_t) y * strips + s] = acc;
+    for (int x = s * strip; x < x1; x++)
+      sum += VALUE (row[x]);
+    acc += sum;
+  }
+}
+
+__kernel void
+integral_strips (__global const uchar * src, int src_stride, __global T * dst,
+    int pitch, int width, int height, __global const T * carry, int strip,
+    int strips)
+{
+  /* the strip's running column sums: the table's row above */
+  T col[STRIP_MAX];
+  int s = get_global_id (0);
+  int x0 = s * strip, x1 = min (x0 + strip, width), n = x1 - x0;
+  /* rows of whole vectors: stored past the caches, which the table, written
+   * once and read by someone else, would only crowd */
+  bool stream = pitch % 8 == 0;
+
+  if (x0 >= width)
+    return;
+  for (int i = 0; i < n; i++)
+    col[i] = 0;
+  for (int y = 0; y < height; y++) {
+    __global const uchar *row = src + (size_t) y * src_stride + x0;
+    __global T *out = dst + (size_t) y * pitch + x0;
+    T acc = carry[(size_t) y * strips + s];
+    int i = 0;
+
+    for (; i + 8 <= n; i += 8) {
+      T8 p = VALUE8 (vload8 (0, row + i));
+      T total;
+
+      p += (T8) (0, p.s012, p.s3456);
+      p += (T8) (0, 0, p.s01, p.s2345);
+      p += (T8) (0, 0, 0, 0, p.s0123);
+      /* the carry's chain, one addition in 8 pixels */
+      total = p.s7;
+      p += acc + vload8 (0, col + i);
+      acc += total;
+      vstore8 (p, 0, col + i);
+      if (stream)
+        __builtin_nontemporal_store (p, (__global T8 *) (out + i));
+      else
+        vstore8 (p, 0, out + i);
+    }
+    for (; i < n; i++) {
+      acc += VALUE (row[i]);
+      col[i] += acc;
+      out[i] = col[i];
     }
   }
 }

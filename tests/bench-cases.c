@@ -21,7 +21,8 @@
 #define SOBEL(mode, w, h) {"clsobel", "mode=" #mode, GRAY8, w, h, FALSE}
 #define EPSILON(t, d, w, h) \
   {"clepsilon", "threshold=" #t " diameter=" #d, NV12, w, h, FALSE}
-/* clintegral: the table goes back to the host every frame, as in a pipeline */
+/* clintegral: the tables stay on the device, as in a pipeline where nobody
+ * maps them */
 #define INTEGRAL(sq, w, h) {"clintegral", "squared=" #sq, GRAY8, w, h, FALSE}
 
 static const BenchCase cases[] = {

@@ -204,12 +204,13 @@ GST_START_TEST (test_sums_wrap)
 
 GST_END_TEST;
 
-/* The real photo in a real pipeline: box sums from the meta equal the sums
- * of the pixels. */
-GST_START_TEST (test_real_photo_box_sums)
+/* The real photo through @filter: box sums from the meta equal the sums of
+ * the pixels. */
+static void
+check_photo_box_sums (const gchar * filter)
 {
   GstBuffer *out = cl_test_photo_through (GST_VIDEO_FORMAT_NV12, 512, 384,
-      "clintegral squared=true");
+      filter);
   GstCustomMeta *meta = gst_buffer_get_custom_meta (out, "GstClIntegralMeta");
   static const gint boxes[][4] = { {0, 0, 0, 0}, {0, 0, 511, 383},
   {10, 20, 30, 40}, {100, 0, 511, 5}, {500, 300, 511, 383}, {0, 77, 3, 301}
@@ -259,6 +260,64 @@ GST_START_TEST (test_real_photo_box_sums)
   gst_buffer_unref (sqsum);
   gst_buffer_unref (sum);
   gst_buffer_unref (out);
+}
+
+/* The real photo in a real pipeline, its tables read once the pipeline is
+ * gone; and after a queue and another element, in another thread. */
+GST_START_TEST (test_real_photo_box_sums)
+{
+  check_photo_box_sums ("clintegral squared=true");
+  check_photo_box_sums ("clintegral squared=true ! queue ! identity");
+  check_photo_box_sums
+      ("clintegral squared=true ! queue ! videoconvert ! queue");
+}
+
+GST_END_TEST;
+
+/* The tables' buffers come from pools: those of a frame still held, not yet
+ * read, are not those the frames after it write; those given back serve
+ * again, with the new frame's sums. */
+GST_START_TEST (test_tables_held_and_reused)
+{
+  const gint width = 67, height = 45;
+  GstHarness *h = cl_test_harness_new ("clintegral", GST_VIDEO_FORMAT_GRAY8,
+      width, height);
+  GstBuffer *in[6], *out[6];
+  GstVideoInfo info;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (in); i++)
+    in[i] = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, width, height, 0,
+        31 + i, &info);
+  for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
+    gst_util_set_object_arg (G_OBJECT (h->element), "variant", variants[v]);
+    g_object_set (h->element, "squared", TRUE, NULL);
+    /* 0 held throughout; 1 read and given back before 2 and 3 */
+    out[0] = cl_test_push_pull (h, gst_buffer_ref (in[0]));
+    out[1] = cl_test_push_pull (h, gst_buffer_ref (in[1]));
+    check_output (in[1], out[1], &info, TRUE, "frame 1");
+    gst_buffer_unref (out[1]);
+    out[2] = cl_test_push_pull (h, gst_buffer_ref (in[2]));
+    out[3] = cl_test_push_pull (h, gst_buffer_ref (in[3]));
+    /* without squared, then with it again: its pool serves as before */
+    g_object_set (h->element, "squared", FALSE, NULL);
+    out[4] = cl_test_push_pull (h, gst_buffer_ref (in[4]));
+    g_object_set (h->element, "squared", TRUE, NULL);
+    out[5] = cl_test_push_pull (h, gst_buffer_ref (in[5]));
+    for (i = 0; i < G_N_ELEMENTS (out); i++) {
+      gchar *what;
+
+      if (i == 1)
+        continue;
+      what = g_strdup_printf ("%s frame %u", variants[v], i);
+      check_output (in[i], out[i], &info, i != 4, what);
+      g_free (what);
+      gst_buffer_unref (out[i]);
+    }
+  }
+  for (i = 0; i < G_N_ELEMENTS (in); i++)
+    gst_buffer_unref (in[i]);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -329,6 +388,7 @@ integral_suite (void)
   tcase_add_test (tc, test_large_odd_frame);
   tcase_add_test (tc, test_sums_wrap);
   tcase_add_test (tc, test_real_photo_box_sums);
+  tcase_add_test (tc, test_tables_held_and_reused);
   tcase_add_test (tc, test_chained_replaces);
   tcase_add_test (tc, test_squared_while_playing);
   tcase_add_test (tc, test_caps_rejected);

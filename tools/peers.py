@@ -5,6 +5,7 @@
 #
 #   tools/setup.sh && tools/peers.py                  # 1080p and 4K
 #   tools/peers.py --sizes 1920x1080 --rounds 5
+#   tools/peers.py --only clintegral                # one element's rows
 #
 # Peers: OpenCV's functions on the CPU (cv2.blur, cv2.Sobel with the L1
 # magnitude, cv2.integral, cv2.addWeighted), timed on a frame in memory, and
@@ -153,6 +154,8 @@ def main():
         description="each element against OpenCV and GStreamer peers")
     ap.add_argument("--sizes", default="1920x1080,3840x2160")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--only", default=None,
+                    help="only the rows whose element's name contains this")
     args = ap.parse_args()
     dev = os.environ.get("GST_CL_DEVICE", "the default device")
     print(f"clfilters on {dev}; OpenCV "
@@ -166,6 +169,8 @@ def main():
     for size in args.sizes.split(","):
         w, h = (int(x) for x in size.split("x"))
         for op, ours, peer, fn, note, second in cases(w, h):
+            if args.only and args.only not in ours[0].split()[0]:
+                continue
             peer_ok = peer is not None and have(peer[0].split()[0])
             t_ours, t_peer, t_cv, peer_failed = [], [], [], None
             d_ours = pipeline_desc(ours[0], ours[1], w, h, second)

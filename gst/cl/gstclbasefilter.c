@@ -316,8 +316,9 @@ gst_cl_base_filter_fill_plane (GstClBaseFilter * filter,
  *
  * Enqueues the element's kernels for frames already on the device, as the
  * element does for every buffer; for benchmarks and tests. Needs negotiated
- * caps. An analysing element reads its results back to the host, as it does
- * for every buffer, and ignores @out.
+ * caps. An analysing element attaches its results to a buffer of its own,
+ * dropped at once (clintegral's tables, which nobody maps, stay on the
+ * device), and ignores @out.
  *
  * Returns: %TRUE on success
  */

@@ -240,6 +240,28 @@ gst_cl_buffer_pool_set_element (GstBufferPool * pool, GstElement * element)
 }
 
 /**
+ * gst_cl_buffer_pool_new_active:
+ * @memory: pinned host memory or device memory
+ * @size: bytes of every buffer
+ *
+ * Returns: (transfer full): an active pool of @size-byte buffers, each one
+ *   memory: a #GstClMemory on @ctx's device, or pinned host memory that it
+ *   reads and writes by DMA
+ */
+GstBufferPool *
+gst_cl_buffer_pool_new_active (GstClContext * ctx, GstClPoolMemory memory,
+    gsize size)
+{
+  GstBufferPool *pool = gst_cl_buffer_pool_new (ctx, memory);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, NULL, size, 0, 0);
+  gst_buffer_pool_set_config (pool, config);
+  gst_buffer_pool_set_active (pool, TRUE);
+  return pool;
+}
+
+/**
  * gst_cl_pinned_pool_new_active:
  * @size: bytes of every buffer
  *
@@ -249,13 +271,7 @@ gst_cl_buffer_pool_set_element (GstBufferPool * pool, GstElement * element)
 GstBufferPool *
 gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size)
 {
-  GstBufferPool *pool = gst_cl_buffer_pool_new (ctx, GST_CL_POOL_PINNED);
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_set_params (config, NULL, size, 0, 0);
-  gst_buffer_pool_set_config (pool, config);
-  gst_buffer_pool_set_active (pool, TRUE);
-  return pool;
+  return gst_cl_buffer_pool_new_active (ctx, GST_CL_POOL_PINNED, size);
 }
 
 /**

@@ -33,6 +33,10 @@ GstBufferPool * gst_cl_buffer_pool_new (GstClContext * ctx,
 void            gst_cl_buffer_pool_set_element (GstBufferPool * pool,
                                                 GstElement * element);
 
+GstBufferPool * gst_cl_buffer_pool_new_active (GstClContext * ctx,
+                                               GstClPoolMemory memory,
+                                               gsize size);
+
 GstBufferPool * gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size);
 
 void            gst_cl_propose_allocation (GstElement * element,
