@@ -620,18 +620,29 @@ wait_sleeping (cl_event event, GError ** error)
       "command)");
 }
 
-/* Naps of a few tens of microseconds between looks at the status: no core
- * spins, and no driver thread runs a callback. */
+/* Naps between looks at the status: no core spins, and no driver thread
+ * runs a callback. The first nap is most of what this thread's last wait
+ * took, the next ones double from 20 us up to 320 us: a few looks a wait,
+ * where every look is a call into the driver (with 256 streams napping
+ * 20 us at a time, the looks alone took the cores). */
 static gboolean
 wait_polling (cl_event event, GError ** error)
 {
+  static _Thread_local gint64 last_wait;
+  gint64 start = g_get_monotonic_time ();
+  gulong nap = CLAMP (last_wait * 3 / 4, 20, 2000);
+  gboolean first = TRUE;
   cl_int state = CL_QUEUED;
   cl_int status;
 
   while ((status = clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
               sizeof (state), &state, NULL)) == CL_SUCCESS &&
-      state > CL_COMPLETE)
-    g_usleep (20);
+      state > CL_COMPLETE) {
+    g_usleep (nap);
+    nap = first ? 20 : MIN (nap * 2, 320);
+    first = FALSE;
+  }
+  last_wait = g_get_monotonic_time () - start;
   if (status != CL_SUCCESS)
     return gst_cl_result (clWaitForEvents (1, &event), error,
         "clWaitForEvents");
