@@ -25,8 +25,8 @@ G_BEGIN_DECLS
 
 /**
  * GstClWait:
- * @GST_CL_WAIT_AUTO: in clWaitForEvents where no other thread waits for
- *   the device, else as %GST_CL_WAIT_POLL (the default)
+ * @GST_CL_WAIT_AUTO: in clWaitForEvents while fewer threads than the cores
+ *   wait for the device, else as %GST_CL_WAIT_POLL (the default)
  * @GST_CL_WAIT_BLOCK: in clWaitForEvents (GST_CL_WAIT=block)
  * @GST_CL_WAIT_CALLBACK: asleep until an event callback wakes it
  *   (GST_CL_WAIT=sleep)
@@ -111,6 +111,7 @@ struct _GstClContext
   GPtrArray *queues;            /* cl_command_queue */
   guint max_queues;             /* 0: a queue a thread */
   gint waiting;                 /* threads in gst_cl_event_wait() */
+  gint spinning_waits;          /* the most that wait in clWaitForEvents */
 };
 
 GstClContext * gst_cl_context_new (gint device_index, GError ** error);
