@@ -177,14 +177,20 @@ ensure_whole_staging (GstClContext * ctx, GstClStaging * staging,
   for (p = 1; p < frame->n_planes; p++) {
     gsize offset = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (vframe, p) -
         base;
-    cl_buffer_region region = { offset, staging->whole_size - offset };
+    /* each its own plane's bytes: sub-buffers that overlap crash NVIDIA's
+     * driver once a command uses them */
+    gsize end = p + 1 < frame->n_planes ? (gsize) ((const guint8 *)
+        GST_VIDEO_FRAME_PLANE_DATA (vframe, p + 1) - base) : size;
+    cl_buffer_region region = { offset, end - offset };
 
-    if (!staging->sub[p] || staging->sub_offset[p] != offset) {
+    if (!staging->sub[p] || staging->sub_offset[p] != offset ||
+        staging->sub_size[p] != region.size) {
       if (staging->sub[p])
         clReleaseMemObject (staging->sub[p]);
       staging->sub[p] = clCreateSubBuffer (staging->whole, 0,
           CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
       staging->sub_offset[p] = offset;
+      staging->sub_size[p] = region.size;
       if (!gst_cl_result (status, error, "clCreateSubBuffer")) {
         staging->sub[p] = NULL;
         return NULL;
@@ -756,6 +762,7 @@ gst_cl_staging_clear (GstClStaging * staging)
       clReleaseMemObject (staging->sub[p]);
     staging->sub[p] = NULL;
     staging->sub_offset[p] = 0;
+    staging->sub_size[p] = 0;
   }
   if (staging->whole)
     clReleaseMemObject (staging->whole);

@@ -56,6 +56,7 @@ typedef struct
   gsize whole_size;
   cl_mem sub[GST_VIDEO_MAX_PLANES];
   gsize sub_offset[GST_VIDEO_MAX_PLANES];
+  gsize sub_size[GST_VIDEO_MAX_PLANES];
 } GstClStaging;
 
 /**
