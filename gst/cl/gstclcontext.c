@@ -170,7 +170,10 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
    * two GPUs in one process fell to a quarter (2,790 frames/s against
    * 11,220). GST_CL_WAIT=block and poll force those ways. */
   wait = g_getenv ("GST_CL_WAIT");
-  self->spinning_waits = g_get_num_processors ();
+  /* GST_CL_SPINNING_WAITS=N: at most N threads in clWaitForEvents */
+  self->spinning_waits = g_getenv ("GST_CL_SPINNING_WAITS") ?
+      (gint) g_ascii_strtoll (g_getenv ("GST_CL_SPINNING_WAITS"), NULL, 10) :
+      (gint) MAX (g_get_num_processors () / 2, 1);
   self->caps.wait = g_strcmp0 (wait, "sleep") == 0 ? GST_CL_WAIT_CALLBACK :
       g_strcmp0 (wait, "poll") == 0 ? GST_CL_WAIT_POLL :
       g_strcmp0 (wait, "block") == 0 ? GST_CL_WAIT_BLOCK : GST_CL_WAIT_AUTO;
@@ -622,10 +625,10 @@ wait_sleeping (cl_event event, GError ** error)
 }
 
 /* Naps between looks at the status, no core spinning and no driver thread
- * running a callback: 20 us, then twice as long each time up to 160 us, a
- * few looks a wait, where every look is a call into the driver (256
- * streams napping 20 us at a time took the cores with their looks alone).
- * Not longer: a stream's thread has one frame in flight, so what a nap
+ * running a callback: 20 us, then twice as long each time up to 500 us.
+ * Every look is a call into the driver: 256 streams looking every 20 us
+ * took the cores with their looks alone, and the device's commands
+ * stalled. A stream's thread has one frame in flight, so what a nap
  * overshoots, the stream loses (napping most of the last wait in one go
  * cost 8 streams a quarter of their frames on an H100). */
 static gboolean
@@ -639,7 +642,7 @@ wait_polling (cl_event event, GError ** error)
               sizeof (state), &state, NULL)) == CL_SUCCESS &&
       state > CL_COMPLETE) {
     g_usleep (nap);
-    nap = MIN (nap * 2, 160);
+    nap = MIN (nap * 2, 500);
   }
   if (status != CL_SUCCESS)
     return gst_cl_result (clWaitForEvents (1, &event), error,
@@ -678,12 +681,13 @@ event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
   if (gst_cl_event_status (event) == CL_COMPLETE)
     return TRUE;
   /* A driver may spin a core in clWaitForEvents (NVIDIA's does): the
-   * quickest way while there are cores to spin, but more spinning waits
-   * than cores take them from the threads that would give the device its
-   * next commands. So threads beyond as many as the cores nap. On an H100
-   * (16 cores), 8 and 32 streams in one process ran as fast as with only
-   * clWaitForEvents, 256 live streams kept 29.5 frames/s on average
-   * against 28.9 and missed half as many frames. */
+   * quickest way while there are cores to spin, but spinning waits take
+   * the cores from the threads that would give the device its next
+   * commands. So at most half as many threads as cores spin, the others
+   * nap. On an H100 (16 cores; GST_CL_SPINNING_WAITS=N to try others),
+   * 256 live streams in one process kept 29.6 and 25.7 frames/s on average
+   * against 22.9 and 21.0 with 16 spinning, 32 streams not live 10,208
+   * and 8,259 frames/s against 9,118 and 7,753. */
   if (g_atomic_int_add (&ctx->waiting, 1) >= ctx->spinning_waits &&
       how == GST_CL_WAIT_AUTO)
     how = GST_CL_WAIT_POLL;
