@@ -50,6 +50,7 @@ typedef enum
   BOX_BLUR_RUNS_ALONG_ROWS,
   BOX_BLUR_RUNS_TRANSPOSED,
   BOX_BLUR_STRIPS,
+  BOX_BLUR_BANDS,
 } BoxBlurMethod;
 
 /* the work-group of boxblur_strip (kernels/boxblur.cl), of which 2 radius
@@ -59,6 +60,13 @@ typedef enum
 #define STRIP 256
 #define STRIP_MAX_RADIUS 10
 #define STRIP_ROWS 16
+
+/* the bytes of a row a work-item of boxblur_band takes, the largest radius
+ * it takes (its private sums keep 64 bytes each side) and the rows it
+ * slides down */
+#define BAND 512
+#define BAND_MAX_RADIUS 15
+#define BAND_ROWS 32
 
 struct _GstClBoxBlur
 {
@@ -99,7 +107,8 @@ gst_cl_box_blur_divisor (guint n, guint * magic, guint * shift)
 static gint
 items_per_run (GstClBoxBlur * self, guint radius)
 {
-  gboolean transposed = self->method != BOX_BLUR_RUNS_ALONG_ROWS;
+  gboolean transposed = self->method == BOX_BLUR_RUNS_TRANSPOSED ||
+      self->method == BOX_BLUR_STRIPS;
 
   if (self->run_override > 0)
     return transposed ? GST_ROUND_UP_32 (self->run_override) :
@@ -125,6 +134,10 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     self->method = BOX_BLUR_RUNS_ALONG_ROWS;
   else if (env && g_str_equal (env, "transposed"))
     self->method = BOX_BLUR_RUNS_TRANSPOSED;
+  else if ((env && g_str_equal (env, "bands")) ||
+      (!(env && g_str_equal (env, "strips")) &&
+          (ctx->caps.type & CL_DEVICE_TYPE_CPU)))
+    self->method = BOX_BLUR_BANDS;
   else if ((env && g_str_equal (env, "strips")) ||
       (!(ctx->caps.type & CL_DEVICE_TYPE_CPU) &&
           ctx->caps.max_work_group_size >= STRIP))
@@ -136,7 +149,8 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
       G_MAXINT) : 0;
   GST_DEBUG_OBJECT (self, "optimized kernels: %s",
       self->method == BOX_BLUR_RUNS_ALONG_ROWS ? "runs along rows" :
-      self->method == BOX_BLUR_STRIPS ? "strips" : "transposed runs");
+      self->method == BOX_BLUR_STRIPS ? "strips" :
+      self->method == BOX_BLUR_BANDS ? "bands" : "transposed runs");
   return TRUE;
 }
 
@@ -157,17 +171,22 @@ blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
 }
 
-/* One pass down strips of STRIP columns, STRIP_ROWS rows a work-group. */
+/* One pass down strips of STRIP columns, STRIP_ROWS rows a work-group, or
+ * bands of BAND bytes, BAND_ROWS rows a work-item. */
 static gboolean
-blur_plane_strips (GstClBoxBlur * self, const GstClPlane * in,
+blur_plane_one_pass (GstClBoxBlur * self, const GstClPlane * in,
     const GstClPlane * out, gint radius, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  gboolean bands = self->method == BOX_BLUR_BANDS;
+  gint rows = self->run_override > 0 ? self->run_override :
+      bands ? BAND_ROWS : STRIP_ROWS;
   gint out_w = STRIP - 2 * radius;
-  gint rows = self->run_override > 0 ? self->run_override : STRIP_ROWS;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
-  gsize local[2] = { STRIP, 1 };
-  gsize global[2] = { (gsize) (in->width + out_w - 1) / out_w * STRIP,
+  gsize local[2] = { bands ? 1 : STRIP, 1 };
+  gsize global[2] = { bands ?
+        (gsize) (in->width * in->pstride + BAND - 1) / BAND :
+        (gsize) (in->width + out_w - 1) / out_w * STRIP,
     (gsize) (in->height + rows - 1) / rows
   };
   gchar options[32];
@@ -176,7 +195,7 @@ blur_plane_strips (GstClBoxBlur * self, const GstClPlane * in,
   gst_cl_box_blur_divisor (n, &magic, &shift);
   g_snprintf (options, sizeof (options), "-DCH=%d", in->pstride);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
-      "boxblur_strip", error);
+      bands ? "boxblur_band" : "boxblur_strip", error);
   return k && gst_cl_set_kernel_args (k, error, 11, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
@@ -190,7 +209,8 @@ blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
     const GstClPlane * out, gint radius, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  gboolean transposed = self->method != BOX_BLUR_RUNS_ALONG_ROWS;
+  gboolean transposed = self->method == BOX_BLUR_RUNS_TRANSPOSED ||
+      self->method == BOX_BLUR_STRIPS;
   gint row_bytes = in->width * in->pstride;
   /* in elements of the tmp buffer: ushort along rows, pixels transposed */
   gint tmp_stride = transposed ? in->height : GST_ROUND_UP_4 (row_bytes);
@@ -255,9 +275,10 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     if (reference)
       ok = blur_plane_reference (base, &in->planes[p], &out->planes[p],
           radius, error);
-    else if (self->method == BOX_BLUR_STRIPS && radius <= STRIP_MAX_RADIUS)
-      ok = blur_plane_strips (self, &in->planes[p], &out->planes[p], radius,
-          error);
+    else if ((self->method == BOX_BLUR_STRIPS && radius <= STRIP_MAX_RADIUS)
+        || (self->method == BOX_BLUR_BANDS && radius <= BAND_MAX_RADIUS))
+      ok = blur_plane_one_pass (self, &in->planes[p], &out->planes[p],
+          radius, error);
     else
       ok = blur_plane_optimized (self, &in->planes[p], &out->planes[p],
           radius, error);

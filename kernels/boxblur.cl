@@ -298,3 +298,93 @@ boxblur_strip (__global const uchar * restrict src, int src_stride,
     col -= PIX (y - radius, x);
   }
 }
+
+/* One pass for CPUs, for the smaller diameters: a work-item takes a strip
+ * of BAND bytes of `rows` rows and slides down them keeping the sum of the
+ * d bytes around the row for each byte of the strip and the radius pixels
+ * each side, in private memory (a few KiB, cache-resident); at each row it
+ * adds the d column sums of a channel around each byte, 16 bytes at a time
+ * in vectors, and writes the row. The image is read once (the rows leaving
+ * the window again, from the cache), written once, with no intermediate in
+ * global memory; the cost grows with d through the d vector adds a 16
+ * bytes. Column sums outside the image repeat those of its edge pixels. */
+#define BAND 512
+#define BAND_PAD 64             /* >= the largest halo, 4 * 15 bytes */
+
+#define V16(p) vload16 (0, (p))
+
+__kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
+void
+boxblur_band (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
+    int radius, int rows, uint n, uint magic, uint shift)
+{
+  uint cols[BAND + 2 * BAND_PAD + 16];
+  int row_bytes = width * CH, halo = radius * CH;
+  int s = get_global_id (0) * BAND, e = min (s + BAND, row_bytes);
+  /* the bytes of the image whose columns the strip needs */
+  int lo = max (s - halo, 0), hi = min (e + halo, row_bytes);
+  int y0 = get_global_id (1) * rows, y1 = min (y0 + rows, height);
+  /* cols[k] is the column of byte s - BAND_PAD + k */
+  uint *c = cols + BAND_PAD - s;
+
+  if (s >= row_bytes || y0 >= height)
+    return;
+
+  for (int p = lo; p < hi; p += 16) {
+    if (p + 16 <= hi) {
+      uint16 v = 0;
+
+      for (int y = y0 - radius; y <= y0 + radius; y++)
+        v += convert_uint16 (vload16 (0, ROW (y) + p));
+      vstore16 (v, 0, c + p);
+    } else {
+      for (int q = p; q < hi; q++) {
+        uint v = 0;
+
+        for (int y = y0 - radius; y <= y0 + radius; y++)
+          v += ROW (y)[q];
+        c[q] = v;
+      }
+    }
+  }
+
+  for (int y = y0; y < y1; y++) {
+    __global const uchar *add = ROW (y + radius + 1), *sub = ROW (y - radius);
+    __global uchar *out = dst + y * dst_stride;
+
+    /* the edges' columns, replicated outwards */
+    for (int p = s - halo; p < lo; p++)
+      c[p] = c[(p + halo) % CH];
+    for (int p = hi; p < e + halo; p++)
+      c[p] = c[row_bytes - CH + (p - row_bytes) % CH];
+
+    for (int p = s; p < e; p += 16) {
+      uint16 sum = n / 2;
+      uchar16 o;
+
+      for (int i = -halo; i <= halo; i += CH)
+        sum += V16 (c + p + i);
+      o = convert_uchar16 (n == 1 ? sum : mul_hi (sum, (uint16) magic) >>
+          shift);
+      if (p + 16 <= e)
+        vstore16 (o, 0, out + p);
+      else {
+        uchar tmp[16];
+
+        vstore16 (o, 0, tmp);
+        for (int q = p; q < e; q++)
+          out[q] = tmp[q - p];
+      }
+    }
+
+    for (int p = lo; p < hi; p += 16) {
+      if (p + 16 <= hi)
+        vstore16 (V16 (c + p) + convert_uint16 (vload16 (0, add + p)) -
+            convert_uint16 (vload16 (0, sub + p)), 0, c + p);
+      else
+        for (int q = p; q < hi; q++)
+          c[q] += add[q] - sub[q];
+    }
+  }
+}
