@@ -352,6 +352,9 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
   for (int y = y0; y < y1; y++) {
     __global const uchar *add = ROW (y + radius + 1), *sub = ROW (y - radius);
     __global uchar *out = dst + y * dst_stride;
+    /* vstore16 may store byte by byte; a vector store needs 16-byte
+     * alignment, which a band of a 16-byte aligned row keeps */
+    bool aligned = ((ulong) (out + s) & 15) == 0;
 
     /* the edges' columns, replicated outwards */
     for (int p = s - halo; p < lo; p++)
@@ -367,7 +370,9 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
         sum += V16 (c + p + i);
       o = convert_uchar16 (n == 1 ? sum : mul_hi (sum, (uint16) magic) >>
           shift);
-      if (p + 16 <= e)
+      if (p + 16 <= e && aligned)
+        *(__global uchar16 *) (out + p) = o;
+      else if (p + 16 <= e)
         vstore16 (o, 0, out + p);
       else {
         uchar tmp[16];
