@@ -65,7 +65,7 @@ typedef enum
  * it takes (its private sums keep 64 bytes each side) and the rows it
  * slides down */
 #define BAND 512
-#define BAND_MAX_RADIUS 15
+#define BAND_MAX_RADIUS (GST_CL_BOX_BLUR_BAND_MAX_DIAMETER / 2)
 #define BAND_ROWS 32
 
 struct _GstClBoxBlur
