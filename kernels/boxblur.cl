@@ -319,11 +319,14 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
     int radius, int rows, uint n, uint magic, uint shift)
 {
-  uint cols[BAND + 2 * BAND_PAD + 16];
+  uint cols[BAND + 2 * BAND_PAD + 16] __attribute__ ((aligned (64)));
   int row_bytes = width * CH, halo = radius * CH;
   int s = get_global_id (0) * BAND, e = min (s + BAND, row_bytes);
-  /* the bytes of the image whose columns the strip needs */
+  /* the bytes of the image whose columns the strip needs, and where their
+   * blocks of 16 start: aligned in cols, so that one store writes a block
+   * and the next row's load of it forwards from that store */
   int lo = max (s - halo, 0), hi = min (e + halo, row_bytes);
+  int first = s - ((halo + 15) & ~15);
   int y0 = get_global_id (1) * rows, y1 = min (y0 + rows, height);
   /* floor ((S + n/2) / n) = floor ((S + n/2 + 1/2) * inv): the fraction of
    * the exact quotient lies at least 1/(2n) > 5e-4 from an integer, and the
@@ -337,15 +340,15 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
   if (s >= row_bytes || y0 >= height)
     return;
 
-  for (int p = lo; p < hi; p += 16) {
-    if (p + 16 <= hi) {
+  for (int p = first; p < hi; p += 16) {
+    if (p >= 0 && p + 16 <= row_bytes) {
       uint16 v = 0;
 
       for (int y = y0 - radius; y <= y0 + radius; y++)
         v += convert_uint16 (vload16 (0, ROW (y) + p));
-      vstore16 (v, 0, c + p);
+      *(uint16 *) (c + p) = v;
     } else {
-      for (int q = p; q < hi; q++) {
+      for (int q = max (p, lo); q < min (p + 16, hi); q++) {
         uint v = 0;
 
         for (int y = y0 - radius; y <= y0 + radius; y++)
@@ -390,12 +393,12 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
       }
     }
 
-    for (int p = lo; p < hi; p += 16) {
-      if (p + 16 <= hi)
-        vstore16 (V16 (c + p) + convert_uint16 (vload16 (0, add + p)) -
-            convert_uint16 (vload16 (0, sub + p)), 0, c + p);
+    for (int p = first; p < hi; p += 16) {
+      if (p >= 0 && p + 16 <= row_bytes)
+        *(uint16 *) (c + p) += convert_uint16 (vload16 (0, add + p)) -
+            convert_uint16 (vload16 (0, sub + p));
       else
-        for (int q = p; q < hi; q++)
+        for (int q = max (p, lo); q < min (p + 16, hi); q++)
           c[q] += add[q] - sub[q];
     }
   }
