@@ -299,15 +299,19 @@ boxblur_strip (__global const uchar * restrict src, int src_stride,
   }
 }
 
-/* One pass for CPUs, for the smaller diameters: a work-item takes a strip
- * of BAND bytes of `rows` rows and slides down them keeping the sum of the
- * d bytes around the row for each byte of the strip and the radius pixels
- * each side, in private memory (a few KiB, cache-resident); at each row it
- * adds the d column sums of a channel around each byte, 16 bytes at a time
- * in vectors, and writes the row. The image is read once (the rows leaving
- * the window again, from the cache), written once, with no intermediate in
- * global memory; the cost grows with d through the d vector adds a 16
- * bytes. Column sums outside the image repeat those of its edge pixels. */
+/* One pass for CPUs, up to d = 31: a work-item takes a band of BAND bytes
+ * of `rows` rows and slides down them keeping the sum of the d bytes
+ * around the row for each byte of the band and the radius pixels each
+ * side, in private memory (a few KiB, cache-resident); at each row it adds
+ * the d column sums of a channel around each byte, 16 bytes at a time in
+ * vectors, divides and writes the row. Work-items of their own, rather
+ * than a work-group summing across in local memory, because a CPU
+ * compiler vectorizes across work-items only loops free of inner loops and
+ * barriers. The image is read once (the rows leaving the window again,
+ * from the cache), written once, with no intermediate in global memory;
+ * the cost grows with d through the d vector adds a 16 bytes. Column sums
+ * outside the image repeat those of its edge pixels. magic and shift are
+ * unused: the division is a float product (see below). */
 #define BAND 512
 #define BAND_PAD 64             /* >= the largest halo, 4 * 15 bytes */
 
