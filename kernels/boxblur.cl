@@ -317,6 +317,17 @@ boxblur_strip (__global const uchar * restrict src, int src_stride,
 
 #define V16(p) vload16 (0, (p))
 
+/* a store that need not stay in the cache: nobody reads the output soon
+ * enough, and a cached store first reads the line it writes */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store)
+#define STORE_STREAMING(v, p) __builtin_nontemporal_store ((v), (p))
+#endif
+#endif
+#ifndef STORE_STREAMING
+#define STORE_STREAMING(v, p) (*(p) = (v))
+#endif
+
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
 boxblur_band (__global const uchar * restrict src, int src_stride,
@@ -385,7 +396,7 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
       o = convert_uchar16 (convert_uint16 ((convert_float16 (sum) + 0.5f) *
               inv));
       if (p + 16 <= e && aligned)
-        *(__global uchar16 *) (out + p) = o;
+        STORE_STREAMING (o, (__global uchar16 *) (out + p));
       else if (p + 16 <= e)
         vstore16 (o, 0, out + p);
       else {
