@@ -298,3 +298,123 @@ boxblur_strip (__global const uchar * restrict src, int src_stride,
     col -= PIX (y - radius, x);
   }
 }
+
+/* One pass for CPUs, up to d = 31: a work-item takes a band of BAND bytes
+ * of `rows` rows and slides down them keeping the sum of the d bytes
+ * around the row for each byte of the band and the radius pixels each
+ * side, in private memory (a few KiB, cache-resident); at each row it adds
+ * the d column sums of a channel around each byte, 16 bytes at a time in
+ * vectors, divides and writes the row. Work-items of their own, rather
+ * than a work-group summing across in local memory, because a CPU
+ * compiler vectorizes across work-items only loops free of inner loops and
+ * barriers. The image is read once (the rows leaving the window again,
+ * from the cache), written once, with no intermediate in global memory;
+ * the cost grows with d through the d vector adds a 16 bytes. Column sums
+ * outside the image repeat those of its edge pixels. magic and shift are
+ * unused: the division is a float product (see below). */
+#define BAND 512
+#define BAND_PAD 64             /* >= the largest halo, 4 * 15 bytes */
+
+#define V16(p) vload16 (0, (p))
+
+/* a store that need not stay in the cache: nobody reads the output soon
+ * enough, and a cached store first reads the line it writes */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store)
+#define STORE_STREAMING(v, p) __builtin_nontemporal_store ((v), (p))
+#endif
+#endif
+#ifndef STORE_STREAMING
+#define STORE_STREAMING(v, p) (*(p) = (v))
+#endif
+
+__kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
+void
+boxblur_band (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
+    int radius, int rows, uint n, uint magic, uint shift)
+{
+  uint cols[BAND + 2 * BAND_PAD + 16] __attribute__ ((aligned (64)));
+  int row_bytes = width * CH, halo = radius * CH;
+  int s = get_global_id (0) * BAND, e = min (s + BAND, row_bytes);
+  /* the bytes of the image whose columns the strip needs, and where their
+   * blocks of 16 start: aligned in cols, so that one store writes a block
+   * and the next row's load of it forwards from that store */
+  int lo = max (s - halo, 0), hi = min (e + halo, row_bytes);
+  int first = s - ((halo + 15) & ~15);
+  int y0 = get_global_id (1) * rows, y1 = min (y0 + rows, height);
+  /* floor ((S + n/2) / n) = floor ((S + n/2 + 1/2) * inv): the fraction of
+   * the exact quotient lies at least 1/(2n) > 5e-4 from an integer, and the
+   * single-precision reciprocal (2.5 ulp) and product (0.5 ulp) err by at
+   * most 4e-7 of it, under 1e-4 for S + n/2 < 2^18 (d <= 31), which is
+   * exact in a float with its half */
+  float inv = 1.0f / n;
+  /* cols[k] is the column of byte s - BAND_PAD + k */
+  uint *c = cols + BAND_PAD - s;
+
+  if (s >= row_bytes || y0 >= height)
+    return;
+
+  for (int p = first; p < hi; p += 16) {
+    if (p >= 0 && p + 16 <= row_bytes) {
+      uint16 v = 0;
+
+      for (int y = y0 - radius; y <= y0 + radius; y++)
+        v += convert_uint16 (vload16 (0, ROW (y) + p));
+      *(uint16 *) (c + p) = v;
+    } else {
+      for (int q = max (p, lo); q < min (p + 16, hi); q++) {
+        uint v = 0;
+
+        for (int y = y0 - radius; y <= y0 + radius; y++)
+          v += ROW (y)[q];
+        c[q] = v;
+      }
+    }
+  }
+
+  for (int y = y0; y < y1; y++) {
+    __global const uchar *add = ROW (y + radius + 1), *sub = ROW (y - radius);
+    __global uchar *out = dst + y * dst_stride;
+    /* vstore16 may store byte by byte; a vector store needs 16-byte
+     * alignment, which a band of a 16-byte aligned row keeps */
+    bool aligned = ((ulong) (out + s) & 15) == 0;
+
+    /* the edges' columns, replicated outwards */
+    for (int p = s - halo; p < lo; p++)
+      c[p] = c[(p + halo) % CH];
+    for (int p = hi; p < e + halo; p++)
+      c[p] = c[row_bytes - CH + (p - row_bytes) % CH];
+
+    for (int p = s; p < e; p += 16) {
+      uint16 sum = n / 2 + V16 (c + p + halo);
+      uchar16 o;
+
+      /* in pairs, to halve the loop's overhead */
+      for (int i = -halo; i < halo; i += 2 * CH)
+        sum += V16 (c + p + i) + V16 (c + p + i + CH);
+      o = convert_uchar16 (convert_uint16 ((convert_float16 (sum) + 0.5f) *
+              inv));
+      if (p + 16 <= e && aligned)
+        STORE_STREAMING (o, (__global uchar16 *) (out + p));
+      else if (p + 16 <= e)
+        vstore16 (o, 0, out + p);
+      else {
+        uchar tmp[16];
+
+        vstore16 (o, 0, tmp);
+        for (int q = p; q < e; q++)
+          out[q] = tmp[q - p];
+      }
+    }
+
+    for (int p = first; p < hi; p += 16) {
+      if (p >= 0 && p + 16 <= row_bytes)
+        *(uint16 *) (c + p) += convert_uint16 (vload16 (0, add + p)) -
+            convert_uint16 (vload16 (0, sub + p));
+      else
+        for (int q = max (p, lo); q < min (p + 16, hi); q++)
+          c[q] += add[q] - sub[q];
+    }
+  }
+}

@@ -72,6 +72,28 @@ GST_START_TEST (test_every_diameter)
 
 GST_END_TEST;
 
+GST_START_TEST (test_wide_rows)
+{
+  /* rows of 2 to 4 of the CPU's bands (512 bytes), at diameters whose
+   * radius in bytes falls on and off its blocks of 16, up to its largest */
+  static const struct
+  {
+    GstVideoFormat format;
+    gint width;
+  } rows[] = {
+    {GST_VIDEO_FORMAT_RGBA, 300}, {GST_VIDEO_FORMAT_GRAY8, 1100},
+    {GST_VIDEO_FORMAT_NV12, 1030},
+  };
+  static const guint diameters[] = { 3, 9, 17, 31 };
+
+  for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
+    for (guint d = 0; d < G_N_ELEMENTS (diameters); d++)
+      check_blur (rows[r].format, rows[r].width, 7, 13, diameters[d],
+          "optimized");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_large_odd_frame)
 {
   static const GstVideoFormat large[] = { GST_VIDEO_FORMAT_RGBA,
@@ -256,6 +278,7 @@ boxblur_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_formats_and_sizes);
   tcase_add_test (tc, test_every_diameter);
+  tcase_add_test (tc, test_wide_rows);
   tcase_add_test (tc, test_large_odd_frame);
   tcase_add_test (tc, test_real_photo);
   tcase_add_test (tc, test_real_pipeline);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "cltest.h"
@@ -288,7 +289,8 @@ GST_START_TEST (test_sleeping_wait)
     const gchar *env;
     GstClWait wait;
   } modes[] = { {"sleep", GST_CL_WAIT_CALLBACK}, {"poll", GST_CL_WAIT_POLL},
-  {"block", GST_CL_WAIT_BLOCK}, {NULL, GST_CL_WAIT_AUTO} };
+  {"block", GST_CL_WAIT_BLOCK}, {NULL, GST_CL_WAIT_AUTO}
+  };
 
   for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
     GstClContext *ctx;
@@ -395,6 +397,31 @@ GST_START_TEST (test_box_blur_divisor)
 
 GST_END_TEST;
 
+GST_START_TEST (test_box_blur_reciprocal)
+{
+  /* boxblur_band's floor ((x + 1/2) * (1/n)) in single precision, for every
+   * x = S + n/2 it meets, with the reciprocal anywhere within the 2.5 ulp
+   * that OpenCL allows a division (3 ulp each side here) */
+  for (guint d = 3; d <= GST_CL_BOX_BLUR_BAND_MAX_DIAMETER; d += 2) {
+    guint n = d * d;
+
+    for (gint ulp = -3; ulp <= 3; ulp++) {
+      gfloat inv = 1.0f / n;
+
+      for (gint u = 0; u < ABS (ulp); u++)
+        inv = nextafterf (inv, ulp < 0 ? 0.0f : 1.0f);
+      for (guint x = 0; x <= 255 * n + n / 2; x++) {
+        guint q = (guint) (((gfloat) x + 0.5f) * inv);
+
+        if (q != x / n)
+          fail ("d=%u x=%u ulp %d: %u, not %u", d, x, ulp, q, x / n);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 core_suite (void)
 {
@@ -412,6 +439,7 @@ core_suite (void)
   tcase_add_test (tc, test_sleeping_wait);
   tcase_add_test (tc, test_concurrent_waits);
   tcase_add_test (tc, test_box_blur_divisor);
+  tcase_add_test (tc, test_box_blur_reciprocal);
   return s;
 }
 
