@@ -173,7 +173,7 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
   /* GST_CL_SPINNING_WAITS=N: at most N threads in clWaitForEvents */
   self->spinning_waits = g_getenv ("GST_CL_SPINNING_WAITS") ?
       (gint) g_ascii_strtoll (g_getenv ("GST_CL_SPINNING_WAITS"), NULL, 10) :
-      (gint) MAX (g_get_num_processors () / 2, 1);
+      (gint) g_get_num_processors ();
   self->caps.wait = g_strcmp0 (wait, "sleep") == 0 ? GST_CL_WAIT_CALLBACK :
       g_strcmp0 (wait, "poll") == 0 ? GST_CL_WAIT_POLL :
       g_strcmp0 (wait, "block") == 0 ? GST_CL_WAIT_BLOCK : GST_CL_WAIT_AUTO;
@@ -625,11 +625,9 @@ wait_sleeping (cl_event event, GError ** error)
 }
 
 /* Naps between looks at the status, no core spinning and no driver thread
- * running a callback: 20 us, then twice as long each time up to 500 us.
- * Every look is a call into the driver: 256 streams looking every 20 us
- * took the cores with their looks alone, and the device's commands
- * stalled. A stream's thread has one frame in flight, so what a nap
- * overshoots, the stream loses (napping most of the last wait in one go
+ * running a callback: 20 us, then twice as long each time up to 160 us, a
+ * few looks a wait. Not one nap of most of the wait: a stream's thread has
+ * one frame in flight, so what a nap overshoots, the stream loses (that
  * cost 8 streams a quarter of their frames on an H100). */
 static gboolean
 wait_polling (cl_event event, GError ** error)
@@ -642,7 +640,7 @@ wait_polling (cl_event event, GError ** error)
               sizeof (state), &state, NULL)) == CL_SUCCESS &&
       state > CL_COMPLETE) {
     g_usleep (nap);
-    nap = MIN (nap * 2, 500);
+    nap = MIN (nap * 2, 160);
   }
   if (status != CL_SUCCESS)
     return gst_cl_result (clWaitForEvents (1, &event), error,
@@ -681,19 +679,19 @@ event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
   if (gst_cl_event_status (event) == CL_COMPLETE)
     return TRUE;
   /* A driver may spin a core in clWaitForEvents (NVIDIA's does): the
-   * quickest way while there are cores to spin, but spinning waits take
-   * the cores from the threads that would give the device its next
-   * commands. So at most half as many threads as cores spin, the others
-   * nap. On an H100 (16 cores; GST_CL_SPINNING_WAITS=N to try others),
-   * 256 live streams in one process kept 29.6 and 25.7 frames/s on average
-   * against 22.9 and 21.0 with 16 spinning, 32 streams not live 10,208
-   * and 8,259 frames/s against 9,118 and 7,753. */
+   * quickest way while there are cores to spin, but more spinning waits
+   * than cores take them from the threads that would give the device its
+   * next commands. So threads beyond as many as the cores nap
+   * (GST_CL_SPINNING_WAITS=N to try other numbers; on an H100, 8 and 4 did
+   * no better, see docs/benchmarks.md). */
   if (g_atomic_int_add (&ctx->waiting, 1) >= ctx->spinning_waits &&
       how == GST_CL_WAIT_AUTO)
     how = GST_CL_WAIT_POLL;
-  /* clWaitForEvents flushes the queue itself */
-  if (how != GST_CL_WAIT_BLOCK && how != GST_CL_WAIT_AUTO && queue &&
-      !gst_cl_result (clFlush (queue), error, "clFlush"))
+  /* clWaitForEvents flushes the queue itself, by the spec; but in runs of
+   * 192-256 live streams on an H100 that waited without this flush, the
+   * streams now and then stalled, the device idle (docs/benchmarks.md):
+   * the commands go to the device as they did before those runs */
+  if (queue && !gst_cl_result (clFlush (queue), error, "clFlush"))
     ok = FALSE;
   else if (how == GST_CL_WAIT_CALLBACK)
     ok = wait_sleeping (event, error);
@@ -726,9 +724,7 @@ gst_cl_event_wait (GstClContext * ctx, cl_event event, GError ** error)
  * @ctx: the context of @queue
  * @event: a command's on @queue
  *
- * Blocks until @event is complete, its queue flushed first where the wait
- * does not flush it (clWaitForEvents does: each call is one more turn at
- * a lock that a driver may hold for all of a device's queues).
+ * Flushes @queue, then blocks until @event is complete.
  *
  * Returns: %TRUE when the command ended without an error
  */

@@ -25,8 +25,8 @@ G_BEGIN_DECLS
 
 /**
  * GstClWait:
- * @GST_CL_WAIT_AUTO: in clWaitForEvents while fewer threads than half the
- *   cores wait for the device, else as %GST_CL_WAIT_POLL (the default)
+ * @GST_CL_WAIT_AUTO: in clWaitForEvents while fewer threads than the cores
+ *   wait for the device, else as %GST_CL_WAIT_POLL (the default)
  * @GST_CL_WAIT_BLOCK: in clWaitForEvents (GST_CL_WAIT=block)
  * @GST_CL_WAIT_CALLBACK: asleep until an event callback wakes it
  *   (GST_CL_WAIT=sleep)
