@@ -114,8 +114,7 @@ clock_stop (int slot, const Clock * c)
 }
 
 __attribute__((destructor))
-static void
-print_tally (void)
+     static void print_tally (void)
 {
   unsigned long long wall = 0, cpu = 0;
   unsigned long total = 0;

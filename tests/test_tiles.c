@@ -70,8 +70,7 @@ GST_START_TEST (test_sobel_tiles)
           gst_cl_sobel_set_kernel (sobel, kernels[k], widths[w], heights[t]);
           for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
             check_format (h, GST_VIDEO_FORMAT_GRAY8, sizes[s][0], sizes[s][1],
-                cl_test_ref_sobel,
-                GUINT_TO_POINTER (modes[m]), what);
+                cl_test_ref_sobel, GUINT_TO_POINTER (modes[m]), what);
           g_free (what);
         }
     gst_harness_teardown (h);

@@ -189,8 +189,7 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
       gst_cl_device_type_name (self->caps.type), version,
       self->caps.unified_memory, self->caps.compute_units,
       self->caps.max_work_group_size, (guint64) self->caps.max_mem_alloc_size,
-      self->caps.mem_base_addr_align, self->caps.nv_ptx,
-      self->caps.wait);
+      self->caps.mem_base_addr_align, self->caps.nv_ptx, self->caps.wait);
   g_free (driver);
   g_free (version);
   g_free (name);
@@ -698,8 +697,7 @@ event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
   else if (how == GST_CL_WAIT_POLL)
     ok = wait_polling (event, error);
   else
-    ok = gst_cl_result (clWaitForEvents (1, &event), error,
-        "clWaitForEvents");
+    ok = gst_cl_result (clWaitForEvents (1, &event), error, "clWaitForEvents");
   g_atomic_int_add (&ctx->waiting, -1);
   return ok;
 }

@@ -729,10 +729,9 @@ gst_cl_buffer_frame_unmap (GstClContext * ctx, cl_command_queue queue,
   if (!frame->mapped)
     return;
   if (frame->upload && !ctx->caps.unified_memory && !frame->output) {
-    /* mostly done already: the output's copy back, after it on the same
-     * queue, was waited for */
-    if (gst_cl_event_status (frame->upload) != CL_COMPLETE)
-      gst_cl_queue_wait (ctx, queue, frame->upload, NULL);
+    /* mostly done already (the output's copy back, after it on the same
+     * queue, was waited for): then neither flushed nor waited for */
+    gst_cl_queue_wait (ctx, queue, frame->upload, NULL);
   } else if (frame->pending)
     gst_cl_queue_finish (ctx, queue, NULL);
   if (frame->upload)
