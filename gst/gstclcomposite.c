@@ -487,6 +487,7 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   memset (&cl_bg, 0, sizeof (cl_bg));
   memset (&cl_ov, 0, sizeof (cl_ov));
   memset (&cl_out, 0, sizeof (cl_out));
+  gst_cl_context_enter (self->ctx);
   ok = gst_cl_context_follow_thread (self->ctx, &self->queue, &err) &&
       (!bg || gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_bg,
           bg_info, bg, GST_MAP_READ, &self->staging[0], &err)) &&
@@ -500,6 +501,7 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   gst_cl_buffer_frame_unmap (self->ctx, self->queue, &cl_out);
   gst_cl_buffer_frame_unmap (self->ctx, self->queue, &cl_ov);
   gst_cl_buffer_frame_unmap (self->ctx, self->queue, &cl_bg);
+  gst_cl_context_leave (self->ctx);
   if (!ok) {
     GST_CL_POST_ERROR (self, err);
     g_clear_error (&err);

@@ -373,6 +373,94 @@ GST_START_TEST (test_concurrent_waits)
 
 GST_END_TEST;
 
+typedef struct
+{
+  GstClContext *ctx;
+  gint inside;
+  gint most;
+} GateRun;
+
+static gpointer
+pass_gate (gpointer data)
+{
+  GateRun *run = data;
+
+  for (guint i = 0; i < 20; i++) {
+    gint now;
+
+    gst_cl_context_enter (run->ctx);
+    now = g_atomic_int_add (&run->inside, 1) + 1;
+    for (gint most = g_atomic_int_get (&run->most); now > most &&
+        !g_atomic_int_compare_and_exchange (&run->most, most, now);
+        most = g_atomic_int_get (&run->most));
+    g_usleep (1000);
+    g_atomic_int_add (&run->inside, -1);
+    gst_cl_context_leave (run->ctx);
+  }
+  return NULL;
+}
+
+static gint
+gate_most_inside (GstClContext * ctx)
+{
+  GateRun run = { ctx, 0, 0 };
+  GThread *threads[8];
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("frame", pass_gate, &run);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+  return run.most;
+}
+
+static gpointer
+enter_and_leave (gpointer data)
+{
+  gst_cl_context_enter (data);
+  gst_cl_context_leave (data);
+  return GINT_TO_POINTER (TRUE);
+}
+
+/* At most GST_CL_DEVICE_THREADS threads at once have frames in a device,
+ * contexts of the same device counted together; a thread kept out for a
+ * second goes in anyway, and the count is right after it. */
+GST_START_TEST (test_device_threads)
+{
+  GstClContext *ctx, *other;
+  GThread *late;
+
+  g_setenv ("GST_CL_DEVICE_THREADS", "3", TRUE);
+  ctx = gst_cl_context_new (-1, NULL);
+  other = gst_cl_context_new (ctx->device_index, NULL);
+  g_unsetenv ("GST_CL_DEVICE_THREADS");
+  fail_unless (ctx != NULL && other != NULL);
+  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), 3);
+  fail_unless_equals_int (gst_cl_context_get_max_threads (other), 3);
+  fail_unless_equals_int (gate_most_inside (ctx), 3);
+
+  /* all three places taken through the other context */
+  for (guint i = 0; i < 3; i++)
+    gst_cl_context_enter (other);
+  late = g_thread_new ("late", enter_and_leave, ctx);
+  fail_unless (g_thread_join (late));
+  for (guint i = 0; i < 3; i++)
+    gst_cl_context_leave (other);
+  fail_unless_equals_int (gate_most_inside (ctx), 3);
+  gst_object_unref (other);
+  gst_object_unref (ctx);
+
+  /* no limit */
+  g_setenv ("GST_CL_DEVICE_THREADS", "0", TRUE);
+  ctx = gst_cl_context_new (-1, NULL);
+  g_unsetenv ("GST_CL_DEVICE_THREADS");
+  fail_unless (ctx != NULL);
+  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), 0);
+  fail_unless (gate_most_inside (ctx) > 3);
+  gst_object_unref (ctx);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_box_blur_divisor)
 {
   /* floor (x / n) for every x up to the largest sum + n/2: checked where the
@@ -438,6 +526,7 @@ core_suite (void)
   tcase_add_test (tc, test_contexts_of_two_devices);
   tcase_add_test (tc, test_sleeping_wait);
   tcase_add_test (tc, test_concurrent_waits);
+  tcase_add_test (tc, test_device_threads);
   tcase_add_test (tc, test_box_blur_divisor);
   tcase_add_test (tc, test_box_blur_reciprocal);
   return s;

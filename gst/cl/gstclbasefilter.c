@@ -608,19 +608,22 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         ("a buffer arrived before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  if (!gst_cl_context_follow_thread (priv->ctx, &priv->queue, &err) ||
-      !gst_cl_buffer_frame_map (priv->ctx, priv->queue, &in, &priv->in_info,
-          inbuf, GST_MAP_READ, &priv->in_staging, &err))
-    goto failed;
-  ok = gst_cl_buffer_frame_map (priv->ctx, priv->queue, &out,
-      &priv->out_info, outbuf, GST_MAP_WRITE, &priv->out_staging, &err);
+  gst_cl_context_enter (priv->ctx);
+  ok = gst_cl_context_follow_thread (priv->ctx, &priv->queue, &err) &&
+      gst_cl_buffer_frame_map (priv->ctx, priv->queue, &in, &priv->in_info,
+      inbuf, GST_MAP_READ, &priv->in_staging, &err);
   if (ok) {
-    ok = (priv->identity ? copy_frame (self, &in.frame, &out.frame, &err) :
-        klass->dispatch (self, &in.frame, &out.frame, &err)) &&
-        gst_cl_buffer_frame_finish (priv->ctx, priv->queue, &out, &err);
-    gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &out);
+    ok = gst_cl_buffer_frame_map (priv->ctx, priv->queue, &out,
+        &priv->out_info, outbuf, GST_MAP_WRITE, &priv->out_staging, &err);
+    if (ok) {
+      ok = (priv->identity ? copy_frame (self, &in.frame, &out.frame, &err) :
+          klass->dispatch (self, &in.frame, &out.frame, &err)) &&
+          gst_cl_buffer_frame_finish (priv->ctx, priv->queue, &out, &err);
+      gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &out);
+    }
+    gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &in);
   }
-  gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &in);
+  gst_cl_context_leave (priv->ctx);
   if (!ok)
     goto failed;
   return GST_FLOW_OK;
@@ -651,6 +654,7 @@ gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
   g_return_val_if_fail (klass->analyse != NULL, GST_FLOW_ERROR);
   /* no reference taken: the buffer must stay writable for analyse() */
+  gst_cl_context_enter (priv->ctx);
   ok = gst_cl_context_follow_thread (priv->ctx, &priv->queue, &err) &&
       gst_cl_buffer_frame_map (priv->ctx, priv->queue, &in, &priv->in_info,
       buf, GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF, &priv->in_staging,
@@ -659,6 +663,7 @@ gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     ok = klass->analyse (self, &in.frame, buf, &err);
     gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &in);
   }
+  gst_cl_context_leave (priv->ctx);
   if (!ok) {
     GST_CL_POST_ERROR (self, err);
     g_clear_error (&err);

@@ -23,6 +23,9 @@ G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
 static GMutex wrapped_lock;
 static GHashTable *wrapped_contexts;    /* cl_context -> GWeakRef * */
 
+static GstClGate *gate_get (cl_device_id device);
+static void gate_unref (GstClGate * gate);
+
 static void
 free_weak_ref (gpointer ref)
 {
@@ -72,6 +75,8 @@ gst_cl_context_finalize (GObject * object)
   /* balances the retain taken at creation or wrapping */
   if (self->context)
     clReleaseContext (self->context);
+  if (self->gate)
+    gate_unref (self->gate);
   g_free (self->device_name);
   g_free (self->cache_key);
   g_mutex_clear (&self->lock);
@@ -194,6 +199,7 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
   g_free (version);
   g_free (name);
 
+  self->gate = gate_get (self->device);
   self->queue = gst_cl_context_create_queue (self, error);
   return self->queue != NULL;
 
@@ -1153,6 +1159,160 @@ gst_cl_ensure_element_context (GstElement * element, gint device_index,
     ok = find_or_create_context (element, device_index, ctx);
   g_rec_mutex_unlock (&lock);
   return ok;
+}
+
+/* Threads at work on a device.
+ *
+ * A frame's commands each take a lock inside the driver (NVIDIA's, at
+ * least): with hundreds of streaming threads enqueueing and waiting at once
+ * the turns at that lock, not the device, set the pace, and more waiting
+ * threads spin than there are cores. So at most a few threads at once have a
+ * frame in a device's driver; the others sleep, in the order they came, until
+ * one leaves. The gate is the device's, shared by every context on it. */
+
+struct _GstClGate
+{
+  GMutex lock;
+  GQueue waiters;               /* GCond *, first come first in */
+  gint free;                    /* below 0: threads let in past the limit */
+  guint limit;                  /* 0: no limit */
+  gint refs;
+  cl_device_id device;
+};
+
+/* Never a deadlock, whatever holds a thread inside: one that waited this
+ * long goes in past the limit. */
+#define GATE_TIMEOUT (G_TIME_SPAN_SECOND)
+
+static GMutex gates_lock;
+static GHashTable *gates;       /* cl_device_id -> GstClGate */
+
+static guint
+default_max_threads (void)
+{
+  const gchar *env = g_getenv ("GST_CL_DEVICE_THREADS");
+
+  /* half the cores: the rest for the threads that fill and drain frames */
+  if (!env)
+    return MAX (2, g_get_num_processors () / 2);
+  return (guint) g_ascii_strtoull (env, NULL, 10);
+}
+
+static GstClGate *
+gate_get (cl_device_id device)
+{
+  GstClGate *gate;
+
+  g_mutex_lock (&gates_lock);
+  if (!gates)
+    gates = g_hash_table_new (NULL, NULL);
+  gate = g_hash_table_lookup (gates, device);
+  if (!gate) {
+    gate = g_new0 (GstClGate, 1);
+    g_mutex_init (&gate->lock);
+    g_queue_init (&gate->waiters);
+    gate->device = device;
+    gate->limit = default_max_threads ();
+    gate->free = gate->limit;
+    g_hash_table_insert (gates, device, gate);
+  }
+  gate->refs++;
+  g_mutex_unlock (&gates_lock);
+  return gate;
+}
+
+static void
+gate_unref (GstClGate * gate)
+{
+  g_mutex_lock (&gates_lock);
+  if (--gate->refs == 0) {
+    g_hash_table_remove (gates, gate->device);
+    g_mutex_clear (&gate->lock);
+    g_free (gate);
+  }
+  g_mutex_unlock (&gates_lock);
+}
+
+/**
+ * gst_cl_context_enter:
+ *
+ * Before a thread gives @ctx's device a frame's commands: returns at once
+ * while fewer than gst_cl_context_get_max_threads() threads are in, else
+ * when the threads that came first are in and one more may be (or, should
+ * the wait last a second, past the limit). Every call is followed by
+ * gst_cl_context_leave() from the same thread, once its commands are
+ * flushed and the host is done waiting for them; a thread does not enter
+ * twice.
+ */
+void
+gst_cl_context_enter (GstClContext * ctx)
+{
+  GstClGate *gate = ctx->gate;
+  GCond cond;
+  GList link = { &cond, NULL, NULL };
+  gint64 deadline;
+
+  if (!gate || gate->limit == 0)
+    return;
+  g_mutex_lock (&gate->lock);
+  if (gate->free > 0 && g_queue_is_empty (&gate->waiters)) {
+    gate->free--;
+    g_mutex_unlock (&gate->lock);
+    return;
+  }
+  g_cond_init (&cond);
+  g_queue_push_tail_link (&gate->waiters, &link);
+  deadline = g_get_monotonic_time () + GATE_TIMEOUT;
+  /* gst_cl_context_leave() takes the link off the queue as it lets us in */
+  while (link.data) {
+    if (!g_cond_wait_until (&cond, &gate->lock, deadline) && link.data) {
+      g_queue_unlink (&gate->waiters, &link);
+      gate->free--;
+      GST_WARNING_OBJECT (ctx, "waited a second for one of %u threads to "
+          "leave the device: going in past the limit", gate->limit);
+      break;
+    }
+  }
+  g_mutex_unlock (&gate->lock);
+  g_cond_clear (&cond);
+}
+
+/**
+ * gst_cl_context_leave:
+ *
+ * After gst_cl_context_enter(): lets the next thread in.
+ */
+void
+gst_cl_context_leave (GstClContext * ctx)
+{
+  GstClGate *gate = ctx->gate;
+  GList *next;
+
+  if (!gate || gate->limit == 0)
+    return;
+  g_mutex_lock (&gate->lock);
+  if (gate->free >= 0 && (next = g_queue_pop_head_link (&gate->waiters))) {
+    GCond *cond = next->data;
+
+    /* the thread's place is handed over: free stays as it is */
+    next->data = NULL;
+    g_cond_signal (cond);
+  } else
+    gate->free++;
+  g_mutex_unlock (&gate->lock);
+}
+
+/**
+ * gst_cl_context_get_max_threads:
+ *
+ * Returns: how many threads may have frames in @ctx's device at once (see
+ *   gst_cl_context_enter()): half the host's cores, at least 2, or
+ *   GST_CL_DEVICE_THREADS; 0 for no limit
+ */
+guint
+gst_cl_context_get_max_threads (GstClContext * ctx)
+{
+  return ctx->gate ? ctx->gate->limit : 0;
 }
 
 /* the queue this thread took last, and of which context */

@@ -71,6 +71,8 @@ typedef struct
   GstClWait wait;
 } GstClDeviceCaps;
 
+typedef struct _GstClGate GstClGate;
+
 #define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
 G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject)
 
@@ -112,6 +114,7 @@ struct _GstClContext
   guint max_queues;             /* 0: a queue a thread */
   gint waiting;                 /* threads in gst_cl_event_wait() */
   gint spinning_waits;          /* the most that wait in clWaitForEvents */
+  GstClGate *gate;              /* the device's, shared by its contexts */
 };
 
 GstClContext * gst_cl_context_new (gint device_index, GError ** error);
@@ -208,5 +211,11 @@ cl_command_queue gst_cl_context_get_thread_queue (GstClContext * ctx,
 gboolean       gst_cl_context_follow_thread (GstClContext * ctx,
                                              cl_command_queue * queue,
                                              GError ** error);
+
+void           gst_cl_context_enter (GstClContext * ctx);
+
+void           gst_cl_context_leave (GstClContext * ctx);
+
+guint          gst_cl_context_get_max_threads (GstClContext * ctx);
 
 G_END_DECLS
