@@ -421,9 +421,10 @@ enter_and_leave (gpointer data)
   return GINT_TO_POINTER (TRUE);
 }
 
-/* At most GST_CL_DEVICE_THREADS threads at once have frames in a device,
- * contexts of the same device counted together; a thread kept out for a
- * second goes in anyway, and the count is right after it. */
+/* At most GST_CL_DEVICE_THREADS threads at once in a device's driver,
+ * contexts of the same device counted together; a thread in goes in again
+ * at once; a thread kept out for a second goes in anyway, and the count is
+ * right after it. */
 GST_START_TEST (test_device_threads)
 {
   GstClContext *ctx, *other;
@@ -445,6 +446,15 @@ GST_START_TEST (test_device_threads)
   fail_unless (g_thread_join (late));
   for (guint i = 0; i < 3; i++)
     gst_cl_context_leave (other);
+  fail_unless_equals_int (gate_most_inside (ctx), 3);
+
+  /* a thread in goes in again without taking another place */
+  gst_cl_context_enter (ctx);
+  gst_cl_context_enter (other);
+  fail_unless_equals_int (gate_most_inside (ctx), 2);
+  gst_cl_context_leave (other);
+  fail_unless_equals_int (gate_most_inside (ctx), 2);
+  gst_cl_context_leave (ctx);
   fail_unless_equals_int (gate_most_inside (ctx), 3);
   gst_object_unref (other);
   gst_object_unref (ctx);

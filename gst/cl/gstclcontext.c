@@ -1233,27 +1233,13 @@ gate_unref (GstClGate * gate)
   g_mutex_unlock (&gates_lock);
 }
 
-/**
- * gst_cl_context_enter:
- *
- * Before a thread gives @ctx's device a frame's commands: returns at once
- * while fewer than gst_cl_context_get_max_threads() threads are in, else
- * when the threads that came first are in and one more may be (or, should
- * the wait last a second, past the limit). Every call is followed by
- * gst_cl_context_leave() from the same thread, once its commands are
- * flushed and the host is done waiting for them; a thread does not enter
- * twice.
- */
-void
-gst_cl_context_enter (GstClContext * ctx)
+static void
+gate_acquire (GstClGate * gate, GstClContext * ctx)
 {
-  GstClGate *gate = ctx->gate;
   GCond cond;
   GList link = { &cond, NULL, NULL };
   gint64 deadline;
 
-  if (!gate || gate->limit == 0)
-    return;
   g_mutex_lock (&gate->lock);
   if (gate->free > 0 && g_queue_is_empty (&gate->waiters)) {
     gate->free--;
@@ -1263,7 +1249,7 @@ gst_cl_context_enter (GstClContext * ctx)
   g_cond_init (&cond);
   g_queue_push_tail_link (&gate->waiters, &link);
   deadline = g_get_monotonic_time () + GATE_TIMEOUT;
-  /* gst_cl_context_leave() takes the link off the queue as it lets us in */
+  /* gate_release() takes the link off the queue as it lets us in */
   while (link.data) {
     if (!g_cond_wait_until (&cond, &gate->lock, deadline) && link.data) {
       g_queue_unlink (&gate->waiters, &link);
@@ -1277,19 +1263,11 @@ gst_cl_context_enter (GstClContext * ctx)
   g_cond_clear (&cond);
 }
 
-/**
- * gst_cl_context_leave:
- *
- * After gst_cl_context_enter(): lets the next thread in.
- */
-void
-gst_cl_context_leave (GstClContext * ctx)
+static void
+gate_release (GstClGate * gate)
 {
-  GstClGate *gate = ctx->gate;
   GList *next;
 
-  if (!gate || gate->limit == 0)
-    return;
   g_mutex_lock (&gate->lock);
   if (gate->free >= 0 && (next = g_queue_pop_head_link (&gate->waiters))) {
     GCond *cond = next->data;
@@ -1300,6 +1278,73 @@ gst_cl_context_leave (GstClContext * ctx)
   } else
     gate->free++;
   g_mutex_unlock (&gate->lock);
+}
+
+/* the gates the calling thread is in, each with its depth: it goes in again
+ * without waiting (a pool's allocation inside a frame's work) */
+static __thread struct
+{
+  GstClGate *gate;
+  guint depth;
+} thread_gates[4];
+
+/**
+ * gst_cl_context_enter:
+ *
+ * Before a thread calls into @ctx's device driver: returns at once while
+ * fewer than gst_cl_context_get_max_threads() threads are in, else when the
+ * threads that came first are in and one more may be (or, should the wait
+ * last a second, past the limit). A thread already in goes in again at
+ * once. Every call is followed by gst_cl_context_leave() from the same
+ * thread, once its commands are flushed and it is done waiting for them.
+ */
+void
+gst_cl_context_enter (GstClContext * ctx)
+{
+  GstClGate *gate = ctx->gate;
+  gint i, slot = -1;
+
+  if (!gate || gate->limit == 0)
+    return;
+  for (i = 0; i < (gint) G_N_ELEMENTS (thread_gates); i++) {
+    if (thread_gates[i].gate == gate) {
+      thread_gates[i].depth++;
+      return;
+    }
+    if (!thread_gates[i].gate && slot < 0)
+      slot = i;
+  }
+  /* in the gates of more devices at once than kept: not held back */
+  if (slot < 0)
+    return;
+  gate_acquire (gate, ctx);
+  thread_gates[slot].gate = gate;
+  thread_gates[slot].depth = 1;
+}
+
+/**
+ * gst_cl_context_leave:
+ *
+ * After gst_cl_context_enter(): lets the next thread in, once the calling
+ * thread has left as many times as it went in.
+ */
+void
+gst_cl_context_leave (GstClContext * ctx)
+{
+  GstClGate *gate = ctx->gate;
+  guint i;
+
+  if (!gate || gate->limit == 0)
+    return;
+  for (i = 0; i < G_N_ELEMENTS (thread_gates); i++) {
+    if (thread_gates[i].gate != gate)
+      continue;
+    if (--thread_gates[i].depth == 0) {
+      thread_gates[i].gate = NULL;
+      gate_release (gate);
+    }
+    return;
+  }
 }
 
 /**

@@ -101,8 +101,10 @@ gst_cl_memory_new (GstClContext * ctx, gsize size, GError ** error)
   cl_mem buffer;
 
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
+  gst_cl_context_enter (ctx);
   buffer = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, MAX (size, 1),
       NULL, &status);
+  gst_cl_context_leave (ctx);
   if (!gst_cl_result (status, error, "clCreateBuffer"))
     return NULL;
   return GST_MEMORY_CAST (wrap (ctx, buffer, 0, NULL, size, 0, size));
@@ -250,6 +252,8 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
   cl_int status = CL_SUCCESS;
   gpointer data;
 
+  /* the device's gate before the memory's lock, never the other way */
+  gst_cl_context_enter (self->ctx);
   g_mutex_lock (&self->lock);
   if (self->map_count == 0) {
     /* GstMemory refuses a write map while a read one lasts: the first map's
@@ -274,6 +278,7 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
     self->map_count++;
   data = self->map_data;
   g_mutex_unlock (&self->lock);
+  gst_cl_context_leave (self->ctx);
   return data;
 }
 
@@ -316,6 +321,7 @@ gst_cl_memory_unmap (GstMemory * mem)
   cl_event done = NULL;
   cl_int status;
 
+  gst_cl_context_enter (self->ctx);
   g_mutex_lock (&self->lock);
   if (self->map_count > 0 && --self->map_count == 0) {
     /* written bytes reach the device before anyone uses the buffer again */
@@ -331,6 +337,7 @@ gst_cl_memory_unmap (GstMemory * mem)
     self->map_data = NULL;
   }
   g_mutex_unlock (&self->lock);
+  gst_cl_context_leave (self->ctx);
 }
 
 static void

@@ -60,12 +60,14 @@ pinned_free (gpointer user_data)
   Pinned *pinned = user_data;
   cl_event done = NULL;
 
+  gst_cl_context_enter (pinned->ctx);
   if (clEnqueueUnmapMemObject (pinned->ctx->queue, pinned->mem, pinned->data,
           0, NULL, &done) == CL_SUCCESS && done) {
     clWaitForEvents (1, &done);
     clReleaseEvent (done);
   }
   clReleaseMemObject (pinned->mem);
+  gst_cl_context_leave (pinned->ctx);
   gst_object_unref (pinned->ctx);
   g_free (pinned);
 }
@@ -105,6 +107,9 @@ new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
   Pinned *pinned = g_new0 (Pinned, 1);
   cl_int status = CL_SUCCESS;
 
+  /* hundreds of streams start at once: their pools' allocations take turns
+   * at the device too */
+  gst_cl_context_enter (self->ctx);
   pinned->mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE |
       CL_MEM_ALLOC_HOST_PTR, MAX (size, 1), NULL, &status);
   if (!gst_cl_result (status, error, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)"))
@@ -113,6 +118,7 @@ new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
       CL_MAP_READ | CL_MAP_WRITE, 0, MAX (size, 1), 0, NULL, NULL, &status);
   if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
     goto failed;
+  gst_cl_context_leave (self->ctx);
   pinned->ctx = gst_object_ref (self->ctx);
   return gst_memory_new_wrapped (0, pinned->data, MAX (size, 1), 0, size,
       pinned, pinned_free);
@@ -120,6 +126,7 @@ new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
 failed:
   if (pinned->mem)
     clReleaseMemObject (pinned->mem);
+  gst_cl_context_leave (self->ctx);
   g_free (pinned);
   return NULL;
 }
