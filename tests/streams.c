@@ -28,7 +28,7 @@
 static gint branches = 8, pipelines = 1, processes = 1, width = 1920,
     height = 1080, fps = 30;
 static gdouble seconds = 5, warmup = 1;
-static gboolean live, header, device_per_process;
+static gboolean live, header, device_per_process, no_qos;
 static gint process_index;
 static gchar *element_desc, *format, *devices, *pattern;
 
@@ -41,7 +41,10 @@ static GOptionEntry entries[] = {
   {"processes", 'p', 0, G_OPTION_ARG_INT, &processes,
       "Processes, each with its branches (1)", "N"},
   {"live", 'l', 0, G_OPTION_ARG_NONE, &live,
-      "Sources at the framerate, sinks in sync with the clock", NULL},
+      "Sources at the framerate, sinks in sync with the clock and sending "
+        "QoS events upstream, as video sinks do", NULL},
+  {"no-qos", 0, 0, G_OPTION_ARG_NONE, &no_qos,
+      "Live sinks without QoS: no late frame dropped upstream", NULL},
   {"seconds", 's', 0, G_OPTION_ARG_DOUBLE, &seconds,
       "Seconds measured, after the warm-up (5)", "S"},
   {"warmup", 0, 0, G_OPTION_ARG_DOUBLE, &warmup,
@@ -124,7 +127,7 @@ branch_description (gint i)
       "video/x-raw,format=%s,width=%d,height=%d,framerate=%d/1 ! %s%s ! "
       "video/x-raw ! fakesink name=sink%d sync=%d qos=%d",
       pattern ? pattern : "solid-color", live, format ? format : "NV12",
-      width, height, fps, cl, dev ? dev : "", i, live, live);
+      width, height, fps, cl, dev ? dev : "", i, live, live && !no_qos);
   g_free (dev);
   return desc;
 }

@@ -84,6 +84,59 @@ GST_START_TEST (test_segment_not_in_time)
 
 GST_END_TEST;
 
+/* Frames late by a QoS event are dropped, as in any GstBaseTransform, with
+ * one QoS message for the first and none for the others within a second;
+ * the message counts them all. Frames in time pass again. */
+GST_START_TEST (test_qos_drops)
+{
+  for (guint e = 0; e < G_N_ELEMENTS (elements); e++) {
+    GstHarness *h = cl_test_harness_new (elements[e].factory,
+        GST_VIDEO_FORMAT_GRAY8, 16, 8);
+    GstBus *bus = gst_bus_new ();
+    GstMessage *msg;
+    GstVideoInfo info;
+    GstBuffer *in;
+    GstFormat format;
+    guint64 processed, dropped;
+    guint messages = 0;
+
+    gst_element_set_bus (h->element, bus);
+    /* the first frame through, then the sink says it is 10 s late */
+    in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, 16, 8, 0, e, &info);
+    GST_BUFFER_PTS (in) = 0;
+    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+    gst_buffer_unref (cl_test_push_pull (h, in));
+    fail_unless (gst_harness_push_upstream_event (h,
+            gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 1.0,
+                10 * GST_SECOND, 0)));
+    for (guint i = 1; i <= 20; i++) {
+      in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, 16, 8, 0, e, &info);
+      GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+      GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    }
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_QOS))) {
+      gst_message_parse_qos_stats (msg, &format, &processed, &dropped);
+      fail_unless_equals_int (format, GST_FORMAT_BUFFERS);
+      fail_unless_equals_uint64 (processed, 1);
+      fail_unless_equals_uint64 (dropped, 1);
+      gst_message_unref (msg);
+      messages++;
+    }
+    fail_unless_equals_int (messages, 1);
+
+    in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, 16, 8, 0, e, &info);
+    GST_BUFFER_PTS (in) = 11 * GST_SECOND;
+    gst_buffer_unref (cl_test_push_pull (h, in));
+    gst_element_set_bus (h->element, NULL);
+    gst_object_unref (bus);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_suite (void)
 {
@@ -94,6 +147,7 @@ elements_suite (void)
   tcase_add_checked_fixture (tc, NULL, cl_test_teardown);
   tcase_add_test (tc, test_metadata_and_properties);
   tcase_add_test (tc, test_segment_not_in_time);
+  tcase_add_test (tc, test_qos_drops);
   return s;
 }
 

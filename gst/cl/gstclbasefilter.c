@@ -54,6 +54,7 @@ typedef struct
   /* the properties leave frames unchanged */
   gboolean identity;
   gboolean cropped;             /* the input at hand has a GstVideoCropMeta */
+  gint64 last_qos_message;      /* monotonic us; 0: none yet */
 } GstClBaseFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClBaseFilter, gst_cl_base_filter,
@@ -739,6 +740,36 @@ gst_cl_base_filter_finalize (GObject * object)
   G_OBJECT_CLASS (gst_cl_base_filter_parent_class)->finalize (object);
 }
 
+/* The QoS message of every frame dropped late, at most one a second: each
+ * carries the counts of frames processed and dropped so far, so that an
+ * application loses nothing but the messages in between. With hundreds of
+ * live streams in one pipeline falling late together, a message a frame
+ * made hundreds of streaming threads post to the one bus at once, whose
+ * queue waits for an earlier writer by spinning: on 16 cores the streams
+ * stalled (docs/benchmarks.md). */
+#define QOS_MESSAGE_INTERVAL G_USEC_PER_SEC
+
+static gboolean
+gst_cl_base_filter_post_message (GstElement * element, GstMessage * message)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (element));
+
+  if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_QOS &&
+      GST_MESSAGE_SRC (message) == GST_OBJECT_CAST (element)) {
+    /* posted from the streaming thread only */
+    gint64 now = g_get_monotonic_time ();
+
+    if (priv->last_qos_message &&
+        now - priv->last_qos_message < QOS_MESSAGE_INTERVAL) {
+      gst_message_unref (message);
+      return TRUE;
+    }
+    priv->last_qos_message = now;
+  }
+  return GST_ELEMENT_CLASS (gst_cl_base_filter_parent_class)->post_message
+      (element, message);
+}
+
 static void
 gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
 {
@@ -757,6 +788,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_change_state);
   element_class->set_context =
       GST_DEBUG_FUNCPTR (gst_cl_base_filter_set_context);
+  element_class->post_message =
+      GST_DEBUG_FUNCPTR (gst_cl_base_filter_post_message);
 
   trans_class->passthrough_on_same_caps = FALSE;
   /* passed-through frames are left alone, analysed or not */
