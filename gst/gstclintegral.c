@@ -25,7 +25,8 @@
  * The reference sums whole rows, then whole columns. The optimized kernels
  * follow, on GPUs, tiles of 128x32 pixels (or the 4x4-block integral
  * image): each tile's own sums, joined by scans over their totals; on CPUs,
- * strips of columns, each run down its rows by one work-item.
+ * bands of rows, each run down by one work-item from the column sums of the
+ * bands above.
  *
  * The tables are device memory from pools of the element: mapping `sum` or
  * `sqsum` waits for the kernels that write it and reads it in place where
@@ -109,6 +110,7 @@ typedef enum
 {
   METHOD_SCANS,
   METHOD_STRIPS,
+  METHOD_BANDS,
   METHOD_BLOCKS,
   METHOD_TILES,
 } Method;
@@ -120,13 +122,14 @@ typedef enum
 #define TILE_LY 8
 
 /* The optimized method, by device type. PoCL (2 cores, GRAY8, kernel time):
- * the strips about 0.85 ms at 1080p; the two scans with vector columns 1.42
+ * the bands about 0.45 ms at 1080p, the strips 0.5 (0.85 with 8 pixels a
+ * step); the two scans with vector columns 1.42
  * ms at 1080p, 6.84 at 4K; the 4x4 blocks 1.95 and 9.88; the reference 1.81
  * and 22.6 (docs/benchmarks.md). H100: the blocks 0.267
  * and 0.593 ms against 0.745 and 1.931 for the reference; the tiles, on
  * devices whose work-groups take 32 x 8 work-items, see docs/clintegral.md.
- * GST_CL_INTEGRAL_METHOD=scans|blocks|tiles overrides, to test each
- * anywhere. */
+ * GST_CL_INTEGRAL_METHOD=scans|strips|bands|blocks|tiles overrides, to test
+ * each anywhere. */
 static Method
 choose_method (GstClContext * ctx)
 {
@@ -140,8 +143,10 @@ choose_method (GstClContext * ctx)
     return METHOD_TILES;
   if (g_strcmp0 (env, "strips") == 0)
     return METHOD_STRIPS;
+  if (g_strcmp0 (env, "bands") == 0)
+    return METHOD_BANDS;
   if (!(ctx->caps.type & CL_DEVICE_TYPE_GPU))
-    return METHOD_STRIPS;
+    return METHOD_BANDS;
   return ctx->caps.max_work_group_size >= TILE_LX * TILE_LY ?
       METHOD_TILES : METHOD_BLOCKS;
 }
@@ -222,6 +227,40 @@ integral_strips (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
       GST_CL_ARG (strip), GST_CL_ARG (strips));
 }
 
+/* bands of integral_bands (kernels/integral.cl): this many a compute unit,
+ * for the threads to share them out evenly */
+#define BANDS_PER_UNIT 4
+
+/* The two passes over bands of rows, a work-item a band (a work-group of
+ * its own, so that the bands go to every core): the bands' column sums
+ * into one scratch buffer, the table's row above each band, kept as its
+ * rows are made, in another. */
+static gboolean
+integral_bands (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
+    gsize elem_size, const gchar * options, GError ** error)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  gint w = in->width, h = in->height, pitch = w;
+  guint units = MAX (ctx->caps.compute_units, 1);
+  gint band = (h + units * BANDS_PER_UNIT - 1) / (units * BANDS_PER_UNIT);
+  gint bands = (h + band - 1) / band;
+  gsize one = 1;
+  cl_mem sums, cols;
+
+  sums = gst_cl_base_filter_get_scratch (base, SCRATCH_VERT,
+      (gsize) bands * w * elem_size, error);
+  cols = sums ? gst_cl_base_filter_get_scratch (base, SCRATCH_HORIZ,
+      (gsize) bands * w * elem_size, error) : NULL;
+  return cols &&
+      run (base, options, "integral_band_sums", 1, bands, 1, &one, error, 6,
+      GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (sums),
+      GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (band))
+      && run (base, options, "integral_bands", 1, bands, 1, &one, error, 9,
+      GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
+      GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (sums),
+      GST_CL_ARG (band), GST_CL_ARG (cols));
+}
+
 /* Enqueues the integral image of @in into @table, @elem_size bytes an
  * element, one row of the plane's width a row. */
 static gboolean
@@ -238,6 +277,8 @@ integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
 
   if (!reference && method == METHOD_STRIPS)
     return integral_strips (base, in, table, elem_size, options, error);
+  if (!reference && method == METHOD_BANDS)
+    return integral_bands (base, in, table, elem_size, options, error);
   /* the reference's two passes, the columns in vectors; else the 4x4 blocks
    * (see kernels/integral.cl) */
   if (reference || method == METHOD_SCANS)

@@ -83,18 +83,82 @@ integral_cols4 (__global T * dst, int pitch, int width, int height)
   }
 }
 
+/* One row of the table from `n` pixels at `row`: their running sum from
+ * `acc` (what the row left of them adds up to), added to `col` (the table's
+ * row above, n elements, private or global), which becomes this row, also
+ * stored at `out`; `stream`: past the caches, as whole vectors (`out` 32
+ * bytes aligned). Without SQUARED, 16 pixels a step: the scan inside each
+ * half of 8 in 16-bit lanes (16 pixels sum to at most 4080), by shifts that
+ * stay inside 128-bit lanes, then the low half's total added to the high
+ * half on its way to 32 bits: half the instructions a pixel of the 8-pixel
+ * step. The carry's chain is one addition a step. */
+#ifndef SQUARED
+#define SCAN_ROW_16(row, out, col, n, acc, stream, i)                       \
+  for (; i + 16 <= n; i += 16) {                                        \
+    ushort16 p = convert_ushort16 (vload16 (0, (row) + i));               \
+    uint8 lo, hi;                                                       \
+    uint total;                                                         \
+                                                                        \
+    p += (ushort16) (0, p.s0123, p.s456, 0, p.s89ab, p.scde);           \
+    p += (ushort16) (0, 0, p.s0123, p.s45, 0, 0, p.s89ab, p.scd);       \
+    p += (ushort16) (0, 0, 0, 0, p.s0123, 0, 0, 0, 0, p.s89ab);         \
+    total = (uint) p.s7 + (uint) p.sf;                                  \
+    lo = convert_uint8 (p.lo) + acc + vload8 (0, (col) + i);              \
+    hi = convert_uint8 (p.hi) + (acc + p.s7) + vload8 (0, (col) + i + 8); \
+    acc += total;                                                       \
+    vstore8 (lo, 0, (col) + i);                                           \
+    vstore8 (hi, 0, (col) + i + 8);                                       \
+    if (stream) {                                                       \
+      __builtin_nontemporal_store (lo, (__global uint8 *) ((out) + i));   \
+      __builtin_nontemporal_store (hi, (__global uint8 *) ((out) + i + 8)); \
+    } else {                                                            \
+      vstore8 (lo, 0, (out) + i);                                         \
+      vstore8 (hi, 0, (out) + i + 8);                                     \
+    }                                                                   \
+  }
+#else
+#define SCAN_ROW_16(row, out, col, n, acc, stream, i)
+#endif
+
+#define SCAN_ROW(row, out, col, n, acc, stream)                             \
+  do {                                                                  \
+    int i = 0;                                                          \
+                                                                        \
+    SCAN_ROW_16 (row, out, col, n, acc, stream, i);                     \
+    for (; i + 8 <= n; i += 8) {                                        \
+      T8 p = VALUE8 (vload8 (0, (row) + i));                              \
+      T total;                                                          \
+                                                                        \
+      p += (T8) (0, p.s012, p.s3456);                                   \
+      p += (T8) (0, 0, p.s01, p.s2345);                                 \
+      p += (T8) (0, 0, 0, 0, p.s0123);                                  \
+      total = p.s7;                                                     \
+      p += acc + vload8 (0, (col) + i);                                   \
+      acc += total;                                                     \
+      vstore8 (p, 0, (col) + i);                                          \
+      if (stream)                                                       \
+        __builtin_nontemporal_store (p, (__global T8 *) ((out) + i));     \
+      else                                                              \
+        vstore8 (p, 0, (out) + i);                                        \
+    }                                                                   \
+    for (; i < n; i++) {                                                \
+      acc += VALUE ((row)[i]);                                            \
+      (col)[i] += acc;                                                    \
+      (out)[i] = (col)[i];                                                  \
+    }                                                                   \
+  } while (0)
+
 /* the widest strip */
 #define STRIP_MAX 512
 
-/* variant=optimized on CPUs, in two passes over strips of `strip` columns
- * (a multiple of 8, at most STRIP_MAX), the table's rows written once and
- * in order:
+/* variant=optimized on CPUs (GST_CL_INTEGRAL_METHOD=strips), in two passes
+ * over strips of `strip` columns (a multiple of 8, at most STRIP_MAX), the
+ * table's rows written once and in order:
  * 1. integral_strip_carries, a work-item a row: for each strip, the sum of
  *    the row left of it;
- * 2. integral_strips, a work-item a strip, down all its rows: the row's
- *    running sum from that carry, 8 pixels at a time (a scan inside the
- *    vector, then one addition carried along), added to the strip's
- *    column sums, which the work-item keeps in private memory.
+ * 2. integral_strips, a work-item a strip, down all its rows: SCAN_ROW from
+ *    that carry, into the strip's column sums, which the work-item keeps in
+ *    private memory.
  * The image is read twice, the table written once (past the caches where
  * its rows are whole vectors). */
 __kernel void
@@ -108,11 +172,26 @@ integral_strip_carries (__global const uchar * src, int src_stride,
   if (y >= height)
     return;
   for (int s = 0; s < strips; s++) {
-    int x1 = min ((s + 1) * strip, width);
+    int x = s * strip, x1 = min (x + strip, width);
     T sum = 0;
 
     carry[(size_t) y * strips + s] = acc;
-    for (int x = s * strip; x < x1; x++)
+#ifndef SQUARED
+    {
+      /* 16 pixels a step, in 16-bit lanes: a strip's at most 32 steps sum
+       * to at most 32 x 255 a lane */
+      ushort16 v = 0;
+      uint8 v8;
+      uint4 v4;
+
+      for (; x + 16 <= x1; x += 16)
+        v += convert_ushort16 (vload16 (0, row + x));
+      v8 = convert_uint8 (v.lo) + convert_uint8 (v.hi);
+      v4 = v8.lo + v8.hi;
+      sum = v4.s0 + v4.s1 + v4.s2 + v4.s3;
+    }
+#endif
+    for (; x < x1; x++)
       sum += VALUE (row[x]);
     acc += sum;
   }
@@ -124,7 +203,7 @@ integral_strips (__global const uchar * src, int src_stride, __global T * dst,
     int strips)
 {
   /* the strip's running column sums: the table's row above */
-  T col[STRIP_MAX];
+  T col[STRIP_MAX] __attribute__ ((aligned (64)));
   int s = get_global_id (0);
   int x0 = s * strip, x1 = min (x0 + strip, width), n = x1 - x0;
   /* rows of whole vectors: stored past the caches, which the table, written
@@ -136,33 +215,70 @@ integral_strips (__global const uchar * src, int src_stride, __global T * dst,
   for (int i = 0; i < n; i++)
     col[i] = 0;
   for (int y = 0; y < height; y++) {
-    __global const uchar *row = src + (size_t) y * src_stride + x0;
-    __global T *out = dst + (size_t) y * pitch + x0;
     T acc = carry[(size_t) y * strips + s];
-    int i = 0;
 
-    for (; i + 8 <= n; i += 8) {
-      T8 p = VALUE8 (vload8 (0, row + i));
-      T total;
+    SCAN_ROW (src + (size_t) y * src_stride + x0,
+        dst + (size_t) y * pitch + x0, col, n, acc, stream);
+  }
+}
 
-      p += (T8) (0, p.s012, p.s3456);
-      p += (T8) (0, 0, p.s01, p.s2345);
-      p += (T8) (0, 0, 0, 0, p.s0123);
-      /* the carry's chain, one addition in 8 pixels */
-      total = p.s7;
-      p += acc + vload8 (0, col + i);
-      acc += total;
-      vstore8 (p, 0, col + i);
-      if (stream)
-        __builtin_nontemporal_store (p, (__global T8 *) (out + i));
-      else
-        vstore8 (p, 0, out + i);
-    }
-    for (; i < n; i++) {
-      acc += VALUE (row[i]);
-      col[i] += acc;
-      out[i] = col[i];
-    }
+/* variant=optimized on CPUs, in two passes over bands of `band` whole rows,
+ * everything read and written in order:
+ * 1. integral_band_sums, a work-item a band: its column sums, into `sums`
+ *    (a row of `width` a band);
+ * 2. integral_bands, a work-item a band: the table's row above it from the
+ *    sums of the bands above (summed, then along the row) into its own row
+ *    of `cols`, then SCAN_ROW down its rows, each from 0.
+ * The image is read twice, the table written once (past the caches where
+ * its rows are whole vectors). Unlike the strips' (a few hundred bytes a
+ * row, then a jump to the next), each work-item's reads and writes run on
+ * along whole rows. */
+__kernel void
+integral_band_sums (__global const uchar * src, int src_stride,
+    __global T * sums, int width, int height, int band)
+{
+  int b = get_global_id (0);
+  int y0 = b * band, y1 = min (y0 + band, height);
+  __global T *sum = sums + (size_t) b * width;
+
+  if (y0 >= height)
+    return;
+  for (int x = 0; x < width; x++)
+    sum[x] = 0;
+  for (int y = y0; y < y1; y++) {
+    __global const uchar *row = src + (size_t) y * src_stride;
+    int x = 0;
+
+    for (; x + 8 <= width; x += 8)
+      vstore8 (vload8 (0, sum + x) + VALUE8 (vload8 (0, row + x)), 0, sum + x);
+    for (; x < width; x++)
+      sum[x] += VALUE (row[x]);
+  }
+}
+
+__kernel void
+integral_bands (__global const uchar * src, int src_stride, __global T * dst,
+    int pitch, int width, int height, __global const T * sums, int band,
+    __global T * cols)
+{
+  int b = get_global_id (0);
+  int y0 = b * band, y1 = min (y0 + band, height);
+  __global T *col = cols + (size_t) b * width;
+  bool stream = pitch % 8 == 0;
+  T run = 0;
+
+  if (y0 >= height)
+    return;
+  for (int x = 0; x < width; x++) {
+    for (int k = 0; k < b; k++)
+      run += sums[(size_t) k * width + x];
+    col[x] = run;
+  }
+  for (int y = y0; y < y1; y++) {
+    T acc = 0;
+
+    SCAN_ROW (src + (size_t) y * src_stride, dst + (size_t) y * pitch, col,
+        width, acc, stream);
   }
 }
 
