@@ -421,6 +421,32 @@ enter_and_leave (gpointer data)
   return GINT_TO_POINTER (TRUE);
 }
 
+/* holds a place until told to leave */
+typedef struct
+{
+  GstClContext *ctx;
+  GMutex lock;
+  GCond cond;
+  gint in;
+  gboolean go;
+} Holders;
+
+static gpointer
+hold_place (gpointer data)
+{
+  Holders *h = data;
+
+  gst_cl_context_enter (h->ctx);
+  g_mutex_lock (&h->lock);
+  h->in++;
+  g_cond_broadcast (&h->cond);
+  while (!h->go)
+    g_cond_wait (&h->cond, &h->lock);
+  g_mutex_unlock (&h->lock);
+  gst_cl_context_leave (h->ctx);
+  return NULL;
+}
+
 /* At most GST_CL_DEVICE_THREADS threads at once in a device's driver,
  * contexts of the same device counted together; a thread in goes in again
  * at once; a thread kept out for a second goes in anyway, and the count is
@@ -439,13 +465,34 @@ GST_START_TEST (test_device_threads)
   fail_unless_equals_int (gst_cl_context_get_max_threads (other), 3);
   fail_unless_equals_int (gate_most_inside (ctx), 3);
 
-  /* all three places taken through the other context */
-  for (guint i = 0; i < 3; i++)
-    gst_cl_context_enter (other);
-  late = g_thread_new ("late", enter_and_leave, ctx);
-  fail_unless (g_thread_join (late));
-  for (guint i = 0; i < 3; i++)
-    gst_cl_context_leave (other);
+  /* all three places taken through the other context, by three threads
+   * that stay in until the late one, kept out a second, went in anyway */
+  {
+    Holders h = { 0, };
+    GThread *holders[3];
+
+    h.ctx = other;
+    g_mutex_init (&h.lock);
+    g_cond_init (&h.cond);
+    for (guint i = 0; i < 3; i++)
+      holders[i] = g_thread_new ("holder", hold_place, &h);
+    g_mutex_lock (&h.lock);
+    while (h.in < 3)
+      g_cond_wait (&h.cond, &h.lock);
+    g_mutex_unlock (&h.lock);
+    late = g_thread_new ("late", enter_and_leave, ctx);
+    fail_unless (g_thread_join (late));
+    g_mutex_lock (&h.lock);
+    fail_unless_equals_int (h.in, 3);
+    h.go = TRUE;
+    g_cond_broadcast (&h.cond);
+    g_mutex_unlock (&h.lock);
+    for (guint i = 0; i < 3; i++)
+      g_thread_join (holders[i]);
+    g_mutex_clear (&h.lock);
+    g_cond_clear (&h.cond);
+  }
+  /* the place the late thread went in without is not given back twice */
   fail_unless_equals_int (gate_most_inside (ctx), 3);
 
   /* a thread in goes in again without taking another place */
@@ -457,6 +504,15 @@ GST_START_TEST (test_device_threads)
   gst_cl_context_leave (ctx);
   fail_unless_equals_int (gate_most_inside (ctx), 3);
   gst_object_unref (other);
+  gst_object_unref (ctx);
+
+  /* not a number from 0 to 1024: the default */
+  g_setenv ("GST_CL_DEVICE_THREADS", "-1", TRUE);
+  ctx = gst_cl_context_new (-1, NULL);
+  g_unsetenv ("GST_CL_DEVICE_THREADS");
+  fail_unless (ctx != NULL);
+  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx),
+      MAX (2, g_get_num_processors () / 2));
   gst_object_unref (ctx);
 
   /* no limit */

@@ -85,8 +85,9 @@ GST_START_TEST (test_segment_not_in_time)
 GST_END_TEST;
 
 /* Frames late by a QoS event are dropped, as in any GstBaseTransform, with
- * one QoS message for the first and none for the others within a second;
- * the message counts them all. Frames in time pass again. */
+ * a QoS message for the first and none for the others within a second (a
+ * slow machine may take more seconds, and post one a second); each counts
+ * the frames processed and dropped so far. Frames in time pass again. */
 GST_START_TEST (test_qos_drops)
 {
   for (guint e = 0; e < G_N_ELEMENTS (elements); e++) {
@@ -99,6 +100,7 @@ GST_START_TEST (test_qos_drops)
     GstFormat format;
     guint64 processed, dropped;
     guint messages = 0;
+    gint64 start;
 
     gst_element_set_bus (h->element, bus);
     /* the first frame through, then the sink says it is 10 s late */
@@ -109,6 +111,7 @@ GST_START_TEST (test_qos_drops)
     fail_unless (gst_harness_push_upstream_event (h,
             gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 1.0,
                 10 * GST_SECOND, 0)));
+    start = g_get_monotonic_time ();
     for (guint i = 1; i <= 20; i++) {
       in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, 16, 8, 0, e, &info);
       GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
@@ -117,14 +120,19 @@ GST_START_TEST (test_qos_drops)
     }
     fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
     while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_QOS))) {
+      guint64 before = messages ? dropped : 0;
+
       gst_message_parse_qos_stats (msg, &format, &processed, &dropped);
       fail_unless_equals_int (format, GST_FORMAT_BUFFERS);
       fail_unless_equals_uint64 (processed, 1);
-      fail_unless_equals_uint64 (dropped, 1);
+      /* the first counts its own frame, the next ones more */
+      fail_unless (messages ? dropped > before : dropped == 1);
       gst_message_unref (msg);
       messages++;
     }
-    fail_unless_equals_int (messages, 1);
+    fail_unless (messages >= 1 && messages <= 1 +
+        (g_get_monotonic_time () - start) / G_USEC_PER_SEC,
+        "%u QoS messages for 20 dropped frames", messages);
 
     in = cl_test_frame_new (GST_VIDEO_FORMAT_GRAY8, 16, 8, 0, e, &info);
     GST_BUFFER_PTS (in) = 11 * GST_SECOND;

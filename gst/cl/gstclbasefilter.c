@@ -679,6 +679,7 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
   GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (trans));
 
   priv->negotiated = FALSE;
+  priv->last_qos_message = 0;
   /* frames sent on are complete when their events say so; what is left is
    * the element's own, done before READY */
   if (priv->queue)
@@ -742,7 +743,8 @@ gst_cl_base_filter_finalize (GObject * object)
 
 /* The QoS message of every frame dropped late, at most one a second: each
  * carries the counts of frames processed and dropped so far, so that an
- * application loses nothing but the messages in between. With hundreds of
+ * application loses only the messages in between (the drops after the last
+ * message are counted in the next). With hundreds of
  * live streams in one pipeline falling late together, a message a frame
  * made hundreds of streaming threads post to the one bus at once, whose
  * queue waits for an earlier writer by spinning: on 16 cores the streams

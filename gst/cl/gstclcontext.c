@@ -1192,10 +1192,17 @@ default_max_threads (void)
 {
   const gchar *env = g_getenv ("GST_CL_DEVICE_THREADS");
 
+  gchar *end = NULL;
+  gint64 n = env ? g_ascii_strtoll (env, &end, 10) : -1;
+
+  /* 0 is no limit; anything but a number from 0 to 1024 the default */
+  if (env && end != env && *end == '\0' && n >= 0 && n <= 1024)
+    return (guint) n;
+  if (env)
+    GST_WARNING ("GST_CL_DEVICE_THREADS=%s is not a number from 0 to 1024: "
+        "ignored", env);
   /* half the cores: the rest for the threads that fill and drain frames */
-  if (!env)
-    return MAX (2, g_get_num_processors () / 2);
-  return (guint) g_ascii_strtoull (env, NULL, 10);
+  return MAX (2, g_get_num_processors () / 2);
 }
 
 static GstClGate *
@@ -1226,6 +1233,10 @@ gate_unref (GstClGate * gate)
 {
   g_mutex_lock (&gates_lock);
   if (--gate->refs == 0) {
+    /* every context of the device gone: nobody may be in, or waiting */
+    if (gate->free != (gint) gate->limit || !g_queue_is_empty (&gate->waiters))
+      GST_ERROR ("a device's gate released with %d of %u places taken",
+          (gint) gate->limit - gate->free, gate->limit);
     g_hash_table_remove (gates, gate->device);
     g_mutex_clear (&gate->lock);
     g_free (gate);
@@ -1281,11 +1292,13 @@ gate_release (GstClGate * gate)
 }
 
 /* the gates the calling thread is in, each with its depth: it goes in again
- * without waiting (a pool's allocation inside a frame's work) */
+ * without waiting (a pool's allocation inside a frame's work); @placed: it
+ * took a place, which it gives back as it leaves */
 static __thread struct
 {
   GstClGate *gate;
   guint depth;
+  gboolean placed;
 } thread_gates[4];
 
 /**
@@ -1295,13 +1308,14 @@ static __thread struct
  * fewer than gst_cl_context_get_max_threads() threads are in, else when the
  * threads that came first are in and one more may be (or, should the wait
  * last a second, past the limit). A thread already in goes in again at
- * once. Every call is followed by gst_cl_context_leave() from the same
+ * once, and so does one in another device's gate, without taking a place. Every call is followed by gst_cl_context_leave() from the same
  * thread, once its commands are flushed and it is done waiting for them.
  */
 void
 gst_cl_context_enter (GstClContext * ctx)
 {
   GstClGate *gate = ctx->gate;
+  gboolean inside = FALSE;
   gint i, slot = -1;
 
   if (!gate || gate->limit == 0)
@@ -1313,13 +1327,19 @@ gst_cl_context_enter (GstClContext * ctx)
     }
     if (!thread_gates[i].gate && slot < 0)
       slot = i;
+    inside |= thread_gates[i].gate != NULL;
   }
   /* in the gates of more devices at once than kept: not held back */
   if (slot < 0)
     return;
-  gate_acquire (gate, ctx);
+  /* a thread in another device's gate (a frame of one device read from
+   * another's memory) goes in without a place: gates of two devices that
+   * waited for each other would wait a second each time */
+  if (!inside)
+    gate_acquire (gate, ctx);
   thread_gates[slot].gate = gate;
   thread_gates[slot].depth = 1;
+  thread_gates[slot].placed = !inside;
 }
 
 /**
@@ -1341,7 +1361,8 @@ gst_cl_context_leave (GstClContext * ctx)
       continue;
     if (--thread_gates[i].depth == 0) {
       thread_gates[i].gate = NULL;
-      gate_release (gate);
+      if (thread_gates[i].placed)
+        gate_release (gate);
     }
     return;
   }

@@ -60,14 +60,14 @@ pinned_free (gpointer user_data)
   Pinned *pinned = user_data;
   cl_event done = NULL;
 
-  gst_cl_context_enter (pinned->ctx);
+  /* not through the device's gate: a pool frees its buffers holding its
+   * lock, which a thread in the gate may want as it gives a buffer back */
   if (clEnqueueUnmapMemObject (pinned->ctx->queue, pinned->mem, pinned->data,
           0, NULL, &done) == CL_SUCCESS && done) {
     clWaitForEvents (1, &done);
     clReleaseEvent (done);
   }
   clReleaseMemObject (pinned->mem);
-  gst_cl_context_leave (pinned->ctx);
   gst_object_unref (pinned->ctx);
   g_free (pinned);
 }
