@@ -192,6 +192,23 @@ integral_tiles (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
       GST_CL_ARG (col_at), GST_CL_ARG (tile_at));
 }
 
+/* @total columns or rows in pieces, @per_unit for each compute unit so that
+ * the threads share them out evenly, each from @min to @max wide and a
+ * multiple of @align. Returns a piece's size; @count: how many. */
+static gint
+share_out (GstClBaseFilter * base, gint total, gint per_unit, gint min,
+    gint max, gint align, gint * count)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  gint units = MAX ((gint) ctx->caps.compute_units, 1);
+  gint size = CLAMP ((total + units * per_unit - 1) / (units * per_unit), min,
+      max);
+
+  size = (size + align - 1) / align * align;
+  *count = (total + size - 1) / size;
+  return size;
+}
+
 /* strips of integral_strips (kernels/integral.cl): this many a compute
  * unit, for the threads to share them out evenly, and at least this wide */
 #define STRIPS_PER_UNIT 4
@@ -204,17 +221,12 @@ static gboolean
 integral_strips (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
     gsize elem_size, const gchar * options, GError ** error)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
-  gint w = in->width, h = in->height, pitch = w;
-  guint units = MAX (ctx->caps.compute_units, 1);
-  gint strip = CLAMP ((w + units * STRIPS_PER_UNIT - 1) /
-      (units * STRIPS_PER_UNIT), STRIP_MIN_W, STRIP_MAX_W);
-  gint strips;
+  gint w = in->width, h = in->height, pitch = w, strips;
+  gint strip = share_out (base, w, STRIPS_PER_UNIT, STRIP_MIN_W, STRIP_MAX_W,
+      8, &strips);
   gsize one = 1;
   cl_mem carry;
 
-  strip = (strip + 7) / 8 * 8;
-  strips = (w + strip - 1) / strip;
   carry = gst_cl_base_filter_get_scratch (base, SCRATCH_VERT,
       (gsize) h * strips * elem_size, error);
   return carry &&
@@ -239,11 +251,8 @@ static gboolean
 integral_bands (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
     gsize elem_size, const gchar * options, GError ** error)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
-  gint w = in->width, h = in->height, pitch = w;
-  guint units = MAX (ctx->caps.compute_units, 1);
-  gint band = (h + units * BANDS_PER_UNIT - 1) / (units * BANDS_PER_UNIT);
-  gint bands = (h + band - 1) / band;
+  gint w = in->width, h = in->height, pitch = w, bands;
+  gint band = share_out (base, h, BANDS_PER_UNIT, 1, G_MAXINT, 1, &bands);
   gsize one = 1;
   cl_mem sums, cols;
 
