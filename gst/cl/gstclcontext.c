@@ -1191,7 +1191,6 @@ static guint
 default_max_threads (void)
 {
   const gchar *env = g_getenv ("GST_CL_DEVICE_THREADS");
-
   gchar *end = NULL;
   gint64 n = env ? g_ascii_strtoll (env, &end, 10) : -1;
 
@@ -1308,8 +1307,9 @@ static __thread struct
  * fewer than gst_cl_context_get_max_threads() threads are in, else when the
  * threads that came first are in and one more may be (or, should the wait
  * last a second, past the limit). A thread already in goes in again at
- * once, and so does one in another device's gate, without taking a place. Every call is followed by gst_cl_context_leave() from the same
- * thread, once its commands are flushed and it is done waiting for them.
+ * once, and so does one in another device's gate, without taking a place.
+ * Every call is followed by gst_cl_context_leave() from the same thread,
+ * once its commands are flushed and it is done waiting for them.
  */
 void
 gst_cl_context_enter (GstClContext * ctx)
