@@ -744,11 +744,11 @@ gst_cl_base_filter_finalize (GObject * object)
 /* The QoS message of every frame dropped late, at most one a second: each
  * carries the counts of frames processed and dropped so far, so that an
  * application loses only the messages in between (the drops after the last
- * message are counted in the next). With hundreds of
- * live streams in one pipeline falling late together, a message a frame
- * made hundreds of streaming threads post to the one bus at once, whose
- * queue waits for an earlier writer by spinning: on 16 cores the streams
- * stalled (docs/benchmarks.md). */
+ * message are counted in the next). With hundreds of live streams in one
+ * pipeline falling late together, a message a frame made hundreds of
+ * streaming threads post to the one bus at once, whose queue waits for an
+ * earlier writer by spinning: on 16 cores the streams stalled
+ * (docs/benchmarks.md). */
 #define QOS_MESSAGE_INTERVAL G_USEC_PER_SEC
 
 static gboolean
