@@ -44,17 +44,22 @@ enum
  * (PoCL, 2 cores, 1080p RGBA kernel time: about 2.1 ms at d = 9 and 5 at 31,
  * against 8-10 for the two passes), and two passes along rows above, whose
  * caches follow one work-item; GPUs, whose warps want neighbouring
- * addresses, take one pass down strips of columns, summing across the strip
- * in local memory, up to d = 21, and two passes of column runs stored
- * through a transposing local tile above, whose cost does not grow with d
- * (H100, 4K RGBA: strips 0.055 ms at d = 3, 0.088 at 11, 0.173 at 31; the
- * two passes 0.121, 0.135 and 0.165). */
+ * addresses, take one pass down blocks of 16-byte columns built for the
+ * radius the stream starts with, from d = 7 to 31, summing across the
+ * block from local memory with the work-items' totals; one pass down strips
+ * of columns, summing d column sums across from local memory, for the other
+ * diameters up to 21; and two passes of column runs stored through a
+ * transposing local tile above, whose cost does not grow with d (H100, 4K
+ * RGBA, kernel ms at d = 3 / 9 / 11 / 31 / 101: blocks -, 0.066, 0.071,
+ * 0.091, -; strips 0.055, 0.078, 0.088, 0.165 (two passes), 0.171 (two
+ * passes)). */
 typedef enum
 {
   BOX_BLUR_RUNS_ALONG_ROWS,
   BOX_BLUR_RUNS_TRANSPOSED,
   BOX_BLUR_STRIPS,
   BOX_BLUR_BANDS,
+  BOX_BLUR_BLOCKS,
 } BoxBlurMethod;
 
 /* the work-group of boxblur_strip (kernels/boxblur.cl), of which 2 radius
@@ -64,6 +69,20 @@ typedef enum
 #define STRIP 256
 #define STRIP_MAX_RADIUS 10
 #define STRIP_ROWS 16
+
+/* boxblur_blocks: the bytes of a row a work-item takes, the work-items of
+ * a work-group, GROUP_LARGE above LARGE_RADIUS, the rows a work-group
+ * slides down (fewer repeat the window's start, more leave an H100 short
+ * of work-groups at 1080p), and the radii it takes by default: below, the
+ * strips are as fast (H100, 4K RGBA: 0.055 ms at d = 3 for both); above,
+ * the two passes (0.17 ms at d = 101, the blocks 0.19) */
+#define ITEM 16
+#define GROUP 64
+#define GROUP_LARGE 128
+#define LARGE_RADIUS 8
+#define BLOCK_ROWS 16
+#define BLOCKS_MIN_RADIUS 3
+#define BLOCKS_MAX_RADIUS 15
 
 /* the bytes of a row a work-item of boxblur_band takes, the largest radius
  * it takes (its private sums keep 64 bytes each side) and the rows it
@@ -79,6 +98,11 @@ struct _GstClBoxBlur
   guint diameter;
   BoxBlurMethod method;
   gint run_override;            /* GST_CL_BOXBLUR_RUN, 0 when unset */
+  gint group_override;          /* GST_CL_BOXBLUR_GROUP, 0 when unset */
+  /* the radius whose blocks kernels were built at negotiation, -1 for
+   * none; with GST_CL_BOXBLUR_METHOD=blocks, any radius is */
+  gint blocks_radius;
+  gboolean strips_fit;          /* the device takes boxblur_strip */
 };
 
 G_DEFINE_TYPE (GstClBoxBlur, gst_cl_box_blur, GST_TYPE_CL_BASE_FILTER);
@@ -105,6 +129,56 @@ gst_cl_box_blur_divisor (guint n, guint * magic, guint * shift)
   *magic = n > 1 ? (guint) (((guint64) 1 << (32 + s)) / n + 1) : 0;
 }
 
+/* the local memory of boxblur_blocks: two rows of column sums and totals */
+static gsize
+blocks_local_mem (gint group)
+{
+  return 2 * (ITEM / 4 + 1) * (gsize) group *16;
+}
+
+static gint
+floor_div (gint a, gint b)
+{
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* boxblur_blocks' shape for @radius and @pstride bytes a pixel: the bytes
+ * a work-item takes, the work-items of a work-group and how many of them
+ * write (the others compute the halo), or FALSE when it cannot take the
+ * radius */
+static gboolean
+blocks_shape (GstClBoxBlur * self, gint radius, gint pstride, gint * group,
+    gint * writers)
+{
+  GstClContext *ctx =
+      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
+  gint ip;
+
+  *group = self->group_override > 0 ? self->group_override :
+      radius > LARGE_RADIUS ? GROUP_LARGE : GROUP;
+  ip = ITEM / pstride;
+  /* the work-items from the leftmost a window of ours reaches to the
+   * rightmost, as K_FIRST and K_LAST in the kernel */
+  *writers = *group - (floor_div (ip - 1 + radius, ip) -
+      floor_div (-radius, ip));
+  return *writers > 0 && (gsize) * group <= ctx->caps.max_work_group_size &&
+      blocks_local_mem (*group) <= ctx->caps.local_mem_size;
+}
+
+/* boxblur_blocks built for @radius, @pstride bytes a pixel and @group
+ * work-items a work-group */
+static cl_kernel
+blocks_kernel (GstClBoxBlur * self, gint pstride, gint radius, gint group,
+    GError ** error)
+{
+  gchar options[64];
+
+  g_snprintf (options, sizeof (options), "-DCH=%d -DRADIUS=%d -DGROUP=%d",
+      pstride, radius, group);
+  return gst_cl_base_filter_get_kernel (GST_CL_BASE_FILTER (self),
+      gst_cl_kernel_boxblur, options, "boxblur_blocks", error);
+}
+
 /* Rows or columns one work-item slides over: enough to amortize the d loads
  * that start the window, few enough to keep every compute unit busy.
  * GST_CL_BOXBLUR_RUN overrides it, for tuning. */
@@ -112,7 +186,7 @@ static gint
 items_per_run (GstClBoxBlur * self, guint radius)
 {
   gboolean transposed = self->method == BOX_BLUR_RUNS_TRANSPOSED ||
-      self->method == BOX_BLUR_STRIPS;
+      self->method == BOX_BLUR_STRIPS || self->method == BOX_BLUR_BLOCKS;
 
   if (self->run_override > 0)
     return transposed ? GST_ROUND_UP_32 (self->run_override) :
@@ -122,9 +196,10 @@ items_per_run (GstClBoxBlur * self, guint radius)
   return CLAMP (GST_ROUND_UP_16 (4 * radius + 1), 32, 512);
 }
 
-/* GST_CL_BOXBLUR_METHOD=rows|transposed|strips|bands and
- * GST_CL_BOXBLUR_RUN=N (rows a run, a strip or a band) override the
- * choices, to compare; read once per negotiation, not per frame. */
+/* GST_CL_BOXBLUR_METHOD=rows|transposed|strips|bands|blocks,
+ * GST_CL_BOXBLUR_RUN=N (rows a run, a strip, a band or a block) and
+ * GST_CL_BOXBLUR_GROUP=N (work-items a block) override the choices, to
+ * compare; read once per negotiation, not per frame. */
 static gboolean
 gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info, GError ** error)
@@ -133,28 +208,61 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   const gchar *env = g_getenv ("GST_CL_BOXBLUR_METHOD");
   const gchar *run = g_getenv ("GST_CL_BOXBLUR_RUN");
+  const gchar *group = g_getenv ("GST_CL_BOXBLUR_GROUP");
 
   if (env && g_str_equal (env, "rows"))
     self->method = BOX_BLUR_RUNS_ALONG_ROWS;
   else if (env && g_str_equal (env, "transposed"))
     self->method = BOX_BLUR_RUNS_TRANSPOSED;
-  else if ((env && g_str_equal (env, "bands")) ||
-      (!(env && g_str_equal (env, "strips")) &&
-          (ctx->caps.type & CL_DEVICE_TYPE_CPU)))
+  else if (env && g_str_equal (env, "bands"))
     self->method = BOX_BLUR_BANDS;
-  else if ((env && g_str_equal (env, "strips")) ||
-      (!(ctx->caps.type & CL_DEVICE_TYPE_CPU) &&
-          ctx->caps.max_work_group_size >= STRIP))
+  else if (env && g_str_equal (env, "strips"))
     self->method = BOX_BLUR_STRIPS;
+  else if (env && g_str_equal (env, "blocks"))
+    self->method = BOX_BLUR_BLOCKS;
+  else if (ctx->caps.type & CL_DEVICE_TYPE_CPU)
+    self->method = BOX_BLUR_BANDS;
+  else if (ctx->caps.max_work_group_size >= GROUP_LARGE &&
+      ctx->caps.local_mem_size >= blocks_local_mem (GROUP_LARGE))
+    self->method = BOX_BLUR_BLOCKS;
   else
-    self->method = (ctx->caps.type & CL_DEVICE_TYPE_CPU) ?
-        BOX_BLUR_RUNS_ALONG_ROWS : BOX_BLUR_RUNS_TRANSPOSED;
+    self->method = BOX_BLUR_RUNS_TRANSPOSED;
   self->run_override = run ? CLAMP (g_ascii_strtoll (run, NULL, 10), 0,
       G_MAXINT) : 0;
+  self->strips_fit = ctx->caps.max_work_group_size >= STRIP;
+  self->group_override = group ? CLAMP (g_ascii_strtoll (group, NULL, 10),
+      0, G_MAXINT) : 0;
   GST_DEBUG_OBJECT (self, "optimized kernels: %s",
       self->method == BOX_BLUR_RUNS_ALONG_ROWS ? "runs along rows" :
       self->method == BOX_BLUR_STRIPS ? "strips" :
-      self->method == BOX_BLUR_BANDS ? "bands" : "transposed runs");
+      self->method == BOX_BLUR_BANDS ? "bands" :
+      self->method == BOX_BLUR_BLOCKS ? "blocks" : "transposed runs");
+
+  /* the blocks kernel is built for one radius, in a second or two on an
+   * H100: built here for the diameter the stream starts with, so that no
+   * frame waits for it; a diameter changed while playing takes the strips
+   * or the two passes, which take any */
+  self->blocks_radius = -1;
+  if (self->method == BOX_BLUR_BLOCKS &&
+      gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_OPTIMIZED) {
+    gint radius, group, writers;
+
+    GST_OBJECT_LOCK (self);
+    radius = self->diameter / 2;
+    GST_OBJECT_UNLOCK (self);
+    if (radius < 1 || (!env && (radius < BLOCKS_MIN_RADIUS ||
+                radius > BLOCKS_MAX_RADIUS)))
+      return TRUE;
+    for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++) {
+      gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (in_info, c);
+
+      if (!blocks_shape (self, radius, pstride, &group, &writers))
+        return TRUE;
+      if (!blocks_kernel (self, pstride, radius, group, error))
+        return FALSE;
+    }
+    self->blocks_radius = radius;
+  }
   return TRUE;
 }
 
@@ -208,13 +316,40 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlane * in,
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local, error);
 }
 
+/* One pass, work-items of ITEM bytes sliding down BLOCK_ROWS rows, the
+ * kernel built for the radius. */
+static gboolean
+blur_plane_blocks (GstClBoxBlur * self, const GstClPlane * in,
+    const GstClPlane * out, gint radius, gint group, gint writers,
+    GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  gint rows = self->run_override > 0 ? self->run_override : BLOCK_ROWS;
+  gint ip = ITEM / in->pstride;
+  gint items = (in->width + ip - 1) / ip;
+  guint d = 2 * radius + 1, n = d * d, magic, shift;
+  gsize local[2] = { group, 1 };
+  gsize global[2] = { (gsize) (items + writers - 1) / writers * group,
+    (gsize) (in->height + rows - 1) / rows
+  };
+  cl_kernel k;
+
+  gst_cl_box_blur_divisor (n, &magic, &shift);
+  k = blocks_kernel (self, in->pstride, radius, group, error);
+  return k && gst_cl_set_kernel_args (k, error, 10, GST_CL_ARG (in->mem),
+      GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
+      GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (rows),
+      GST_CL_ARG (n), GST_CL_ARG (magic), GST_CL_ARG (shift)) &&
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local, error);
+}
+
 static gboolean
 blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
     const GstClPlane * out, gint radius, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   gboolean transposed = self->method == BOX_BLUR_RUNS_TRANSPOSED ||
-      self->method == BOX_BLUR_STRIPS;
+      self->method == BOX_BLUR_STRIPS || self->method == BOX_BLUR_BLOCKS;
   gint row_bytes = in->width * in->pstride;
   /* in elements of the tmp buffer: ushort along rows, pixels transposed */
   gint tmp_stride = transposed ? in->height : GST_ROUND_UP_4 (row_bytes);
@@ -274,12 +409,20 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   GST_OBJECT_UNLOCK (self);
 
   for (p = 0; p < in->n_planes; p++) {
+    gint group, writers;
     gboolean ok;
 
     if (reference)
       ok = blur_plane_reference (base, &in->planes[p], &out->planes[p],
           radius, error);
-    else if ((self->method == BOX_BLUR_STRIPS && radius <= STRIP_MAX_RADIUS)
+    else if (self->method == BOX_BLUR_BLOCKS &&
+        radius == self->blocks_radius && blocks_shape (self, radius,
+            in->planes[p].pstride, &group, &writers))
+      ok = blur_plane_blocks (self, &in->planes[p], &out->planes[p], radius,
+          group, writers, error);
+    else if (((self->method == BOX_BLUR_STRIPS ||
+                (self->method == BOX_BLUR_BLOCKS && self->strips_fit)) &&
+            radius <= STRIP_MAX_RADIUS)
         || (self->method == BOX_BLUR_BANDS && radius <= BAND_MAX_RADIUS))
       ok = blur_plane_one_pass (self, &in->planes[p], &out->planes[p],
           radius, error);

@@ -418,3 +418,182 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
     }
   }
 }
+
+/* One pass for GPUs at any diameter, built for one radius (-DRADIUS, with
+ * -DGROUP work-items a work-group). A work-item takes 16 bytes of a row,
+ * the column sums of its bytes in a vector, and slides down `rows` rows
+ * adding the row below and subtracting the row above, two vector loads a
+ * row. At each row it puts its column sums in local memory, four vectors
+ * of 16 bytes whose loads and stores by a warp fall in distinct banks,
+ * with its sum of each channel; the d column sums across one of its pixels
+ * are then its own, the totals of the work-items that every window of its
+ * pixels covers, and the columns of the work-items at the ends of the
+ * windows, read from local memory and summed with indices known at build
+ * time; along its pixels the window slides, two adds a sample. The image
+ * is read once (the rows leaving the window again, from the cache) with
+ * nothing in global memory in between, and local memory is read about
+ * 2 + d / 8 bytes a byte, not d times as by the strips. The work-items
+ * within reach of a window's end at each side of the work-group compute
+ * columns for their neighbours and write nothing. Everything a work-item
+ * keeps is in vectors indexed by constants, so that it stays in
+ * registers. */
+#ifdef RADIUS
+
+#define IP (16 / CH)            /* pixels a work-item */
+/* floor (a / IP) for the constants below */
+#define FDIV(a) ((a) >= 0 ? (a) / IP : -((-(a) + IP - 1) / IP))
+/* the work-items, relative to this one, that some window of its pixels
+ * reaches, and those that every window covers whole */
+#define K_FIRST FDIV (-RADIUS)
+#define K_LAST FDIV (IP - 1 + RADIUS)
+#define C_FIRST (-FDIV (RADIUS + 1 - IP))
+#define C_LAST (FDIV (RADIUS + 1) - 1)
+#define COMMON (C_FIRST <= C_LAST)
+/* the pixels those cover, relative to this work-item's first */
+#define QA (COMMON ? C_FIRST * IP : 0)
+#define QB (COMMON ? (C_LAST + 1) * IP - 1 : -1)
+
+/* component i of a vector, i a constant once unrolled */
+inline uint
+get4 (uint4 v, int i)
+{
+  return i == 0 ? v.s0 : i == 1 ? v.s1 : i == 2 ? v.s2 : v.s3;
+}
+
+inline uint
+get16 (uint16 v, int i)
+{
+  return get4 (i < 4 ? v.s0123 : i < 8 ? v.s4567 : i < 12 ? v.s89ab :
+      v.scdef, i % 4);
+}
+
+inline uint4
+put4 (uint4 v, int i, uint x)
+{
+  return (uint4) (i == 0 ? x : v.s0, i == 1 ? x : v.s1, i == 2 ? x : v.s2,
+      i == 3 ? x : v.s3);
+}
+
+inline uint16
+put16 (uint16 v, int i, uint x)
+{
+  if (i < 4)
+    v.s0123 = put4 (v.s0123, i, x);
+  else if (i < 8)
+    v.s4567 = put4 (v.s4567, i - 4, x);
+  else if (i < 12)
+    v.s89ab = put4 (v.s89ab, i - 8, x);
+  else
+    v.scdef = put4 (v.scdef, i - 12, x);
+  return v;
+}
+
+/* the column sum of byte b of work-item lx + k */
+inline uint
+lane_of (__local const uint4 (*q)[GROUP], int lx, uint16 own, int k, int b)
+{
+  return k == 0 ? get16 (own, b) : get4 (q[b / 4][lx + k], b % 4);
+}
+
+/* the column sum of channel c of pixel p, p counted from this work-item's
+ * first pixel */
+#define X(p, c) lane_of (q, lx, own, FDIV (p), ((p) - FDIV (p) * IP) * CH + (c))
+
+/* the 16 bytes at pixel x of a row, edge pixels repeated outside */
+inline uchar16
+load_item (__global const uchar * row, int x, int width)
+{
+  __global const uchar *p = row + x * CH;
+  uint16 v = 0;
+
+  /* vload16 promises only byte alignment, and may load byte by byte */
+  if (x >= 0 && x + IP <= width)
+    return ((size_t) p & 15) ? vload16 (0, p) : *(__global const uchar16 *) p;
+#pragma unroll
+  for (int b = 0; b < 16; b++)
+    v = put16 (v, b, row[clamp (x + b / CH, 0, width - 1) * CH + b % CH]);
+  return convert_uchar16 (v);
+}
+
+__kernel __attribute__ ((reqd_work_group_size (GROUP, 1, 1)))
+void
+boxblur_blocks (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
+    int rows, uint n, uint magic, uint shift)
+{
+  __local uint4 cols[2][4][GROUP], totals[2][GROUP];
+  int lx = get_local_id (0);
+  /* work-items a work-group writes; the others compute a halo */
+  int x = (get_group_id (0) * (GROUP + K_FIRST - K_LAST) + lx + K_FIRST) * IP;
+  int y0 = get_group_id (1) * rows, y1 = min (y0 + rows, height);
+  bool writes = lx >= -K_FIRST && lx < GROUP - K_LAST && x < width;
+  const int radius = RADIUS;
+  uint16 own = 0;
+
+  for (int y = y0 - radius; y <= y0 + radius; y++)
+    own += convert_uint16 (load_item (ROW (y), x, width));
+
+  for (int y = y0, buf = 0; y < y1; y++, buf ^= 1) {
+    __local const uint4 (*q)[GROUP] = cols[buf];
+    /* the next row's loads first, to be in flight across the barrier (a
+     * step further ahead kept more registers and ran slower) */
+    uint16 add = convert_uint16 (load_item (ROW (y + radius + 1), x, width));
+    uint16 sub = convert_uint16 (load_item (ROW (y - radius), x, width));
+    uint4 t = own.s0123 + own.s4567 + own.s89ab + own.scdef;
+
+#if CH == 2
+    t = (uint4) (t.s0 + t.s2, t.s1 + t.s3, 0, 0);
+#elif CH == 1
+    t = (uint4) (t.s0 + t.s1 + t.s2 + t.s3, 0, 0, 0);
+#endif
+    cols[buf][0][lx] = own.s0123;
+    cols[buf][1][lx] = own.s4567;
+    cols[buf][2][lx] = own.s89ab;
+    cols[buf][3][lx] = own.scdef;
+    totals[buf][lx] = t;
+    barrier (CLK_LOCAL_MEM_FENCE);
+
+    if (writes) {
+      __global uchar *out = dst + y * dst_stride + x * CH;
+      uint16 o = 0;
+
+#pragma unroll
+      for (int c = 0; c < CH; c++) {
+        uint sum = 0;
+
+        /* the first pixel: the work-items every window covers, then the
+         * columns of the windows' ends */
+#pragma unroll
+        for (int k = C_FIRST; k <= C_LAST; k++)
+          sum += k == 0 ? get4 (t, c) : get4 (totals[buf][lx + k], c);
+#pragma unroll
+        for (int p = -RADIUS; p < QA; p++)
+          sum += X (p, c);
+#pragma unroll
+        for (int p = QB + 1; p <= RADIUS; p++)
+          sum += X (p, c);
+        o = put16 (o, c, sum);
+#pragma unroll
+        for (int p = 1; p < IP; p++) {
+          sum += X (p + RADIUS, c);
+          sum -= X (p - 1 - RADIUS, c);
+          o = put16 (o, p * CH + c, sum);
+        }
+      }
+      o = mul_hi (o + n / 2, magic) >> shift;
+      if (x + IP <= width && !((size_t) out & 15)) {
+        *(__global uchar16 *) out = convert_uchar16 (o);
+      } else if (x + IP <= width) {
+        vstore16 (convert_uchar16 (o), 0, out);
+      } else {
+#pragma unroll
+        for (int b = 0; b < 16; b++)
+          if (b < (width - x) * CH)
+            out[b] = get16 (o, b);
+      }
+    }
+
+    own += add - sub;
+  }
+}
+#endif
