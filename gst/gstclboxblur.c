@@ -142,10 +142,9 @@ floor_div (gint a, gint b)
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-/* boxblur_blocks' shape for @radius and @pstride bytes a pixel: the bytes
- * a work-item takes, the work-items of a work-group and how many of them
- * write (the others compute the halo), or FALSE when it cannot take the
- * radius */
+/* boxblur_blocks' shape for @radius and @pstride bytes a pixel: the
+ * work-items of a work-group and how many of them write (the others
+ * compute the halo), or FALSE when the device cannot take it */
 static gboolean
 blocks_shape (GstClBoxBlur * self, gint radius, gint pstride, gint * group,
     gint * writers)
