@@ -102,7 +102,6 @@ struct _GstClBoxBlur
   /* the radius whose blocks kernels were built at negotiation, -1 for
    * none; with GST_CL_BOXBLUR_METHOD=blocks, any radius is */
   gint blocks_radius;
-  gboolean strips_fit;          /* the device takes boxblur_strip */
 };
 
 G_DEFINE_TYPE (GstClBoxBlur, gst_cl_box_blur, GST_TYPE_CL_BASE_FILTER);
@@ -228,7 +227,6 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     self->method = BOX_BLUR_RUNS_TRANSPOSED;
   self->run_override = run ? CLAMP (g_ascii_strtoll (run, NULL, 10), 0,
       G_MAXINT) : 0;
-  self->strips_fit = ctx->caps.max_work_group_size >= STRIP;
   self->group_override = group ? CLAMP (g_ascii_strtoll (group, NULL, 10),
       0, G_MAXINT) : 0;
   GST_DEBUG_OBJECT (self, "optimized kernels: %s",
@@ -400,6 +398,10 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   GstClBoxBlur *self = GST_CL_BOX_BLUR (base);
   gboolean reference =
       gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
+  /* the strips, also for a diameter the blocks were not built for */
+  gboolean strips = self->method == BOX_BLUR_STRIPS ||
+      (self->method == BOX_BLUR_BLOCKS &&
+      gst_cl_base_filter_get_context (base)->caps.max_work_group_size >= STRIP);
   gint radius;
   guint p;
 
@@ -419,10 +421,8 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
             in->planes[p].pstride, &group, &writers))
       ok = blur_plane_blocks (self, &in->planes[p], &out->planes[p], radius,
           group, writers, error);
-    else if (((self->method == BOX_BLUR_STRIPS ||
-                (self->method == BOX_BLUR_BLOCKS && self->strips_fit)) &&
-            radius <= STRIP_MAX_RADIUS)
-        || (self->method == BOX_BLUR_BANDS && radius <= BAND_MAX_RADIUS))
+    else if ((strips && radius <= STRIP_MAX_RADIUS) ||
+        (self->method == BOX_BLUR_BANDS && radius <= BAND_MAX_RADIUS))
       ok = blur_plane_one_pass (self, &in->planes[p], &out->planes[p],
           radius, error);
     else
