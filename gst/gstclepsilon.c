@@ -62,6 +62,8 @@ struct _GstClEpsilon
   const gchar *kernel;
   guint pixels;
   guint pixels_wide_window;
+  /* epsilon_tiled in packed halves, where the compiler takes PTX */
+  gboolean halves;
 };
 
 G_DEFINE_TYPE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_CL_BASE_FILTER);
@@ -79,10 +81,14 @@ GST_ELEMENT_REGISTER_DEFINE (clepsilon, "clepsilon", GST_RANK_NONE,
  * floats loaded by each work-item (epsilon_packed) 0.141, the 16-bit vector
  * kernel 0.280, the reference 0.416. At d = 15, 8 outputs take 0.265, 16
  * 0.275, against 1.020 for the reference.
- * GST_CL_EPSILON_KERNEL=vector|packed|tiled overrides the kernel, to
- * compare. */
+ * Where the compiler takes PTX, the tile in packed halves, two outputs an
+ * instruction: 8 outputs take 0.085 ms at d = 9 and 0.192 at d = 15, 16
+ * take 0.088 and 0.197, and at 1920x1080 0.026 against 0.031.
+ * GST_CL_EPSILON_KERNEL=vector|packed|tiled|tiled-float overrides the
+ * kernel, to compare (tiled-float: the tile in floats everywhere). */
 #define WIDE_WINDOW_RADIUS 4
 #define FALLBACK_PIXELS_PER_ITEM 4
+#define HALVES_PIXELS_PER_ITEM 8
 
 static const struct
 {
@@ -150,7 +156,8 @@ gst_cl_epsilon_set_info (GstClBaseFilter * base,
     GError ** error)
 {
   GstClEpsilon *self = GST_CL_EPSILON (base);
-  cl_device_type type = gst_cl_base_filter_get_context (base)->caps.type;
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  cl_device_type type = ctx->caps.type;
   const gchar *env = g_getenv ("GST_CL_EPSILON_KERNEL");
   guint i;
 
@@ -168,10 +175,13 @@ gst_cl_epsilon_set_info (GstClBaseFilter * base,
     self->kernel = "epsilon_optimized";
   else if (g_strcmp0 (env, "packed") == 0)
     self->kernel = "epsilon_packed";
-  else if (g_strcmp0 (env, "tiled") == 0)
+  else if (g_strcmp0 (env, "tiled") == 0 || g_strcmp0 (env, "tiled-float") == 0)
     self->kernel = "epsilon_tiled";
-  GST_DEBUG_OBJECT (self, "%s, %u pixels per work-item", self->kernel,
-      self->pixels);
+  self->halves = ctx->caps.nv_ptx && g_strcmp0 (env, "tiled-float") != 0;
+  if (self->halves && strcmp (self->kernel, "epsilon_tiled") == 0)
+    self->pixels = self->pixels_wide_window = HALVES_PIXELS_PER_ITEM;
+  GST_DEBUG_OBJECT (self, "%s%s, %u pixels per work-item", self->kernel,
+      self->halves ? " in halves" : "", self->pixels);
   return TRUE;
 }
 
@@ -196,7 +206,7 @@ filter_luma_reference (GstClBaseFilter * base, const GstClPlane * in,
 static gboolean
 filter_luma_optimized (GstClBaseFilter * base, const GstClFrame * in,
     const GstClFrame * out, gboolean chroma, gint radius, gint threshold,
-    const gchar * kernel, guint pixels, GError ** error)
+    const gchar * kernel, guint pixels, gboolean halves, GError ** error)
 {
   const GstClPlane *y_in = &in->planes[0], *y_out = &out->planes[0];
   const GstClPlane *c0_in = &in->planes[1], *c0_out = &out->planes[1];
@@ -206,7 +216,7 @@ filter_luma_optimized (GstClBaseFilter * base, const GstClFrame * in,
   gsize local[2] = { TILED_LX, TILED_LY };
   gboolean tiled = strcmp (kernel, "epsilon_tiled") == 0;
   gint c_bytes = c0_in->width * c0_in->pstride, c_rows = c0_in->height;
-  gchar options[96];
+  gchar options[128];
   gint n;
   cl_kernel k;
 
@@ -214,8 +224,8 @@ filter_luma_optimized (GstClBaseFilter * base, const GstClFrame * in,
   n = g_snprintf (options, sizeof (options), "-DRADIUS=%d -DPX=%u "
       "-DCHROMA=%u", radius, pixels, chroma ? in->n_planes - 1 : 0);
   if (tiled)
-    g_snprintf (options + n, sizeof (options) - n, " -DLX=%d -DLY=%d",
-        TILED_LX, TILED_LY);
+    g_snprintf (options + n, sizeof (options) - n, " -DLX=%d -DLY=%d%s",
+        TILED_LX, TILED_LY, halves ? " -DNV_PTX" : "");
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_epsilon, options,
       kernel, error);
   if (!k || !gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (y_in->mem),
@@ -245,12 +255,13 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   const gchar *kernel;
   gint radius, threshold;
   guint pixels, p;
-  gboolean ok, chroma;
+  gboolean ok, chroma, halves;
 
   GST_OBJECT_LOCK (self);
   radius = self->diameter / 2;
   threshold = self->threshold;
   kernel = self->forced_kernel ? self->forced_kernel : self->kernel;
+  halves = self->halves;
   if (self->forced_pixels)
     pixels = self->forced_pixels;
   else if (radius > WIDE_WINDOW_RADIUS)
@@ -273,7 +284,7 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   ok = reference ?
       filter_luma_reference (base, &in->planes[0], &out->planes[0], radius,
       threshold, error) : filter_luma_optimized (base, in, out, chroma,
-      radius, threshold, kernel, pixels, error);
+      radius, threshold, kernel, pixels, halves, error);
 
   for (p = 1; ok && !chroma && p < out->n_planes; p++)
     ok = gst_cl_base_filter_copy_plane (base, &in->planes[p],

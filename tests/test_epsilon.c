@@ -78,7 +78,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_thresholds_and_diameters)
 {
-  static const guint thresholds[] = { 0, 1, 20, 255 };
+  static const guint thresholds[] = { 0, 1, 20, 100, 255 };
 
   /* every diameter 1..15, and some even ones, on a frame narrower than the
    * largest window */
