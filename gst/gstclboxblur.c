@@ -99,9 +99,10 @@ struct _GstClBoxBlur
   BoxBlurMethod method;
   gint run_override;            /* GST_CL_BOXBLUR_RUN, 0 when unset */
   gint group_override;          /* GST_CL_BOXBLUR_GROUP, 0 when unset */
-  /* the radius whose blocks kernels were built at negotiation, -1 for
-   * none; with GST_CL_BOXBLUR_METHOD=blocks, any radius is */
+  /* the radius the blocks kernels are built for, -1 for none */
   gint blocks_radius;
+  /* GST_CL_BOXBLUR_METHOD=blocks: the blocks at any radius */
+  gboolean blocks_forced;
 };
 
 G_DEFINE_TYPE (GstClBoxBlur, gst_cl_box_blur, GST_TYPE_CL_BASE_FILTER);
@@ -163,18 +164,74 @@ blocks_shape (GstClBoxBlur * self, gint radius, gint pstride, gint * group,
       blocks_local_mem (*group) <= ctx->caps.local_mem_size;
 }
 
-/* boxblur_blocks built for @radius, @pstride bytes a pixel and @group
- * work-items a work-group */
+/* the build options of the kernels for any radius (the strips, the bands,
+ * the two passes), @pstride bytes a pixel */
+#define PASSES_OPTIONS(buf, pstride) \
+  g_snprintf ((buf), sizeof (buf), "-DCH=%d", (pstride))
+
+/* the build options of boxblur_blocks for @radius, @pstride bytes a pixel
+ * and @group work-items a work-group */
+#define BLOCKS_OPTIONS(buf, pstride, radius, group) \
+  g_snprintf ((buf), sizeof (buf), "-DCH=%d -DRADIUS=%d -DGROUP=%d", \
+      (pstride), (radius), (group))
+
 static cl_kernel
 blocks_kernel (GstClBoxBlur * self, gint pstride, gint radius, gint group,
     GError ** error)
 {
   gchar options[64];
 
-  g_snprintf (options, sizeof (options), "-DCH=%d -DRADIUS=%d -DGROUP=%d",
-      pstride, radius, group);
+  BLOCKS_OPTIONS (options, pstride, radius, group);
   return gst_cl_base_filter_get_kernel (GST_CL_BASE_FILTER (self),
       gst_cl_kernel_boxblur, options, "boxblur_blocks", error);
+}
+
+/* whether the blocks are the kernel for @radius, once built */
+static gboolean
+blocks_wanted (GstClBoxBlur * self, gint radius)
+{
+  return self->method == BOX_BLUR_BLOCKS && radius >= 1 &&
+      gst_cl_base_filter_get_variant (GST_CL_BASE_FILTER (self)) ==
+      GST_CL_VARIANT_OPTIMIZED && (self->blocks_forced ||
+      (radius >= BLOCKS_MIN_RADIUS && radius <= BLOCKS_MAX_RADIUS));
+}
+
+/* Whether the blocks kernels of @radius are built for every plane of
+ * @frame; those that are not are built in the background meanwhile. */
+static gboolean
+blocks_ready (GstClBoxBlur * self, const GstClFrame * frame, gint radius)
+{
+  GstClContext *ctx =
+      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
+  gboolean ready = TRUE;
+
+  for (guint p = 0; p < frame->n_planes; p++) {
+    gint group, writers;
+    gchar options[64];
+
+    if (!blocks_shape (self, radius, frame->planes[p].pstride, &group,
+            &writers))
+      return FALSE;
+    BLOCKS_OPTIONS (options, frame->planes[p].pstride, radius, group);
+    /* every plane's asked for, so that all build at once */
+    ready &= gst_cl_context_program_ready (ctx, gst_cl_kernel_boxblur, options);
+  }
+  return ready;
+}
+
+/**
+ * gst_cl_box_blur_get_blocks_diameter:
+ *
+ * For tests: the diameter the one-pass blocks kernel serves now, as built
+ * at negotiation or in the background after a change while playing; 0 for
+ * none.
+ */
+guint
+gst_cl_box_blur_get_blocks_diameter (GstClBoxBlur * self)
+{
+  g_return_val_if_fail (GST_IS_CL_BOX_BLUR (self), 0);
+
+  return self->blocks_radius >= 0 ? 2 * self->blocks_radius + 1 : 0;
 }
 
 /* Rows or columns one work-item slides over: enough to amortize the d loads
@@ -238,27 +295,33 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   /* the blocks kernel is built for one radius, in a second or two on an
    * H100: built here for the diameter the stream starts with, so that no
    * frame waits for it; a diameter changed while playing takes the strips
-   * or the two passes, which take any */
+   * or the two passes, which take any, until its own is built in the
+   * background (see gst_cl_box_blur_dispatch) */
   self->blocks_radius = -1;
-  if (self->method == BOX_BLUR_BLOCKS &&
-      gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_OPTIMIZED) {
+  self->blocks_forced = self->method == BOX_BLUR_BLOCKS && env != NULL;
+  if (self->method == BOX_BLUR_BLOCKS) {
     gint radius, group, writers;
+    gboolean fits = TRUE;
 
     GST_OBJECT_LOCK (self);
     radius = self->diameter / 2;
     GST_OBJECT_UNLOCK (self);
-    if (radius < 1 || (!env && (radius < BLOCKS_MIN_RADIUS ||
-                radius > BLOCKS_MAX_RADIUS)))
-      return TRUE;
     for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++) {
       gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (in_info, c);
+      gchar options[32];
 
-      if (!blocks_shape (self, radius, pstride, &group, &writers))
-        return TRUE;
-      if (!blocks_kernel (self, pstride, radius, group, error))
+      /* and the strips and the two passes, in the background, for a
+       * diameter changed while playing */
+      PASSES_OPTIONS (options, pstride);
+      gst_cl_context_program_ready (ctx, gst_cl_kernel_boxblur, options);
+      if (!blocks_wanted (self, radius) || !fits)
+        continue;
+      fits = blocks_shape (self, radius, pstride, &group, &writers);
+      if (fits && !blocks_kernel (self, pstride, radius, group, error))
         return FALSE;
     }
-    self->blocks_radius = radius;
+    if (blocks_wanted (self, radius) && fits)
+      self->blocks_radius = radius;
   }
   return TRUE;
 }
@@ -271,7 +334,7 @@ blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
   cl_kernel k;
   gsize global[2] = { in->width, in->height };
 
-  g_snprintf (options, sizeof (options), "-DCH=%d", in->pstride);
+  PASSES_OPTIONS (options, in->pstride);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
       "boxblur_reference", error);
   return k && gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (in->mem),
@@ -302,7 +365,7 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlane * in,
   cl_kernel k;
 
   gst_cl_box_blur_divisor (n, &magic, &shift);
-  g_snprintf (options, sizeof (options), "-DCH=%d", in->pstride);
+  PASSES_OPTIONS (options, in->pstride);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
       bands ? "boxblur_band" : "boxblur_strip", error);
   return k && gst_cl_set_kernel_args (k, error, 11, GST_CL_ARG (in->mem),
@@ -367,7 +430,7 @@ blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
   };
 
   gst_cl_box_blur_divisor (n, &magic, &shift);
-  g_snprintf (options, sizeof (options), "-DCH=%d", in->pstride);
+  PASSES_OPTIONS (options, in->pstride);
   tmp = gst_cl_base_filter_get_scratch (base, 0, tmp_size, error);
   vsum = tmp ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur,
       options, transposed ? "boxblur_vsum_t" : "boxblur_vsum", error) : NULL;
@@ -408,6 +471,15 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   GST_OBJECT_LOCK (self);
   radius = self->diameter / 2;
   GST_OBJECT_UNLOCK (self);
+
+  /* a diameter changed while playing: the blocks from the first frame
+   * after their background build */
+  if (radius != self->blocks_radius && blocks_wanted (self, radius) &&
+      blocks_ready (self, in, radius)) {
+    GST_DEBUG_OBJECT (self, "blocks kernel for diameter %d ready",
+        2 * radius + 1);
+    self->blocks_radius = radius;
+  }
 
   for (p = 0; p < in->n_planes; p++) {
     gint group, writers;

@@ -211,6 +211,65 @@ GST_START_TEST (test_build_error)
 
 GST_END_TEST;
 
+/* a kernel that takes a while to build, by its options */
+static const gchar slow_source[] =
+    "__kernel void k (__global int *p) { p[0] = N; }";
+
+GST_START_TEST (test_background_build)
+{
+  GstClContext *ctx = gst_cl_context_new (-1, NULL);
+  gint64 deadline = g_get_monotonic_time () + 300 * G_TIME_SPAN_SECOND;
+  GError *err = NULL;
+  cl_program program;
+  gchar options[32];
+
+  /* not built for this context yet (perhaps on disk): the first ask starts
+   * the build and says no */
+  g_snprintf (options, sizeof (options), "-DN=%d", 1);
+  fail_if (gst_cl_context_program_ready (ctx, slow_source, options));
+  /* who needs it now waits for that build rather than starting another:
+   * it gets what the background built */
+  program = gst_cl_context_get_program (ctx, slow_source, options, NULL, &err);
+  fail_unless (program != NULL, "%s", err ? err->message : "");
+  fail_unless (gst_cl_context_program_ready (ctx, slow_source, options));
+  fail_unless (gst_cl_context_get_program (ctx, slow_source, options, NULL,
+          NULL) == program);
+
+  /* polled, as an element does frame after frame */
+  g_snprintf (options, sizeof (options), "-DN=%d", 2);
+  while (!gst_cl_context_program_ready (ctx, slow_source, options) &&
+      g_get_monotonic_time () < deadline)
+    g_usleep (10 * 1000);
+  fail_unless (gst_cl_context_program_ready (ctx, slow_source, options));
+
+  /* a failed build is not tried again, and stays not ready */
+  fail_if (gst_cl_context_program_ready (ctx, "__kernel void k () { oops; }",
+          ""));
+  while (g_get_monotonic_time () < deadline) {
+    g_mutex_lock (&ctx->lock);
+    if (g_hash_table_size (ctx->failed) == 1) {
+      g_mutex_unlock (&ctx->lock);
+      break;
+    }
+    g_mutex_unlock (&ctx->lock);
+    g_usleep (10 * 1000);
+  }
+  fail_if (gst_cl_context_program_ready (ctx, "__kernel void k () { oops; }",
+          ""));
+  g_mutex_lock (&ctx->lock);
+  fail_unless_equals_int (g_hash_table_size (ctx->building), 0);
+  g_mutex_unlock (&ctx->lock);
+
+  /* freed with builds under way and queued: it waits for the one running */
+  for (guint i = 3; i < 6; i++) {
+    g_snprintf (options, sizeof (options), "-DN=%u", i);
+    fail_if (gst_cl_context_program_ready (ctx, slow_source, options));
+  }
+  gst_object_unref (ctx);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_wrapped_context)
 {
   const GstClDeviceInfo *info = gst_cl_device_choose (-1, NULL);
@@ -588,6 +647,7 @@ core_suite (void)
   tcase_add_test (tc, test_device_ranking);
   tcase_add_test (tc, test_program_cache);
   tcase_add_test (tc, test_build_error);
+  tcase_add_test (tc, test_background_build);
   tcase_add_test (tc, test_wrapped_context);
   tcase_add_test (tc, test_contexts_of_two_devices);
   tcase_add_test (tc, test_sleeping_wait);

@@ -4,8 +4,10 @@
  *
  * The elements are linked in, not loaded, to reach the setters that a
  * benchmark uses; the device picks one shape, these tests try them all.
+ * And what a kernel built in the background changes.
  */
 #include "cltest.h"
+#include "gstclboxblur.h"
 #include "gstclepsilon.h"
 #include "gstclsobel.h"
 
@@ -120,6 +122,63 @@ GST_START_TEST (test_epsilon_pixels_per_item)
 
 GST_END_TEST;
 
+/* one random RGBA frame of @info through @h, checked for diameter @d */
+static void
+check_blur_frame (GstHarness * h, GstVideoInfo * info, guint seed, guint d,
+    const gchar * when)
+{
+  GstBuffer *in = cl_test_frame_new (GST_VIDEO_FORMAT_RGBA, info->width,
+      info->height, 3, seed, info);
+  GstBuffer *out = cl_test_push_pull (h, gst_buffer_ref (in));
+  gchar *why = NULL;
+
+  fail_unless (cl_test_check_output (in, out, info, cl_test_ref_boxblur,
+          GUINT_TO_POINTER (d), &why), "d=%u %s: %s", d, when, why);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
+GST_START_TEST (test_boxblur_blocks_built_while_playing)
+{
+  GstClBoxBlur *blur;
+  GstHarness *h;
+  GstVideoInfo info;
+  gint64 deadline;
+  guint seed = 0;
+
+  /* the blocks at any diameter, on CPUs too */
+  g_setenv ("GST_CL_BOXBLUR_METHOD", "blocks", TRUE);
+  blur = g_object_new (GST_TYPE_CL_BOX_BLUR, "diameter", 3, NULL);
+  h = cl_test_harness_new_with_element (GST_ELEMENT (blur),
+      GST_VIDEO_FORMAT_RGBA, 67, 19);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 67, 19);
+  check_blur_frame (h, &info, seed++, 3, "built at negotiation");
+  fail_unless_equals_int (gst_cl_box_blur_get_blocks_diameter (blur), 3);
+
+  /* no new caps: the frames go on, exact, with the strips while the blocks
+   * of d = 5 build, and with those once built */
+  g_object_set (blur, "diameter", 5, NULL);
+  check_blur_frame (h, &info, seed++, 5, "just changed");
+  fail_unless_equals_int (gst_cl_box_blur_get_blocks_diameter (blur), 3);
+  deadline = g_get_monotonic_time () + 300 * G_TIME_SPAN_SECOND;
+  while (gst_cl_box_blur_get_blocks_diameter (blur) != 5 &&
+      g_get_monotonic_time () < deadline) {
+    g_usleep (20 * 1000);
+    check_blur_frame (h, &info, seed++, 5, "while the blocks build");
+  }
+  fail_unless_equals_int (gst_cl_box_blur_get_blocks_diameter (blur), 5);
+  check_blur_frame (h, &info, seed++, 5, "with the blocks");
+
+  /* back to a diameter already built: at once */
+  g_object_set (blur, "diameter", 3, NULL);
+  check_blur_frame (h, &info, seed++, 3, "changed back");
+  fail_unless_equals_int (gst_cl_box_blur_get_blocks_diameter (blur), 3);
+  gst_harness_teardown (h);
+  g_unsetenv ("GST_CL_BOXBLUR_METHOD");
+}
+
+GST_END_TEST;
+
 static Suite *
 tiles_suite (void)
 {
@@ -131,6 +190,7 @@ tiles_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_sobel_tiles);
   tcase_add_test (tc, test_epsilon_pixels_per_item);
+  tcase_add_test (tc, test_boxblur_blocks_built_while_playing);
   return s;
 }
 

@@ -63,7 +63,13 @@ gst_cl_context_finalize (GObject * object)
     if (live)
       gst_object_unref (live);
   }
+  /* a build under way ends first: it uses the context */
+  if (self->builder)
+    g_thread_pool_free (self->builder, TRUE, TRUE);
   g_hash_table_unref (self->programs);
+  g_hash_table_unref (self->building);
+  g_hash_table_unref (self->failed);
+  g_cond_clear (&self->built);
   g_hash_table_unref (self->thread_queues);
   g_ptr_array_unref (self->queues);
   if (self->profile)
@@ -118,6 +124,10 @@ gst_cl_context_init (GstClContext * self)
   self->device_index = -1;
   self->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       release_program);
+  self->building = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      NULL);
+  self->failed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_cond_init (&self->built);
 }
 
 /* the first failure of a device query is kept in @status */
@@ -346,6 +356,31 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
   return self;
 }
 
+/* Builds outside the lock, so that a build of seconds holds up no other
+ * use of the context; a (source, options) being built is in ctx->building,
+ * and whoever wants it waits for ctx->built rather than building it again.
+ * Called and returns with the lock held. */
+static cl_program
+build_locked (GstClContext * ctx, const gchar * source, const gchar * options,
+    const gchar * key, GstClProgramOrigin * origin, GError ** error)
+{
+  cl_program program;
+  gint64 start = g_get_monotonic_time ();
+
+  g_hash_table_add (ctx->building, g_strdup (key));
+  g_mutex_unlock (&ctx->lock);
+  program = gst_cl_program_build (ctx->context, ctx->device, ctx->cache_key,
+      source, options, origin, error);
+  GST_DEBUG_OBJECT (ctx, "program \"%s\" ready in %.1f ms", options,
+      (g_get_monotonic_time () - start) / 1000.0);
+  g_mutex_lock (&ctx->lock);
+  g_hash_table_remove (ctx->building, key);
+  if (program)
+    g_hash_table_insert (ctx->programs, g_strdup (key), program);
+  g_cond_broadcast (&ctx->built);
+  return program;
+}
+
 /**
  * gst_cl_context_get_program:
  * @source: OpenCL C source, one of the embedded kernels/ files
@@ -353,7 +388,8 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
  * @origin: (out) (optional): where the program came from
  *
  * Builds once per (source, options) and context, and once per machine
- * thanks to the disk cache.
+ * thanks to the disk cache. A program that another thread is building is
+ * waited for.
  *
  * Returns: (transfer none) (nullable): the program, owned by @ctx
  */
@@ -363,32 +399,104 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
 {
   gchar *key;
   cl_program program;
-  gint64 start;
 
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
 
   key = g_strdup_printf ("%p|%s", source, options);
   g_mutex_lock (&ctx->lock);
-  program = g_hash_table_lookup (ctx->programs, key);
+  while (!(program = g_hash_table_lookup (ctx->programs, key)) &&
+      g_hash_table_contains (ctx->building, key))
+    g_cond_wait (&ctx->built, &ctx->lock);
   if (program) {
     if (origin)
       *origin = GST_CL_PROGRAM_MEMORY;
-    g_free (key);
-    g_mutex_unlock (&ctx->lock);
-    return program;
+  } else {
+    program = build_locked (ctx, source, options, key, origin, error);
   }
-
-  start = g_get_monotonic_time ();
-  program = gst_cl_program_build (ctx->context, ctx->device, ctx->cache_key,
-      source, options, origin, error);
-  GST_DEBUG_OBJECT (ctx, "program \"%s\" ready in %.1f ms", options,
-      (g_get_monotonic_time () - start) / 1000.0);
-  if (program)
-    g_hash_table_insert (ctx->programs, key, program);
-  else
-    g_free (key);
   g_mutex_unlock (&ctx->lock);
+  g_free (key);
   return program;
+}
+
+typedef struct
+{
+  const gchar *source;
+  gchar *options;
+  gchar *key;
+} BuildJob;
+
+static void
+build_job_free (BuildJob * job)
+{
+  g_free (job->options);
+  g_free (job->key);
+  g_free (job);
+}
+
+static void
+build_in_background (gpointer data, gpointer user_data)
+{
+  BuildJob *job = data;
+  GstClContext *ctx = user_data;
+  GError *error = NULL;
+
+  g_mutex_lock (&ctx->lock);
+  /* queued twice, or built meanwhile by a thread that could not wait */
+  if (!g_hash_table_contains (ctx->programs, job->key) &&
+      !build_locked (ctx, job->source, job->options, job->key, NULL, &error)) {
+    GST_WARNING_OBJECT (ctx, "program \"%s\" failed: %s", job->options,
+        error->message);
+    g_hash_table_add (ctx->failed, g_strdup (job->key));
+    g_clear_error (&error);
+  }
+  g_mutex_unlock (&ctx->lock);
+  build_job_free (job);
+}
+
+/**
+ * gst_cl_context_program_ready:
+ * @source: OpenCL C source, one of the embedded kernels/ files
+ * @options: build options
+ *
+ * Whether gst_cl_context_get_program() would return the program at once.
+ * If not, and no thread is building it, it is built on a thread of the
+ * context's, so that an element can go on with another kernel meanwhile
+ * (at most one such build at a time; a context waits for it when it is
+ * freed). A build that failed there is not tried again: the element keeps
+ * to its other kernel.
+ *
+ * Returns: %TRUE when the program is built
+ */
+gboolean
+gst_cl_context_program_ready (GstClContext * ctx, const gchar * source,
+    const gchar * options)
+{
+  gchar *key;
+  gboolean ready;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), FALSE);
+
+  key = g_strdup_printf ("%p|%s", source, options);
+  g_mutex_lock (&ctx->lock);
+  ready = g_hash_table_contains (ctx->programs, key);
+  if (!ready && !g_hash_table_contains (ctx->building, key) &&
+      !g_hash_table_contains (ctx->failed, key)) {
+    BuildJob *job = g_new0 (BuildJob, 1);
+
+    if (!ctx->builder)
+      ctx->builder = g_thread_pool_new_full (build_in_background, ctx,
+          (GDestroyNotify) build_job_free, 1, FALSE, NULL);
+    job->source = source;
+    job->options = g_strdup (options);
+    job->key = g_strdup (key);
+    /* marked now, so that it is queued once */
+    g_hash_table_add (ctx->building, g_strdup (key));
+    GST_DEBUG_OBJECT (ctx, "program \"%s\" built in the background", options);
+    g_thread_pool_push (ctx->builder, job, NULL);
+  }
+  g_mutex_unlock (&ctx->lock);
+  g_free (key);
+  return ready;
 }
 
 /**

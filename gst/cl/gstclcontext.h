@@ -107,6 +107,10 @@ struct _GstClContext
   gchar *cache_key;
   GMutex lock;
   GHashTable *programs;
+  GHashTable *building;         /* keys of the programs being built */
+  GHashTable *failed;           /* keys of background builds that failed */
+  GCond built;                  /* signalled as each build ends */
+  GThreadPool *builder;         /* gst_cl_context_program_ready()'s */
   GArray *profile;              /* cl_event of each kernel, while profiling */
   guint64 serial;               /* never reused, unlike the address */
   GHashTable *thread_queues;    /* GThread * -> one of queues */
@@ -128,6 +132,10 @@ cl_program     gst_cl_context_get_program (GstClContext * ctx,
                                            const gchar * options,
                                            GstClProgramOrigin * origin,
                                            GError ** error);
+
+gboolean       gst_cl_context_program_ready (GstClContext * ctx,
+                                             const gchar * source,
+                                             const gchar * options);
 
 cl_kernel      gst_cl_context_create_kernel (GstClContext * ctx,
                                              const gchar * source,
