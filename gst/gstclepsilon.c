@@ -64,6 +64,9 @@ struct _GstClEpsilon
   guint pixels_wide_window;
   /* epsilon_tiled in packed halves, where the compiler takes PTX */
   gboolean halves;
+  /* the radius at negotiation, whose optimized kernel a frame waits for;
+   * one changed while playing is built in the background */
+  gint negotiated_radius;
 };
 
 G_DEFINE_TYPE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_CL_BASE_FILTER);
@@ -182,6 +185,13 @@ gst_cl_epsilon_set_info (GstClBaseFilter * base,
     self->pixels = self->pixels_wide_window = HALVES_PIXELS_PER_ITEM;
   GST_DEBUG_OBJECT (self, "%s%s, %u pixels per work-item", self->kernel,
       self->halves ? " in halves" : "", self->pixels);
+
+  GST_OBJECT_LOCK (self);
+  self->negotiated_radius = self->diameter / 2;
+  GST_OBJECT_UNLOCK (self);
+  /* what serves a diameter changed while playing until its own kernel is
+   * built */
+  gst_cl_context_program_ready (ctx, gst_cl_kernel_epsilon, "");
   return TRUE;
 }
 
@@ -201,12 +211,26 @@ filter_luma_reference (GstClBaseFilter * base, const GstClPlane * in,
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
 }
 
+/* the build options of the optimized @kernel: the radius is built in, so
+ * that the window loops unroll */
+static void
+optimized_options (gchar * options, gsize size, const gchar * kernel,
+    gint radius, guint pixels, guint chroma_planes, gboolean halves)
+{
+  gint n = g_snprintf (options, size, "-DRADIUS=%d -DPX=%u -DCHROMA=%u",
+      radius, pixels, chroma_planes);
+
+  if (strcmp (kernel, "epsilon_tiled") == 0)
+    g_snprintf (options + n, size - n, " -DLX=%d -DLY=%d%s", TILED_LX,
+        TILED_LY, halves ? " -DNV_PTX" : "");
+}
+
 /* The luma of @in filtered into @out's; the planes after it (1 or 2, the
  * same size), copied by the same work-items where @chroma. */
 static gboolean
 filter_luma_optimized (GstClBaseFilter * base, const GstClFrame * in,
-    const GstClFrame * out, gboolean chroma, gint radius, gint threshold,
-    const gchar * kernel, guint pixels, gboolean halves, GError ** error)
+    const GstClFrame * out, gboolean chroma, gint threshold,
+    const gchar * kernel, const gchar * options, guint pixels, GError ** error)
 {
   const GstClPlane *y_in = &in->planes[0], *y_out = &out->planes[0];
   const GstClPlane *c0_in = &in->planes[1], *c0_out = &out->planes[1];
@@ -216,16 +240,8 @@ filter_luma_optimized (GstClBaseFilter * base, const GstClFrame * in,
   gsize local[2] = { TILED_LX, TILED_LY };
   gboolean tiled = strcmp (kernel, "epsilon_tiled") == 0;
   gint c_bytes = c0_in->width * c0_in->pstride, c_rows = c0_in->height;
-  gchar options[128];
-  gint n;
   cl_kernel k;
 
-  /* the radius is built in, so that the window loops unroll */
-  n = g_snprintf (options, sizeof (options), "-DRADIUS=%d -DPX=%u "
-      "-DCHROMA=%u", radius, pixels, chroma ? in->n_planes - 1 : 0);
-  if (tiled)
-    g_snprintf (options + n, sizeof (options) - n, " -DLX=%d -DLY=%d%s",
-        TILED_LX, TILED_LY, halves ? " -DNV_PTX" : "");
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_epsilon, options,
       kernel, error);
   if (!k || !gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (y_in->mem),
@@ -256,6 +272,7 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gint radius, threshold;
   guint pixels, p;
   gboolean ok, chroma, halves;
+  gchar options[128];
 
   GST_OBJECT_LOCK (self);
   radius = self->diameter / 2;
@@ -279,12 +296,24 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
 
   /* the optimized kernels copy the chroma themselves: one command a frame,
    * where many streams share a driver that serializes its calls */
-  chroma = !reference && out->n_planes > 1 && out->n_planes <= 3 &&
+  chroma = out->n_planes > 1 && out->n_planes <= 3 &&
       out->planes[1].height <= out->planes[0].height;
+  optimized_options (options, sizeof (options), kernel, radius, pixels,
+      chroma ? out->n_planes - 1 : 0, halves);
+  /* a diameter changed while playing: the reference kernel, which takes
+   * any, until the optimized one for it is built (a second or two on an
+   * H100 the first time) */
+  if (!reference && radius != self->negotiated_radius &&
+      !gst_cl_context_program_ready (ctx, gst_cl_kernel_epsilon, options)) {
+    GST_LOG_OBJECT (self, "d = %d: the reference kernel while the optimized "
+        "one builds", 2 * radius + 1);
+    reference = TRUE;
+  }
+  chroma &= !reference;
   ok = reference ?
       filter_luma_reference (base, &in->planes[0], &out->planes[0], radius,
       threshold, error) : filter_luma_optimized (base, in, out, chroma,
-      radius, threshold, kernel, pixels, halves, error);
+      threshold, kernel, options, pixels, error);
 
   for (p = 1; ok && !chroma && p < out->n_planes; p++)
     ok = gst_cl_base_filter_copy_plane (base, &in->planes[p],
@@ -394,6 +423,7 @@ gst_cl_epsilon_init (GstClEpsilon * self)
 {
   self->threshold = DEFAULT_THRESHOLD;
   self->diameter = DEFAULT_DIAMETER;
+  self->negotiated_radius = -1;
   self->kernel = "epsilon_packed";
   self->pixels = self->pixels_wide_window = FALLBACK_PIXELS_PER_ITEM;
 }
