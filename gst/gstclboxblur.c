@@ -44,15 +44,20 @@ enum
  * (PoCL, 2 cores, 1080p RGBA kernel time: about 2.1 ms at d = 9 and 5 at 31,
  * against 8-10 for the two passes), and two passes along rows above, whose
  * caches follow one work-item; GPUs, whose warps want neighbouring
- * addresses, take one pass down blocks of 16-byte columns built for the
- * radius the stream starts with, from d = 7 to 31, summing across the
+ * addresses, take at d = 3 one pass of 16 bytes by 4 rows a work-item with
+ * neither local memory nor barriers, and one pass down blocks of 16-byte
+ * columns built for the radius, from d = 7 to 31, summing across the
  * block from local memory with the work-items' totals; one pass down strips
  * of columns, summing d column sums across from local memory, for the other
  * diameters up to 21; and two passes of column runs stored through a
  * transposing local tile above, whose cost does not grow with d (H100, 4K
- * RGBA, kernel ms at d = 3 / 9 / 11 / 31 / 101: blocks -, 0.066, 0.071,
- * 0.091, -; strips 0.055, 0.078, 0.088, 0.165 (two passes), 0.171 (two
- * passes)). */
+ * RGBA, kernel ms at d = 3 / 9 / 11 / 31 / 101: small 0.038, -, -, -, -;
+ * blocks -, 0.066, 0.071, 0.091, -; strips 0.055, 0.078, 0.088, 0.165
+ * (two passes), 0.171 (two passes)). The kernels built for one radius are
+ * built at negotiation for the diameter the stream starts with, and in the
+ * background for a diameter changed while playing.
+ * GST_CL_BOXBLUR_METHOD=small takes the small kernel at d = 3 and no
+ * blocks, to test it on any device. */
 typedef enum
 {
   BOX_BLUR_RUNS_ALONG_ROWS,
@@ -84,6 +89,13 @@ typedef enum
 #define BLOCKS_MIN_RADIUS 3
 #define BLOCKS_MAX_RADIUS 15
 
+/* boxblur_small: the largest radius it takes by default (H100, 4K RGBA,
+ * kernel ms at d = 3: 0.038, the strips 0.055; at d = 5 it is slower than
+ * the strips, 0.083-0.100 against 0.061) and the rows a work-item takes (2
+ * to 32 measured, 4 best) */
+#define SMALL_MAX_RADIUS 1
+#define SMALL_ROWS 4
+
 /* the bytes of a row a work-item of boxblur_band takes, the largest radius
  * it takes (its private sums keep 64 bytes each side) and the rows it
  * slides down */
@@ -99,10 +111,13 @@ struct _GstClBoxBlur
   BoxBlurMethod method;
   gint run_override;            /* GST_CL_BOXBLUR_RUN, 0 when unset */
   gint group_override;          /* GST_CL_BOXBLUR_GROUP, 0 when unset */
-  /* the radius the blocks kernels are built for, -1 for none */
-  gint blocks_radius;
-  /* GST_CL_BOXBLUR_METHOD=blocks: the blocks at any radius */
+  /* the radius the kernels built for one radius (the blocks, the small
+   * kernel) are built for, -1 for none */
+  gint built_radius;
+  /* GST_CL_BOXBLUR_METHOD=blocks: the blocks at any radius; =small: the
+   * small kernel, and no blocks */
   gboolean blocks_forced;
+  gboolean small_only;
 };
 
 G_DEFINE_TYPE (GstClBoxBlur, gst_cl_box_blur, GST_TYPE_CL_BASE_FILTER);
@@ -169,37 +184,67 @@ blocks_shape (GstClBoxBlur * self, gint radius, gint pstride, gint * group,
 #define PASSES_OPTIONS(buf, pstride) \
   g_snprintf ((buf), sizeof (buf), "-DCH=%d", (pstride))
 
-/* the build options of boxblur_blocks for @radius, @pstride bytes a pixel
- * and @group work-items a work-group */
-#define BLOCKS_OPTIONS(buf, pstride, radius, group) \
-  g_snprintf ((buf), sizeof (buf), "-DCH=%d -DRADIUS=%d -DGROUP=%d", \
-      (pstride), (radius), (group))
+/* The kernels built for one radius, whose indices known at build time keep
+ * everything in registers. */
+typedef enum
+{
+  ONE_RADIUS_NONE,
+  ONE_RADIUS_SMALL,
+  ONE_RADIUS_BLOCKS,
+} OneRadiusKernel;
+
+/* the kernel built for one radius that serves @radius, once built */
+static OneRadiusKernel
+one_radius_kernel (GstClBoxBlur * self, gint radius)
+{
+  if (self->method != BOX_BLUR_BLOCKS || radius < 1 ||
+      gst_cl_base_filter_get_variant (GST_CL_BASE_FILTER (self)) !=
+      GST_CL_VARIANT_OPTIMIZED)
+    return ONE_RADIUS_NONE;
+  if (self->blocks_forced)
+    return ONE_RADIUS_BLOCKS;
+  if (radius <= SMALL_MAX_RADIUS)
+    return ONE_RADIUS_SMALL;
+  if (!self->small_only && radius >= BLOCKS_MIN_RADIUS &&
+      radius <= BLOCKS_MAX_RADIUS)
+    return ONE_RADIUS_BLOCKS;
+  return ONE_RADIUS_NONE;
+}
+
+/* the build options of @kind for @radius and @pstride bytes a pixel, and
+ * for the blocks their work-items a work-group and how many of them write;
+ * FALSE where the device cannot take it */
+static gboolean
+one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
+    gint pstride, gchar options[64], gint * group, gint * writers)
+{
+  if (kind == ONE_RADIUS_SMALL) {
+    g_snprintf (options, 64, "-DCH=%d -DSMALL_RADIUS=%d -DROWS=%d", pstride,
+        radius, SMALL_ROWS);
+    /* the 8 bytes each side that a work-item loads */
+    return radius * pstride <= 8;
+  }
+  if (!blocks_shape (self, radius, pstride, group, writers))
+    return FALSE;
+  g_snprintf (options, 64, "-DCH=%d -DRADIUS=%d -DGROUP=%d", pstride, radius,
+      *group);
+  return TRUE;
+}
 
 static cl_kernel
-blocks_kernel (GstClBoxBlur * self, gint pstride, gint radius, gint group,
-    GError ** error)
+one_radius_get_kernel (GstClBoxBlur * self, OneRadiusKernel kind,
+    const gchar * options, GError ** error)
 {
-  gchar options[64];
-
-  BLOCKS_OPTIONS (options, pstride, radius, group);
   return gst_cl_base_filter_get_kernel (GST_CL_BASE_FILTER (self),
-      gst_cl_kernel_boxblur, options, "boxblur_blocks", error);
+      gst_cl_kernel_boxblur, options, kind == ONE_RADIUS_SMALL ?
+      "boxblur_small" : "boxblur_blocks", error);
 }
 
-/* whether the blocks are the kernel for @radius, once built */
+/* Whether @kind is built for @radius for every plane of @frame; what is
+ * not is built in the background meanwhile. */
 static gboolean
-blocks_wanted (GstClBoxBlur * self, gint radius)
-{
-  return self->method == BOX_BLUR_BLOCKS && radius >= 1 &&
-      gst_cl_base_filter_get_variant (GST_CL_BASE_FILTER (self)) ==
-      GST_CL_VARIANT_OPTIMIZED && (self->blocks_forced ||
-      (radius >= BLOCKS_MIN_RADIUS && radius <= BLOCKS_MAX_RADIUS));
-}
-
-/* Whether the blocks kernels of @radius are built for every plane of
- * @frame; those that are not are built in the background meanwhile. */
-static gboolean
-blocks_ready (GstClBoxBlur * self, const GstClFrame * frame, gint radius)
+one_radius_ready (GstClBoxBlur * self, OneRadiusKernel kind,
+    const GstClFrame * frame, gint radius)
 {
   GstClContext *ctx =
       gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
@@ -209,10 +254,9 @@ blocks_ready (GstClBoxBlur * self, const GstClFrame * frame, gint radius)
     gint group, writers;
     gchar options[64];
 
-    if (!blocks_shape (self, radius, frame->planes[p].pstride, &group,
-            &writers))
+    if (!one_radius_options (self, kind, radius, frame->planes[p].pstride,
+            options, &group, &writers))
       return FALSE;
-    BLOCKS_OPTIONS (options, frame->planes[p].pstride, radius, group);
     /* every plane's asked for, so that all build at once */
     ready &= gst_cl_context_program_ready (ctx, gst_cl_kernel_boxblur, options);
   }
@@ -220,18 +264,18 @@ blocks_ready (GstClBoxBlur * self, const GstClFrame * frame, gint radius)
 }
 
 /**
- * gst_cl_box_blur_get_blocks_diameter:
+ * gst_cl_box_blur_get_built_diameter:
  *
- * For tests: the diameter the one-pass blocks kernel serves now, as built
- * at negotiation or in the background after a change while playing; 0 for
- * none.
+ * For tests: the diameter that a kernel built for one radius (the blocks,
+ * the small kernel) serves now, as built at negotiation or in the
+ * background after a change while playing; 0 for none.
  */
 guint
-gst_cl_box_blur_get_blocks_diameter (GstClBoxBlur * self)
+gst_cl_box_blur_get_built_diameter (GstClBoxBlur * self)
 {
   g_return_val_if_fail (GST_IS_CL_BOX_BLUR (self), 0);
 
-  return self->blocks_radius >= 0 ? 2 * self->blocks_radius + 1 : 0;
+  return self->built_radius >= 0 ? 2 * self->built_radius + 1 : 0;
 }
 
 /* Rows or columns one work-item slides over: enough to amortize the d loads
@@ -273,7 +317,7 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     self->method = BOX_BLUR_BANDS;
   else if (env && g_str_equal (env, "strips"))
     self->method = BOX_BLUR_STRIPS;
-  else if (env && g_str_equal (env, "blocks"))
+  else if (env && (g_str_equal (env, "blocks") || g_str_equal (env, "small")))
     self->method = BOX_BLUR_BLOCKS;
   else if (ctx->caps.type & CL_DEVICE_TYPE_CPU)
     self->method = BOX_BLUR_BANDS;
@@ -292,36 +336,40 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
       self->method == BOX_BLUR_BANDS ? "bands" :
       self->method == BOX_BLUR_BLOCKS ? "blocks" : "transposed runs");
 
-  /* the blocks kernel is built for one radius, in a second or two on an
-   * H100: built here for the diameter the stream starts with, so that no
-   * frame waits for it; a diameter changed while playing takes the strips
-   * or the two passes, which take any, until its own is built in the
+  /* the kernels built for one radius take a second or two each on an H100:
+   * built here for the diameter the stream starts with, so that no frame
+   * waits for them; a diameter changed while playing takes the strips or
+   * the two passes, which take any, until its own is built in the
    * background (see gst_cl_box_blur_dispatch) */
-  self->blocks_radius = -1;
-  self->blocks_forced = self->method == BOX_BLUR_BLOCKS && env != NULL;
+  self->built_radius = -1;
+  self->blocks_forced = env && g_str_equal (env, "blocks");
+  self->small_only = env && g_str_equal (env, "small");
   if (self->method == BOX_BLUR_BLOCKS) {
+    OneRadiusKernel kind;
     gint radius, group, writers;
     gboolean fits = TRUE;
 
     GST_OBJECT_LOCK (self);
     radius = self->diameter / 2;
     GST_OBJECT_UNLOCK (self);
+    kind = one_radius_kernel (self, radius);
     for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++) {
       gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (in_info, c);
-      gchar options[32];
+      gchar options[64];
 
       /* and the strips and the two passes, in the background, for a
        * diameter changed while playing */
       PASSES_OPTIONS (options, pstride);
       gst_cl_context_program_ready (ctx, gst_cl_kernel_boxblur, options);
-      if (!blocks_wanted (self, radius) || !fits)
+      if (kind == ONE_RADIUS_NONE || !fits)
         continue;
-      fits = blocks_shape (self, radius, pstride, &group, &writers);
-      if (fits && !blocks_kernel (self, pstride, radius, group, error))
+      fits = one_radius_options (self, kind, radius, pstride, options, &group,
+          &writers);
+      if (fits && !one_radius_get_kernel (self, kind, options, error))
         return FALSE;
     }
-    if (blocks_wanted (self, radius) && fits)
-      self->blocks_radius = radius;
+    if (kind != ONE_RADIUS_NONE && fits)
+      self->built_radius = radius;
   }
   return TRUE;
 }
@@ -376,12 +424,35 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlane * in,
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local, error);
 }
 
+/* One pass for the smallest radii, work-items of ITEM bytes and SMALL_ROWS
+ * rows, the kernel built for the radius. */
+static gboolean
+blur_plane_small (GstClBoxBlur * self, const GstClPlane * in,
+    const GstClPlane * out, gint radius, const gchar * options, GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  gint ip = ITEM / in->pstride;
+  guint d = 2 * radius + 1, n = d * d, magic, shift;
+  gsize global[2] = { (gsize) (in->width + ip - 1) / ip,
+    (gsize) (in->height + SMALL_ROWS - 1) / SMALL_ROWS
+  };
+  cl_kernel k;
+
+  gst_cl_box_blur_divisor (n, &magic, &shift);
+  k = one_radius_get_kernel (self, ONE_RADIUS_SMALL, options, error);
+  return k && gst_cl_set_kernel_args (k, error, 9, GST_CL_ARG (in->mem),
+      GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
+      GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (n),
+      GST_CL_ARG (magic), GST_CL_ARG (shift)) &&
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
+}
+
 /* One pass, work-items of ITEM bytes sliding down BLOCK_ROWS rows, the
  * kernel built for the radius. */
 static gboolean
 blur_plane_blocks (GstClBoxBlur * self, const GstClPlane * in,
-    const GstClPlane * out, gint radius, gint group, gint writers,
-    GError ** error)
+    const GstClPlane * out, gint radius, const gchar * options, gint group,
+    gint writers, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   gint rows = self->run_override > 0 ? self->run_override : BLOCK_ROWS;
@@ -395,7 +466,7 @@ blur_plane_blocks (GstClBoxBlur * self, const GstClPlane * in,
   cl_kernel k;
 
   gst_cl_box_blur_divisor (n, &magic, &shift);
-  k = blocks_kernel (self, in->pstride, radius, group, error);
+  k = one_radius_get_kernel (self, ONE_RADIUS_BLOCKS, options, error);
   return k && gst_cl_set_kernel_args (k, error, 10, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (rows),
@@ -465,6 +536,7 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gboolean strips = self->method == BOX_BLUR_STRIPS ||
       (self->method == BOX_BLUR_BLOCKS &&
       gst_cl_base_filter_get_context (base)->caps.max_work_group_size >= STRIP);
+  OneRadiusKernel kind;
   gint radius;
   guint p;
 
@@ -472,27 +544,31 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   radius = self->diameter / 2;
   GST_OBJECT_UNLOCK (self);
 
-  /* a diameter changed while playing: the blocks from the first frame
-   * after their background build */
-  if (radius != self->blocks_radius && blocks_wanted (self, radius) &&
-      blocks_ready (self, in, radius)) {
-    GST_DEBUG_OBJECT (self, "blocks kernel for diameter %d ready",
-        2 * radius + 1);
-    self->blocks_radius = radius;
+  /* a diameter changed while playing: its kernel built for one radius from
+   * the first frame after its background build */
+  kind = one_radius_kernel (self, radius);
+  if (kind != ONE_RADIUS_NONE && radius != self->built_radius &&
+      one_radius_ready (self, kind, in, radius)) {
+    GST_DEBUG_OBJECT (self, "%s kernel for diameter %d ready",
+        kind == ONE_RADIUS_SMALL ? "small" : "blocks", 2 * radius + 1);
+    self->built_radius = radius;
   }
 
   for (p = 0; p < in->n_planes; p++) {
-    gint group, writers;
+    gint group = 0, writers = 0;
+    gchar options[64];
     gboolean ok;
 
     if (reference)
       ok = blur_plane_reference (base, &in->planes[p], &out->planes[p],
           radius, error);
-    else if (self->method == BOX_BLUR_BLOCKS &&
-        radius == self->blocks_radius && blocks_shape (self, radius,
-            in->planes[p].pstride, &group, &writers))
-      ok = blur_plane_blocks (self, &in->planes[p], &out->planes[p], radius,
-          group, writers, error);
+    else if (kind != ONE_RADIUS_NONE && radius == self->built_radius &&
+        one_radius_options (self, kind, radius, in->planes[p].pstride,
+            options, &group, &writers))
+      ok = kind == ONE_RADIUS_SMALL ?
+          blur_plane_small (self, &in->planes[p], &out->planes[p], radius,
+          options, error) : blur_plane_blocks (self, &in->planes[p],
+          &out->planes[p], radius, options, group, writers, error);
     else if ((strips && radius <= STRIP_MAX_RADIUS) ||
         (self->method == BOX_BLUR_BANDS && radius <= BAND_MAX_RADIUS))
       ok = blur_plane_one_pass (self, &in->planes[p], &out->planes[p],

@@ -16,7 +16,7 @@ GST_ELEMENT_REGISTER_DECLARE (clboxblur);
 
 void gst_cl_box_blur_divisor (guint n, guint * magic, guint * shift);
 
-guint gst_cl_box_blur_get_blocks_diameter (GstClBoxBlur * self);
+guint gst_cl_box_blur_get_built_diameter (GstClBoxBlur * self);
 
 /* the largest diameter boxblur_band (kernels/boxblur.cl) takes: its column
  * sums keep 64 bytes each side, and it divides in single precision */

@@ -419,40 +419,7 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
   }
 }
 
-/* One pass for GPUs at any diameter, built for one radius (-DRADIUS, with
- * -DGROUP work-items a work-group). A work-item takes 16 bytes of a row,
- * the column sums of its bytes in a vector, and slides down `rows` rows
- * adding the row below and subtracting the row above, two vector loads a
- * row. At each row it puts its column sums in local memory, four vectors
- * of 16 bytes whose loads and stores by a warp fall in distinct banks,
- * with its sum of each channel; the d column sums across one of its pixels
- * are then its own, the totals of the work-items that every window of its
- * pixels covers, and the columns of the work-items at the ends of the
- * windows, read from local memory and summed with indices known at build
- * time; along its pixels the window slides, two adds a sample. The image
- * is read once (the rows leaving the window again, from the cache) with
- * nothing in global memory in between, and local memory is read about
- * 2 + d / 8 bytes a byte, not d times as by the strips. The work-items
- * within reach of a window's end at each side of the work-group compute
- * columns for their neighbours and write nothing. Everything a work-item
- * keeps is in vectors indexed by constants, so that it stays in
- * registers. */
-#ifdef RADIUS
-
-#define IP (16 / CH)            /* pixels a work-item */
-/* floor (a / IP) for the constants below */
-#define FDIV(a) ((a) >= 0 ? (a) / IP : -((-(a) + IP - 1) / IP))
-/* the work-items, relative to this one, that some window of its pixels
- * reaches, and those that every window covers whole */
-#define K_FIRST FDIV (-RADIUS)
-#define K_LAST FDIV (IP - 1 + RADIUS)
-#define C_FIRST (-FDIV (RADIUS + 1 - IP))
-#define C_LAST (FDIV (RADIUS + 1) - 1)
-#define COMMON (C_FIRST <= C_LAST)
-/* the pixels those cover, relative to this work-item's first */
-#define QA (COMMON ? C_FIRST * IP : 0)
-#define QB (COMMON ? (C_LAST + 1) * IP - 1 : -1)
-
+#if defined (RADIUS) || defined (SMALL_RADIUS)
 /* component i of a vector, i a constant once unrolled */
 inline uint
 get4 (uint4 v, int i)
@@ -487,6 +454,142 @@ put16 (uint16 v, int i, uint x)
     v.scdef = put4 (v.scdef, i - 12, x);
   return v;
 }
+
+#endif
+
+/* One pass for GPUs at the smallest diameters, built for one radius
+ * (-DSMALL_RADIUS, 1 or 2) and -DROWS: a work-item takes 16 bytes of ROWS
+ * rows, loading each of the ROWS + 2 radius rows around them once, with
+ * the radius pixels beside them (which the work-items beside it load too,
+ * from the cache): no local memory and no barrier, and all the loads of a
+ * work-item can be in flight at once. Each row is summed across first, the
+ * sums of d rows then added, in 32-bit lanes, one a byte. */
+#ifdef SMALL_RADIUS
+
+#define HALO (SMALL_RADIUS * CH)        /* bytes each side, at most 8 */
+
+#if HALO > 8
+#error "SMALL_RADIUS * CH must be at most 8"
+#endif
+
+/* the byte @off bytes from pixel x's first of a row, edge pixels repeated
+ * outside */
+inline uint
+byte_at (__global const uchar * row, int x, int width, int off)
+{
+  int px = off >= 0 ? off / CH : -((-off + CH - 1) / CH);
+
+  return row[clamp (x + px, 0, width - 1) * CH + off - px * CH];
+}
+
+/* the sums across the window of each of the 16 bytes at pixel x of a row */
+inline uint16
+row_sums (__global const uchar * row, int x, int width)
+{
+  __global const uchar *p = row + x * CH;
+  uint16 c = 0, h = 0, sum;
+
+  /* c: the 16 bytes; h: the 8 bytes before them, then the 8 after */
+  if (x * CH >= 8 && x * CH + 24 <= width * CH && !((size_t) p & 15)) {
+    c = convert_uint16 (*(__global const uchar16 *) p);
+    h = convert_uint16 ((uchar16) (*(__global const uchar8 *) (p - 8),
+            *(__global const uchar8 *) (p + 16)));
+  } else {
+#pragma unroll
+    for (int b = 0; b < 16; b++) {
+      c = put16 (c, b, byte_at (row, x, width, b));
+      h = put16 (h, b, byte_at (row, x, width, b < 8 ? b - 8 : b + 8));
+    }
+  }
+  sum = c;
+#pragma unroll
+  for (int k = 1; k <= SMALL_RADIUS; k++)
+#pragma unroll
+    for (int b = 0; b < 16; b++) {
+      int l = b - k * CH, r = b + k * CH;
+
+      sum = put16 (sum, b, get16 (sum, b) + (l < 0 ? get16 (h, 8 + l) :
+              get16 (c, l)) + (r >= 16 ? get16 (h, r - 8) : get16 (c, r)));
+    }
+  return sum;
+}
+
+__kernel void
+boxblur_small (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
+    uint n, uint magic, uint shift)
+{
+  int x = get_global_id (0) * (16 / CH), y0 = get_global_id (1) * ROWS;
+  /* the row sums of the window, oldest first */
+  uint16 w0 = 0, w1 = 0, w2 = 0, w3 = 0;
+
+  if (x >= width || y0 >= height)
+    return;
+#pragma unroll
+  for (int i = 0; i < ROWS + 2 * SMALL_RADIUS; i++) {
+    uint16 h = row_sums (ROW (y0 - SMALL_RADIUS + i), x, width), o;
+    int y = y0 + i - 2 * SMALL_RADIUS;
+    __global uchar *out = dst + y * dst_stride + x * CH;
+
+#if SMALL_RADIUS == 1
+    o = w0 + w1 + h;
+    w0 = w1;
+    w1 = h;
+#else
+    o = w0 + w1 + w2 + w3 + h;
+    w0 = w1;
+    w1 = w2;
+    w2 = w3;
+    w3 = h;
+#endif
+    if (i < 2 * SMALL_RADIUS || y >= height)
+      continue;
+    o = mul_hi (o + n / 2, magic) >> shift;
+    if (x + 16 / CH <= width && !((size_t) out & 15)) {
+      *(__global uchar16 *) out = convert_uchar16 (o);
+    } else {
+#pragma unroll
+      for (int b = 0; b < 16; b++)
+        if (b < (width - x) * CH)
+          out[b] = get16 (o, b);
+    }
+  }
+}
+#endif
+
+/* One pass for GPUs at any diameter, built for one radius (-DRADIUS, with
+ * -DGROUP work-items a work-group). A work-item takes 16 bytes of a row,
+ * the column sums of its bytes in a vector, and slides down `rows` rows
+ * adding the row below and subtracting the row above, two vector loads a
+ * row. At each row it puts its column sums in local memory, four vectors
+ * of 16 bytes whose loads and stores by a warp fall in distinct banks,
+ * with its sum of each channel; the d column sums across one of its pixels
+ * are then its own, the totals of the work-items that every window of its
+ * pixels covers, and the columns of the work-items at the ends of the
+ * windows, read from local memory and summed with indices known at build
+ * time; along its pixels the window slides, two adds a sample. The image
+ * is read once (the rows leaving the window again, from the cache) with
+ * nothing in global memory in between, and local memory is read about
+ * 2 + d / 8 bytes a byte, not d times as by the strips. The work-items
+ * within reach of a window's end at each side of the work-group compute
+ * columns for their neighbours and write nothing. Everything a work-item
+ * keeps is in vectors indexed by constants, so that it stays in
+ * registers. */
+#ifdef RADIUS
+
+#define IP (16 / CH)            /* pixels a work-item */
+/* floor (a / IP) for the constants below */
+#define FDIV(a) ((a) >= 0 ? (a) / IP : -((-(a) + IP - 1) / IP))
+/* the work-items, relative to this one, that some window of its pixels
+ * reaches, and those that every window covers whole */
+#define K_FIRST FDIV (-RADIUS)
+#define K_LAST FDIV (IP - 1 + RADIUS)
+#define C_FIRST (-FDIV (RADIUS + 1 - IP))
+#define C_LAST (FDIV (RADIUS + 1) - 1)
+#define COMMON (C_FIRST <= C_LAST)
+/* the pixels those cover, relative to this work-item's first */
+#define QA (COMMON ? C_FIRST * IP : 0)
+#define QB (COMMON ? (C_LAST + 1) * IP - 1 : -1)
 
 /* the column sum of byte b of work-item lx + k */
 inline uint

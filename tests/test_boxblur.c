@@ -55,6 +55,21 @@ GST_START_TEST (test_formats_and_sizes)
 
 GST_END_TEST;
 
+GST_START_TEST (test_smallest_diameter)
+{
+  static const gint sizes[][2] = { {1, 1}, {7, 5}, {5, 2}, {64, 33},
+  {130, 9}, {67, 19}
+  };
+
+  /* d = 3, which GPUs take with a kernel of its own */
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      for (guint pad = 0; pad <= 13; pad += 13)
+        check_blur (formats[f], sizes[s][0], sizes[s][1], pad, 3, "optimized");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_every_diameter)
 {
   /* odd diameters 3..255 and a few even ones, both variants, on grids smaller
@@ -277,6 +292,7 @@ boxblur_suite (void)
   tcase_add_checked_fixture (tc, NULL, cl_test_teardown);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_formats_and_sizes);
+  tcase_add_test (tc, test_smallest_diameter);
   tcase_add_test (tc, test_every_diameter);
   tcase_add_test (tc, test_wide_rows);
   tcase_add_test (tc, test_large_odd_frame);

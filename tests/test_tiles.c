@@ -153,26 +153,44 @@ GST_START_TEST (test_boxblur_blocks_built_while_playing)
       GST_VIDEO_FORMAT_RGBA, 67, 19);
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 67, 19);
   check_blur_frame (h, &info, seed++, 3, "built at negotiation");
-  fail_unless_equals_int (gst_cl_box_blur_get_blocks_diameter (blur), 3);
+  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 3);
 
   /* no new caps: the frames go on, exact, with the strips while the blocks
    * of d = 5 build, and with those once built */
   g_object_set (blur, "diameter", 5, NULL);
   check_blur_frame (h, &info, seed++, 5, "just changed");
-  fail_unless_equals_int (gst_cl_box_blur_get_blocks_diameter (blur), 3);
+  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 3);
   deadline = g_get_monotonic_time () + 300 * G_TIME_SPAN_SECOND;
-  while (gst_cl_box_blur_get_blocks_diameter (blur) != 5 &&
+  while (gst_cl_box_blur_get_built_diameter (blur) != 5 &&
       g_get_monotonic_time () < deadline) {
     g_usleep (20 * 1000);
     check_blur_frame (h, &info, seed++, 5, "while the blocks build");
   }
-  fail_unless_equals_int (gst_cl_box_blur_get_blocks_diameter (blur), 5);
+  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 5);
   check_blur_frame (h, &info, seed++, 5, "with the blocks");
 
   /* back to a diameter already built: at once */
   g_object_set (blur, "diameter", 3, NULL);
   check_blur_frame (h, &info, seed++, 3, "changed back");
-  fail_unless_equals_int (gst_cl_box_blur_get_blocks_diameter (blur), 3);
+  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 3);
+  gst_harness_teardown (h);
+
+  /* the kernel of d = 3 alike, from d = 5, which takes the strips */
+  g_setenv ("GST_CL_BOXBLUR_METHOD", "small", TRUE);
+  blur = g_object_new (GST_TYPE_CL_BOX_BLUR, "diameter", 5, NULL);
+  h = cl_test_harness_new_with_element (GST_ELEMENT (blur),
+      GST_VIDEO_FORMAT_RGBA, 67, 19);
+  check_blur_frame (h, &info, seed++, 5, "the strips");
+  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 0);
+  g_object_set (blur, "diameter", 3, NULL);
+  deadline = g_get_monotonic_time () + 300 * G_TIME_SPAN_SECOND;
+  do {
+    check_blur_frame (h, &info, seed++, 3, "while the small kernel builds");
+    g_usleep (20 * 1000);
+  } while (gst_cl_box_blur_get_built_diameter (blur) != 3 &&
+      g_get_monotonic_time () < deadline);
+  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 3);
+  check_blur_frame (h, &info, seed++, 3, "with the small kernel");
   gst_harness_teardown (h);
   g_unsetenv ("GST_CL_BOXBLUR_METHOD");
 }
