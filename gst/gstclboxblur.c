@@ -89,10 +89,10 @@ typedef enum
 #define BLOCKS_MIN_RADIUS 3
 #define BLOCKS_MAX_RADIUS 15
 
-/* boxblur_small: the largest radius it takes by default (H100, 4K RGBA,
- * kernel ms at d = 3: 0.038, the strips 0.055; at d = 5 it is slower than
- * the strips, 0.083-0.100 against 0.061) and the rows a work-item takes (2
- * to 32 measured, 4 best) */
+/* boxblur_small: the radius it takes (H100, 4K RGBA, kernel ms at d = 3:
+ * 0.038, the strips 0.055; at d = 5 neither its row sums nor column sums
+ * beat the strips, 0.083-0.100 and 0.060-0.073 against 0.061) and the rows
+ * a work-item takes (2 to 32 measured, 4 and 8 best) */
 #define SMALL_MAX_RADIUS 1
 #define SMALL_ROWS 4
 
@@ -221,8 +221,7 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
   if (kind == ONE_RADIUS_SMALL) {
     g_snprintf (options, 64, "-DCH=%d -DSMALL_RADIUS=%d -DROWS=%d", pstride,
         radius, SMALL_ROWS);
-    /* the 8 bytes each side that a work-item loads */
-    return radius * pstride <= 8;
+    return TRUE;
   }
   if (!blocks_shape (self, radius, pstride, group, writers))
     return FALSE;

@@ -457,19 +457,16 @@ put16 (uint16 v, int i, uint x)
 
 #endif
 
-/* One pass for GPUs at the smallest diameters, built for one radius
- * (-DSMALL_RADIUS, 1 or 2) and -DROWS: a work-item takes 16 bytes of ROWS
- * rows, loading each of the ROWS + 2 radius rows around them once, with
- * the radius pixels beside them (which the work-items beside it load too,
- * from the cache): no local memory and no barrier, and all the loads of a
- * work-item can be in flight at once. Each row is summed across first, the
- * sums of d rows then added, in 32-bit lanes, one a byte. */
+/* One pass for GPUs at d = 3 (-DSMALL_RADIUS=1, with -DROWS): a work-item
+ * takes 16 bytes of ROWS rows, loading each of the ROWS + 2 rows around
+ * them once, with the 8 bytes beside them (which the work-items beside it
+ * load too, from the cache): no local memory and no barrier, and all the
+ * loads of a work-item can be in flight at once. Each row is summed across
+ * first, the sums of 3 rows then added, in 32-bit lanes, one a byte. */
 #ifdef SMALL_RADIUS
 
-#define HALO (SMALL_RADIUS * CH)        /* bytes each side, at most 8 */
-
-#if HALO > 8
-#error "SMALL_RADIUS * CH must be at most 8"
+#if SMALL_RADIUS != 1
+#error "SMALL_RADIUS must be 1"
 #endif
 
 /* the byte @off bytes from pixel x's first of a row, edge pixels repeated
@@ -482,26 +479,35 @@ byte_at (__global const uchar * row, int x, int width, int off)
   return row[clamp (x + px, 0, width - 1) * CH + off - px * CH];
 }
 
-/* the sums across the window of each of the 16 bytes at pixel x of a row */
-inline uint16
-row_sums (__global const uchar * row, int x, int width)
+/* c: the 16 bytes at pixel x of a row; h: the 8 bytes before them, then
+ * the 8 after */
+inline void
+load_row (__global const uchar * row, int x, int width, uint16 * c,
+    uint16 * h)
 {
   __global const uchar *p = row + x * CH;
-  uint16 c = 0, h = 0, sum;
 
-  /* c: the 16 bytes; h: the 8 bytes before them, then the 8 after */
   if (x * CH >= 8 && x * CH + 24 <= width * CH && !((size_t) p & 15)) {
-    c = convert_uint16 (*(__global const uchar16 *) p);
-    h = convert_uint16 ((uchar16) (*(__global const uchar8 *) (p - 8),
+    *c = convert_uint16 (*(__global const uchar16 *) p);
+    *h = convert_uint16 ((uchar16) (*(__global const uchar8 *) (p - 8),
             *(__global const uchar8 *) (p + 16)));
-  } else {
-#pragma unroll
-    for (int b = 0; b < 16; b++) {
-      c = put16 (c, b, byte_at (row, x, width, b));
-      h = put16 (h, b, byte_at (row, x, width, b < 8 ? b - 8 : b + 8));
-    }
+    return;
   }
-  sum = c;
+  *c = *h = 0;
+#pragma unroll
+  for (int b = 0; b < 16; b++) {
+    *c = put16 (*c, b, byte_at (row, x, width, b));
+    *h = put16 (*h, b, byte_at (row, x, width, b < 8 ? b - 8 : b + 8));
+  }
+}
+
+/* the sums across the window of each of the 16 bytes of c, h beside them
+ * as load_row() gives them */
+inline uint16
+across (uint16 c, uint16 h)
+{
+  uint16 sum = c;
+
 #pragma unroll
   for (int k = 1; k <= SMALL_RADIUS; k++)
 #pragma unroll
@@ -514,6 +520,24 @@ row_sums (__global const uchar * row, int x, int width)
   return sum;
 }
 
+/* the d x d sums, divided, stored at row y */
+inline void
+store_small (uint16 o, __global uchar * dst, int dst_stride, int x, int y,
+    int width, uint n, uint magic, uint shift)
+{
+  __global uchar *out = dst + y * dst_stride + x * CH;
+
+  o = mul_hi (o + n / 2, magic) >> shift;
+  if (x + 16 / CH <= width && !((size_t) out & 15)) {
+    *(__global uchar16 *) out = convert_uchar16 (o);
+  } else {
+#pragma unroll
+    for (int b = 0; b < 16; b++)
+      if (b < (width - x) * CH)
+        out[b] = get16 (o, b);
+  }
+}
+
 __kernel void
 boxblur_small (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
@@ -521,38 +545,22 @@ boxblur_small (__global const uchar * restrict src, int src_stride,
 {
   int x = get_global_id (0) * (16 / CH), y0 = get_global_id (1) * ROWS;
   /* the row sums of the window, oldest first */
-  uint16 w0 = 0, w1 = 0, w2 = 0, w3 = 0;
+  uint16 c, h, w0 = 0, w1 = 0;
 
   if (x >= width || y0 >= height)
     return;
 #pragma unroll
-  for (int i = 0; i < ROWS + 2 * SMALL_RADIUS; i++) {
-    uint16 h = row_sums (ROW (y0 - SMALL_RADIUS + i), x, width), o;
-    int y = y0 + i - 2 * SMALL_RADIUS;
-    __global uchar *out = dst + y * dst_stride + x * CH;
+  for (int i = 0; i < ROWS + 2; i++) {
+    uint16 s;
+    int y = y0 + i - 2;
 
-#if SMALL_RADIUS == 1
-    o = w0 + w1 + h;
+    load_row (ROW (y0 - 1 + i), x, width, &c, &h);
+    s = across (c, h);
+    if (i >= 2 && y < height)
+      store_small (w0 + w1 + s, dst, dst_stride, x, y, width, n, magic,
+          shift);
     w0 = w1;
-    w1 = h;
-#else
-    o = w0 + w1 + w2 + w3 + h;
-    w0 = w1;
-    w1 = w2;
-    w2 = w3;
-    w3 = h;
-#endif
-    if (i < 2 * SMALL_RADIUS || y >= height)
-      continue;
-    o = mul_hi (o + n / 2, magic) >> shift;
-    if (x + 16 / CH <= width && !((size_t) out & 15)) {
-      *(__global uchar16 *) out = convert_uchar16 (o);
-    } else {
-#pragma unroll
-      for (int b = 0; b < 16; b++)
-        if (b < (width - x) * CH)
-          out[b] = get16 (o, b);
-    }
+    w1 = s;
   }
 }
 #endif
