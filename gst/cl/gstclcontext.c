@@ -356,6 +356,14 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
   return self;
 }
 
+/* the key of a program in the context's tables: the embedded sources are
+ * told apart by address */
+static gchar *
+program_key (const gchar * source, const gchar * options)
+{
+  return g_strdup_printf ("%p|%s", source, options);
+}
+
 /* Builds outside the lock, so that a build of seconds holds up no other
  * use of the context; a (source, options) being built is in ctx->building,
  * and whoever wants it waits for ctx->built rather than building it again.
@@ -402,7 +410,7 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
 
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
 
-  key = g_strdup_printf ("%p|%s", source, options);
+  key = program_key (source, options);
   g_mutex_lock (&ctx->lock);
   while (!(program = g_hash_table_lookup (ctx->programs, key)) &&
       g_hash_table_contains (ctx->building, key))
@@ -441,9 +449,7 @@ build_in_background (gpointer data, gpointer user_data)
   GError *error = NULL;
 
   g_mutex_lock (&ctx->lock);
-  /* queued twice, or built meanwhile by a thread that could not wait */
-  if (!g_hash_table_contains (ctx->programs, job->key) &&
-      !build_locked (ctx, job->source, job->options, job->key, NULL, &error)) {
+  if (!build_locked (ctx, job->source, job->options, job->key, NULL, &error)) {
     GST_WARNING_OBJECT (ctx, "program \"%s\" failed: %s", job->options,
         error->message);
     g_hash_table_add (ctx->failed, g_strdup (job->key));
@@ -476,7 +482,7 @@ gst_cl_context_program_ready (GstClContext * ctx, const gchar * source,
 
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), FALSE);
 
-  key = g_strdup_printf ("%p|%s", source, options);
+  key = program_key (source, options);
   g_mutex_lock (&ctx->lock);
   ready = g_hash_table_contains (ctx->programs, key);
   if (!ready && !g_hash_table_contains (ctx->building, key) &&
