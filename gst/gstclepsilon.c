@@ -16,7 +16,10 @@
  *
  * The optimized kernel computes several neighbouring outputs per work-item,
  * sliding their windows along each row loaded once: in 16-bit vectors on
- * CPUs, and on GPUs in floats read from a tile in local memory.
+ * CPUs, and on GPUs from a tile in local memory, in floats, or two outputs
+ * an instruction in packed halves where the compiler takes PTX (NVIDIA).
+ * The kernels are built for the diameter; after a change while playing, the
+ * frames go through the reference kernel until the new one is built.
  *
  * ## Example launch line
  * |[
