@@ -294,7 +294,7 @@ items_per_run (GstClBoxBlur * self, guint radius)
   return CLAMP (GST_ROUND_UP_16 (4 * radius + 1), 32, 512);
 }
 
-/* GST_CL_BOXBLUR_METHOD=rows|transposed|strips|bands|blocks,
+/* GST_CL_BOXBLUR_METHOD=rows|transposed|strips|bands|blocks|small,
  * GST_CL_BOXBLUR_RUN=N (rows a run, a strip, a band or a block) and
  * GST_CL_BOXBLUR_GROUP=N (work-items a block) override the choices, to
  * compare; read once per negotiation, not per frame. */
