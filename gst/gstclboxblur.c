@@ -45,19 +45,23 @@ enum
  * against 8-10 for the two passes), and two passes along rows above, whose
  * caches follow one work-item; GPUs, whose warps want neighbouring
  * addresses, take at d = 3 one pass of 16 bytes by 4 rows a work-item with
- * neither local memory nor barriers, and one pass down blocks of 16-byte
- * columns built for the radius, from d = 7 to 31, summing across the
- * block from local memory with the work-items' totals; one pass down strips
+ * neither local memory nor barriers; where the compiler takes PTX
+ * (NVIDIA's), from d = 5 to 11, the same with each column summed down and
+ * the column sums beside taken from the work-items beside in the warp by
+ * shuffles; one pass down blocks of 16-byte columns built for the radius,
+ * from d = 7 (13 after the warps) to 31, summing across the block from
+ * local memory with the work-items' totals; one pass down strips
  * of columns, summing d column sums across from local memory, for the other
  * diameters up to 21; and two passes of column runs stored through a
  * transposing local tile above, whose cost does not grow with d (H100, 4K
  * RGBA, kernel ms at d = 3 / 9 / 11 / 31 / 101: small 0.038, -, -, -, -;
+ * warps 0.042, 0.057, 0.066, -, -;
  * blocks -, 0.066, 0.071, 0.091, -; strips 0.055, 0.078, 0.088, 0.165
  * (two passes), 0.171 (two passes)). The kernels built for one radius are
  * built at negotiation for the diameter the stream starts with, and in the
  * background for a diameter changed while playing.
  * GST_CL_BOXBLUR_METHOD=small takes the small kernel at d = 3 and no
- * blocks, to test it on any device. */
+ * blocks, =warp the warps up to d = 11, to test them on any device. */
 typedef enum
 {
   BOX_BLUR_RUNS_ALONG_ROWS,
@@ -96,6 +100,20 @@ typedef enum
 #define SMALL_MAX_RADIUS 1
 #define SMALL_ROWS 4
 
+/* boxblur_warp (devices that take PTX): the largest radius it takes by
+ * default, the rows a work-item takes up to WARP_FEW_ROWS_RADIUS and above,
+ * the work-items of a work-group. H100, 4K RGBA, kernel ms against the
+ * default before it (the strips at d = 5, the blocks above), rows 4 / 8 /
+ * 16: d = 5 0.048 / 0.050 / 0.053 (0.061), d = 7 0.056 / 0.053 / 0.057
+ * (0.063), d = 9 0.064 / 0.057 / 0.061 (0.066), d = 11 0.077 / 0.066 /
+ * 0.066 (0.071), d = 17 0.109 / 0.086 / 0.078 (0.077). The kernel takes
+ * up to 32 bytes each side: 8 pixels of 4 bytes. */
+#define WARP_MAX_RADIUS 5
+#define WARP_FEW_ROWS_RADIUS 2
+#define WARP_FEW_ROWS 4
+#define WARP_ROWS 8
+#define WARP_GROUP 64
+
 /* the bytes of a row a work-item of boxblur_band takes, the largest radius
  * it takes (its private sums keep 64 bytes each side) and the rows it
  * slides down */
@@ -112,12 +130,15 @@ struct _GstClBoxBlur
   gint run_override;            /* GST_CL_BOXBLUR_RUN, 0 when unset */
   gint group_override;          /* GST_CL_BOXBLUR_GROUP, 0 when unset */
   /* the radius the kernels built for one radius (the blocks, the small
-   * kernel) are built for, -1 for none */
+   * kernel, the warps) are built for, -1 for none */
   gint built_radius;
   /* GST_CL_BOXBLUR_METHOD=blocks: the blocks at any radius; =small: the
    * small kernel, and no blocks */
   gboolean blocks_forced;
   gboolean small_only;
+  /* GST_CL_BOXBLUR_METHOD=warp: the warps up to WARP_MAX_RADIUS, also at
+   * d = 3, on any device */
+  gboolean warp_forced;
 };
 
 G_DEFINE_TYPE (GstClBoxBlur, gst_cl_box_blur, GST_TYPE_CL_BASE_FILTER);
@@ -191,7 +212,19 @@ typedef enum
   ONE_RADIUS_NONE,
   ONE_RADIUS_SMALL,
   ONE_RADIUS_BLOCKS,
+  ONE_RADIUS_WARP,
 } OneRadiusKernel;
+
+static const gchar *const one_radius_names[] = {
+  NULL, "boxblur_small", "boxblur_blocks", "boxblur_warp"
+};
+
+/* the rows a work-item of boxblur_warp takes at @radius */
+static gint
+warp_rows (gint radius)
+{
+  return radius <= WARP_FEW_ROWS_RADIUS ? WARP_FEW_ROWS : WARP_ROWS;
+}
 
 /* the kernel built for one radius that serves @radius, once built */
 static OneRadiusKernel
@@ -203,8 +236,13 @@ one_radius_kernel (GstClBoxBlur * self, gint radius)
     return ONE_RADIUS_NONE;
   if (self->blocks_forced)
     return ONE_RADIUS_BLOCKS;
-  if (radius <= SMALL_MAX_RADIUS)
+  if (radius <= SMALL_MAX_RADIUS && !self->warp_forced)
     return ONE_RADIUS_SMALL;
+  if ((self->warp_forced || (!self->small_only &&
+              gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+                  (self))->caps.nv_ptx))
+      && radius <= WARP_MAX_RADIUS)
+    return ONE_RADIUS_WARP;
   if (!self->small_only && radius >= BLOCKS_MIN_RADIUS &&
       radius <= BLOCKS_MAX_RADIUS)
     return ONE_RADIUS_BLOCKS;
@@ -218,6 +256,17 @@ static gboolean
 one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
     gint pstride, gchar options[64], gint * group, gint * writers)
 {
+  /* the warps' shuffles: NVIDIA's, or through local memory where a test
+   * forces them */
+  const gchar *shuffles =
+      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self))->caps.nv_ptx ?
+      " -DNV_PTX" : " -DWARP_EMULATED";
+
+  if (kind == ONE_RADIUS_WARP) {
+    g_snprintf (options, 64, "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d%s",
+        pstride, radius, warp_rows (radius), shuffles);
+    return TRUE;
+  }
   if (kind == ONE_RADIUS_SMALL) {
     g_snprintf (options, 64, "-DCH=%d -DSMALL_RADIUS=%d -DROWS=%d", pstride,
         radius, SMALL_ROWS);
@@ -235,8 +284,7 @@ one_radius_get_kernel (GstClBoxBlur * self, OneRadiusKernel kind,
     const gchar * options, GError ** error)
 {
   return gst_cl_base_filter_get_kernel (GST_CL_BASE_FILTER (self),
-      gst_cl_kernel_boxblur, options, kind == ONE_RADIUS_SMALL ?
-      "boxblur_small" : "boxblur_blocks", error);
+      gst_cl_kernel_boxblur, options, one_radius_names[kind], error);
 }
 
 /* Whether @kind is built for @radius for every plane of @frame; what is
@@ -266,7 +314,7 @@ one_radius_ready (GstClBoxBlur * self, OneRadiusKernel kind,
  * gst_cl_box_blur_get_built_diameter:
  *
  * For tests: the diameter that a kernel built for one radius (the blocks,
- * the small kernel) serves now, as built at negotiation or in the
+ * the small kernel, the warps) serves now, as built at negotiation or in the
  * background after a change while playing; 0 for none.
  */
 guint
@@ -294,7 +342,7 @@ items_per_run (GstClBoxBlur * self, guint radius)
   return CLAMP (GST_ROUND_UP_16 (4 * radius + 1), 32, 512);
 }
 
-/* GST_CL_BOXBLUR_METHOD=rows|transposed|strips|bands|blocks|small,
+/* GST_CL_BOXBLUR_METHOD=rows|transposed|strips|bands|blocks|small|warp,
  * GST_CL_BOXBLUR_RUN=N (rows a run, a strip, a band or a block) and
  * GST_CL_BOXBLUR_GROUP=N (work-items a block) override the choices, to
  * compare; read once per negotiation, not per frame. */
@@ -316,7 +364,8 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     self->method = BOX_BLUR_BANDS;
   else if (env && g_str_equal (env, "strips"))
     self->method = BOX_BLUR_STRIPS;
-  else if (env && (g_str_equal (env, "blocks") || g_str_equal (env, "small")))
+  else if (env && (g_str_equal (env, "blocks") || g_str_equal (env, "small")
+          || g_str_equal (env, "warp")))
     self->method = BOX_BLUR_BLOCKS;
   else if (ctx->caps.type & CL_DEVICE_TYPE_CPU)
     self->method = BOX_BLUR_BANDS;
@@ -343,6 +392,7 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   self->built_radius = -1;
   self->blocks_forced = env && g_str_equal (env, "blocks");
   self->small_only = env && g_str_equal (env, "small");
+  self->warp_forced = env && g_str_equal (env, "warp");
   if (self->method == BOX_BLUR_BLOCKS) {
     OneRadiusKernel kind;
     gint radius, group, writers;
@@ -423,27 +473,39 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlane * in,
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local, error);
 }
 
-/* One pass for the smallest radii, work-items of ITEM bytes and SMALL_ROWS
- * rows, the kernel built for the radius. */
+/* One pass for the small radii, work-items of ITEM bytes and @kind's
+ * rows, the kernel built for the radius: the small kernel, or the warps,
+ * whose first and last work-items compute for their neighbours. */
 static gboolean
-blur_plane_small (GstClBoxBlur * self, const GstClPlane * in,
-    const GstClPlane * out, gint radius, const gchar * options, GError ** error)
+blur_plane_small (GstClBoxBlur * self, OneRadiusKernel kind,
+    const GstClPlane * in, const GstClPlane * out, gint radius,
+    const gchar * options, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  gint ip = ITEM / in->pstride;
+  gboolean warp = kind == ONE_RADIUS_WARP;
+  gint ip = ITEM / in->pstride, items = (in->width + ip - 1) / ip;
+  gint rows = warp ? warp_rows (radius) : SMALL_ROWS;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
-  gsize global[2] = { (gsize) (in->width + ip - 1) / ip,
-    (gsize) (in->height + SMALL_ROWS - 1) / SMALL_ROWS
-  };
+  gsize local[2] = { WARP_GROUP, 1 };
+  gsize global[2] = { items, (gsize) (in->height + rows - 1) / rows };
   cl_kernel k;
 
+  if (warp) {
+    /* all but the work-items that a window reaches at each end of a warp
+     * write, as in the kernel */
+    gint writers = 32 - 2 * ((radius * in->pstride + 15) / 16);
+
+    global[0] = GST_ROUND_UP_N ((gsize) (items + writers - 1) / writers * 32,
+        WARP_GROUP);
+  }
   gst_cl_box_blur_divisor (n, &magic, &shift);
-  k = one_radius_get_kernel (self, ONE_RADIUS_SMALL, options, error);
+  k = one_radius_get_kernel (self, kind, options, error);
   return k && gst_cl_set_kernel_args (k, error, 9, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (n),
       GST_CL_ARG (magic), GST_CL_ARG (shift)) &&
-      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, global,
+      warp ? local : NULL, error);
 }
 
 /* One pass, work-items of ITEM bytes sliding down BLOCK_ROWS rows, the
@@ -548,8 +610,8 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   kind = one_radius_kernel (self, radius);
   if (kind != ONE_RADIUS_NONE && radius != self->built_radius &&
       one_radius_ready (self, kind, in, radius)) {
-    GST_DEBUG_OBJECT (self, "%s kernel for diameter %d ready",
-        kind == ONE_RADIUS_SMALL ? "small" : "blocks", 2 * radius + 1);
+    GST_DEBUG_OBJECT (self, "%s for diameter %d ready",
+        one_radius_names[kind], 2 * radius + 1);
     self->built_radius = radius;
   }
 
@@ -564,10 +626,10 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     else if (kind != ONE_RADIUS_NONE && radius == self->built_radius &&
         one_radius_options (self, kind, radius, in->planes[p].pstride,
             options, &group, &writers))
-      ok = kind == ONE_RADIUS_SMALL ?
-          blur_plane_small (self, &in->planes[p], &out->planes[p], radius,
-          options, error) : blur_plane_blocks (self, &in->planes[p],
-          &out->planes[p], radius, options, group, writers, error);
+      ok = kind == ONE_RADIUS_BLOCKS ?
+          blur_plane_blocks (self, &in->planes[p], &out->planes[p], radius,
+          options, group, writers, error) : blur_plane_small (self, kind,
+          &in->planes[p], &out->planes[p], radius, options, error);
     else if ((strips && radius <= STRIP_MAX_RADIUS) ||
         (self->method == BOX_BLUR_BANDS && radius <= BAND_MAX_RADIUS))
       ok = blur_plane_one_pass (self, &in->planes[p], &out->planes[p],

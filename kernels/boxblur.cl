@@ -419,7 +419,7 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
   }
 }
 
-#if defined (RADIUS) || defined (SMALL_RADIUS)
+#if defined (RADIUS) || defined (SMALL_RADIUS) || defined (WARP_RADIUS)
 /* component i of a vector, i a constant once unrolled */
 inline uint
 get4 (uint4 v, int i)
@@ -455,6 +455,67 @@ put16 (uint16 v, int i, uint x)
   return v;
 }
 
+/* the 16 bytes at pixel x of a row, edge pixels repeated outside */
+inline uchar16
+load_item (__global const uchar * row, int x, int width)
+{
+  __global const uchar *p = row + x * CH;
+  uint16 v = 0;
+
+  /* vload16 promises only byte alignment, and may load byte by byte */
+  if (x >= 0 && x + 16 / CH <= width)
+    return ((size_t) p & 15) ? vload16 (0, p) : *(__global const uchar16 *) p;
+#pragma unroll
+  for (int b = 0; b < 16; b++)
+    v = put16 (v, b, row[clamp (x + b / CH, 0, width - 1) * CH + b % CH]);
+  return convert_uchar16 (v);
+}
+
+/* the d x d sums, divided, stored at row y */
+inline void
+store_item (uint16 o, __global uchar * dst, int dst_stride, int x, int y,
+    int width, uint n, uint magic, uint shift)
+{
+  __global uchar *out = dst + y * dst_stride + x * CH;
+
+  o = mul_hi (o + n / 2, magic) >> shift;
+  if (x + 16 / CH <= width && !((size_t) out & 15)) {
+    *(__global uchar16 *) out = convert_uchar16 (o);
+  } else if (x + 16 / CH <= width) {
+    vstore16 (convert_uchar16 (o), 0, out);
+  } else {
+#pragma unroll
+    for (int b = 0; b < 16; b++)
+      if (b < (width - x) * CH)
+        out[b] = get16 (o, b);
+  }
+}
+
+#endif
+
+/* Shuffles within a warp of 32 work-items (NV_PTX: NVIDIA's, through PTX
+ * assembly): v of the work-item delta lanes before this one (shfl_up) or
+ * after it (shfl_down), v itself where that is outside the warp. */
+#if defined (NV_PTX) && defined (WARP_RADIUS)
+inline uint
+shfl_up (uint v, uint delta)
+{
+  uint r;
+
+  asm volatile ("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;":"=r" (r)
+      :"r" (v), "r" (delta));
+  return r;
+}
+
+inline uint
+shfl_down (uint v, uint delta)
+{
+  uint r;
+
+  asm volatile ("shfl.sync.down.b32 %0, %1, %2, 31, 0xffffffff;":"=r" (r)
+      :"r" (v), "r" (delta));
+  return r;
+}
 #endif
 
 /* One pass for GPUs at d = 3 (-DSMALL_RADIUS=1, with -DROWS): a work-item
@@ -520,24 +581,6 @@ across (uint16 c, uint16 h)
   return sum;
 }
 
-/* the d x d sums, divided, stored at row y */
-inline void
-store_small (uint16 o, __global uchar * dst, int dst_stride, int x, int y,
-    int width, uint n, uint magic, uint shift)
-{
-  __global uchar *out = dst + y * dst_stride + x * CH;
-
-  o = mul_hi (o + n / 2, magic) >> shift;
-  if (x + 16 / CH <= width && !((size_t) out & 15)) {
-    *(__global uchar16 *) out = convert_uchar16 (o);
-  } else {
-#pragma unroll
-    for (int b = 0; b < 16; b++)
-      if (b < (width - x) * CH)
-        out[b] = get16 (o, b);
-  }
-}
-
 __kernel void
 boxblur_small (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
@@ -557,12 +600,124 @@ boxblur_small (__global const uchar * restrict src, int src_stride,
     load_row (ROW (y0 - 1 + i), x, width, &c, &h);
     s = across (c, h);
     if (i >= 2 && y < height)
-      store_small (w0 + w1 + s, dst, dst_stride, x, y, width, n, magic,
+      store_item (w0 + w1 + s, dst, dst_stride, x, y, width, n, magic,
           shift);
     w0 = w1;
     w1 = s;
   }
 }
+#endif
+
+/* One pass for GPUs at the small diameters, with warp shuffles (NV_PTX;
+ * -DWARP_RADIUS, at most 32 bytes each side, with -DROWS): a work-item
+ * takes 16 bytes of ROWS rows, loads its 16 bytes of each of the ROWS +
+ * d - 1 rows around them once, and sums each column down; the column sums
+ * of the bytes each side it takes from the one or two work-items beside it
+ * in its warp by shuffles, and sums across. No local memory, no barrier,
+ * and no byte loaded twice but by the one or two work-items at each end
+ * of a warp, which compute for their neighbours and write nothing. With
+ * -DWARP_EMULATED instead of NV_PTX (to test it on any device), the
+ * column sums go through local memory between two barriers. */
+#ifdef WARP_RADIUS
+
+#if WARP_RADIUS * CH > 32 || !(defined (NV_PTX) || defined (WARP_EMULATED))
+#error "boxblur_warp takes at most 32 bytes each side, and NV_PTX or WARP_EMULATED"
+#endif
+#define WARP_GROUP_SIZE 64
+
+#define WB (WARP_RADIUS * CH)   /* bytes each side */
+#define WARP_LANES ((WB + 15) / 16)     /* work-items each side they span */
+
+/* the column sum of byte b, counted from this work-item's first: its own,
+ * or one of those of the work-items one (l1, r1) or two (l2, r2) lanes
+ * before or after it */
+#define WCOL(b) ((b) < -16 ? get16 (l2, (b) + 32) : (b) < 0 ? \
+    get16 (l1, (b) + 16) : (b) >= 32 ? get16 (r2, (b) - 32) : (b) >= 16 ? \
+    get16 (r1, (b) - 16) : get16 (col, (b)))
+
+__kernel __attribute__ ((reqd_work_group_size (WARP_GROUP_SIZE, 1, 1)))
+void
+boxblur_warp (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int width, int height,
+    uint n, uint magic, uint shift)
+{
+  int lane = get_local_id (0) % 32;
+  /* the work-items of a warp that write, all but WARP_LANES at each end */
+  int x = ((int) get_global_id (0) / 32 * (32 - 2 * WARP_LANES) + lane -
+      WARP_LANES) * (16 / CH);
+  int y0 = get_global_id (1) * ROWS;
+  bool writes = lane >= WARP_LANES && lane < 32 - WARP_LANES && x < width;
+  uint16 col = 0;
+#ifndef NV_PTX
+  __local uint16 lanes[WARP_GROUP_SIZE];
+  int lx = get_local_id (0);
+#endif
+
+  /* y0 is the same across a work-group, so that a whole warp returns or
+   * none of it: the shuffles need every work-item of the warp */
+  if (y0 >= height)
+    return;
+#pragma unroll
+  for (int i = -WARP_RADIUS; i < WARP_RADIUS; i++)
+    col += convert_uint16 (load_item (ROW (y0 + i), x, width));
+
+#pragma unroll
+  for (int i = 0; i < ROWS; i++) {
+    uint16 l1 = 0, l2 = 0, r1 = 0, r2 = 0, o = 0;
+
+    /* the row entering the window; the one leaving it again, from the
+     * cache, rather than kept in registers */
+    col += convert_uint16 (load_item (ROW (y0 + i + WARP_RADIUS), x, width));
+#ifdef NV_PTX
+#pragma unroll
+    for (int j = 16 - WB; j < 16; j++) {
+      /* byte j - 16 counted from this work-item's first: byte j of the
+       * work-item a lane before, or where j < 0 byte j + 16 of the one two
+       * lanes before */
+      if (j < 0)
+        l2 = put16 (l2, j + 16, shfl_up (get16 (col, j + 16), 2));
+      else
+        l1 = put16 (l1, j, shfl_up (get16 (col, j), 1));
+    }
+#pragma unroll
+    for (int j = 0; j < WB; j++) {
+      /* byte 16 + j: byte j of the work-item a lane after, or where j >= 16
+       * byte j - 16 of the one two lanes after */
+      if (j < 16)
+        r1 = put16 (r1, j, shfl_down (get16 (col, j), 1));
+      else
+        r2 = put16 (r2, j - 16, shfl_down (get16 (col, j - 16), 2));
+    }
+#else
+    /* those at the ends of a warp take anything: they write nothing */
+    lanes[lx] = col;
+    barrier (CLK_LOCAL_MEM_FENCE);
+    l1 = lanes[max (lx - 1, 0)];
+    l2 = lanes[max (lx - 2, 0)];
+    r1 = lanes[min (lx + 1, WARP_GROUP_SIZE - 1)];
+    r2 = lanes[min (lx + 2, WARP_GROUP_SIZE - 1)];
+    barrier (CLK_LOCAL_MEM_FENCE);
+#endif
+    /* the first pixel's channels whole, the others sliding */
+#pragma unroll
+    for (int b = 0; b < 16; b++) {
+      uint sum = 0;
+
+      if (b < CH) {
+#pragma unroll
+        for (int k = -WB; k <= WB; k += CH)
+          sum += WCOL (b + k);
+      } else {
+        sum = get16 (o, b - CH) + WCOL (b + WB) - WCOL (b - CH - WB);
+      }
+      o = put16 (o, b, sum);
+    }
+    if (writes && y0 + i < height)
+      store_item (o, dst, dst_stride, x, y0 + i, width, n, magic, shift);
+    col -= convert_uint16 (load_item (ROW (y0 + i - WARP_RADIUS), x, width));
+  }
+}
+#undef WCOL
 #endif
 
 /* One pass for GPUs at any diameter, built for one radius (-DRADIUS, with
@@ -599,6 +754,7 @@ boxblur_small (__global const uchar * restrict src, int src_stride,
 #define QA (COMMON ? C_FIRST * IP : 0)
 #define QB (COMMON ? (C_LAST + 1) * IP - 1 : -1)
 
+
 /* the column sum of byte b of work-item lx + k */
 inline uint
 lane_of (__local const uint4 (*q)[GROUP], int lx, uint16 own, int k, int b)
@@ -609,22 +765,6 @@ lane_of (__local const uint4 (*q)[GROUP], int lx, uint16 own, int k, int b)
 /* the column sum of channel c of pixel p, p counted from this work-item's
  * first pixel */
 #define X(p, c) lane_of (q, lx, own, FDIV (p), ((p) - FDIV (p) * IP) * CH + (c))
-
-/* the 16 bytes at pixel x of a row, edge pixels repeated outside */
-inline uchar16
-load_item (__global const uchar * row, int x, int width)
-{
-  __global const uchar *p = row + x * CH;
-  uint16 v = 0;
-
-  /* vload16 promises only byte alignment, and may load byte by byte */
-  if (x >= 0 && x + IP <= width)
-    return ((size_t) p & 15) ? vload16 (0, p) : *(__global const uchar16 *) p;
-#pragma unroll
-  for (int b = 0; b < 16; b++)
-    v = put16 (v, b, row[clamp (x + b / CH, 0, width - 1) * CH + b % CH]);
-  return convert_uchar16 (v);
-}
 
 __kernel __attribute__ ((reqd_work_group_size (GROUP, 1, 1)))
 void
@@ -665,7 +805,6 @@ boxblur_blocks (__global const uchar * restrict src, int src_stride,
     barrier (CLK_LOCAL_MEM_FENCE);
 
     if (writes) {
-      __global uchar *out = dst + y * dst_stride + x * CH;
       uint16 o = 0;
 
 #pragma unroll
@@ -691,17 +830,7 @@ boxblur_blocks (__global const uchar * restrict src, int src_stride,
           o = put16 (o, p * CH + c, sum);
         }
       }
-      o = mul_hi (o + n / 2, magic) >> shift;
-      if (x + IP <= width && !((size_t) out & 15)) {
-        *(__global uchar16 *) out = convert_uchar16 (o);
-      } else if (x + IP <= width) {
-        vstore16 (convert_uchar16 (o), 0, out);
-      } else {
-#pragma unroll
-        for (int b = 0; b < 16; b++)
-          if (b < (width - x) * CH)
-            out[b] = get16 (o, b);
-      }
+      store_item (o, dst, dst_stride, x, y, width, n, magic, shift);
     }
 
     own += add - sub;

@@ -55,17 +55,39 @@ GST_START_TEST (test_formats_and_sizes)
 
 GST_END_TEST;
 
-GST_START_TEST (test_smallest_diameter)
+GST_START_TEST (test_small_diameters)
 {
   static const gint sizes[][2] = { {1, 1}, {7, 5}, {5, 2}, {64, 33},
   {130, 9}, {67, 19}
   };
+  static const guint diameters[] = { 3, 5, 7, 9, 11 };
+  /* the small kernel takes d = 3 only: the others would go through the
+   * strips, which a suite of their own checks */
+  guint n = g_strcmp0 (g_getenv ("GST_CL_BOXBLUR_METHOD"), "small") ? 5 : 1;
 
-  /* d = 3, which GPUs take with a kernel of its own */
-  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
-    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-      for (guint pad = 0; pad <= 13; pad += 13)
-        check_blur (formats[f], sizes[s][0], sizes[s][1], pad, 3, "optimized");
+  /* the diameters that GPUs take with kernels of their own: d = 3 (the
+   * small kernel), d = 5 to 11 on NVIDIA's (the warps; their work-items
+   * take a neighbour's column sums at d <= 9, two neighbours' at d = 11 on
+   * 4 bytes a pixel) */
+  for (guint d = 0; d < n; d++)
+    for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+        check_blur (formats[f], sizes[s][0], sizes[s][1], s % 2 ? 13 : 0,
+            diameters[d], "optimized");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_large_diameters)
+{
+  static const guint diameters[] = { 33, 51, 75, 101 };
+
+  /* past the strips and the blocks' default radii: the two passes, or the
+   * blocks where forced, whose totals are then sums of prefix sums */
+  for (guint d = 0; d < G_N_ELEMENTS (diameters); d++) {
+    check_blur (GST_VIDEO_FORMAT_RGBA, 301, 40, 13, diameters[d], "optimized");
+    check_blur (GST_VIDEO_FORMAT_NV12, 1030, 24, 0, diameters[d], "optimized");
+  }
 }
 
 GST_END_TEST;
@@ -297,7 +319,8 @@ boxblur_suite (void)
   tcase_add_checked_fixture (tc, NULL, cl_test_teardown);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_formats_and_sizes);
-  tcase_add_test (tc, test_smallest_diameter);
+  tcase_add_test (tc, test_small_diameters);
+  tcase_add_test (tc, test_large_diameters);
   tcase_add_test (tc, test_every_diameter);
   tcase_add_test (tc, test_wide_rows);
   tcase_add_test (tc, test_large_odd_frame);
