@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 static gint branches = 8, pipelines = 1, processes = 1, width = 1920,
-    height = 1080, fps = 30;
+    height = 1080, fps = 30, deadline_ms = -1;
 static gdouble seconds = 5, warmup = 1;
 static gboolean live, header, device_per_process, no_qos;
 static gint process_index;
@@ -45,6 +45,10 @@ static GOptionEntry entries[] = {
         "QoS events upstream, as video sinks do", NULL},
   {"no-qos", 0, 0, G_OPTION_ARG_NONE, &no_qos,
       "Live sinks without QoS: no late frame dropped upstream", NULL},
+  {"processing-deadline", 0, 0, G_OPTION_ARG_INT, &deadline_ms,
+      "The sinks' processing-deadline in ms: the time a live frame has from "
+        "its source to its sink, added to the pipeline's latency (default: "
+        "the sink's, 20 ms)", "MS"},
   {"seconds", 's', 0, G_OPTION_ARG_DOUBLE, &seconds,
       "Seconds measured, after the warm-up (5)", "S"},
   {"warmup", 0, 0, G_OPTION_ARG_DOUBLE, &warmup,
@@ -114,7 +118,7 @@ count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 static gchar *
 branch_description (gint i)
 {
-  gchar *dev = NULL, *desc, **list;
+  gchar *dev = NULL, *deadline = NULL, *desc, **list;
   const gchar *cl = element_desc ? element_desc : "clepsilon threshold=20";
 
   if (devices) {
@@ -123,12 +127,17 @@ branch_description (gint i)
         list[(device_per_process ? process_index : i) % g_strv_length (list)]);
     g_strfreev (list);
   }
+  if (deadline_ms >= 0)
+    deadline = g_strdup_printf (" processing-deadline=%" G_GUINT64_FORMAT,
+        (guint64) deadline_ms * GST_MSECOND);
   desc = g_strdup_printf ("videotestsrc pattern=%s is-live=%d ! "
       "video/x-raw,format=%s,width=%d,height=%d,framerate=%d/1 ! %s%s ! "
-      "video/x-raw ! fakesink name=sink%d sync=%d qos=%d",
+      "video/x-raw ! fakesink name=sink%d sync=%d qos=%d%s",
       pattern ? pattern : "solid-color", live, format ? format : "NV12",
-      width, height, fps, cl, dev ? dev : "", i, live, live && !no_qos);
+      width, height, fps, cl, dev ? dev : "", i, live, live && !no_qos,
+      deadline ? deadline : "");
   g_free (dev);
+  g_free (deadline);
   return desc;
 }
 
