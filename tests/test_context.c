@@ -85,6 +85,34 @@ GST_START_TEST (test_every_element_shares_it)
 
 GST_END_TEST;
 
+/* an application that rebuilds its pipeline keeps the first one's context,
+ * and the next takes it rather than making its own */
+GST_START_TEST (test_context_handed_on)
+{
+  GstElement *first = gst_parse_launch (CHAIN, NULL);
+  GstElement *next = gst_parse_launch (CHAIN, NULL);
+  GstContext *kept;
+  gpointer cl_ctx;
+
+  run_to_eos (first);
+  kept = gst_element_get_context (first, "gst.cl.context");
+  fail_unless (kept != NULL);
+  cl_ctx = cl_context_of (first, NULL);
+  gst_element_set_state (first, GST_STATE_NULL);
+  gst_object_unref (first);
+
+  /* the first pipeline is gone; what the GstContext holds lives on */
+  gst_element_set_context (next, kept);
+  gst_context_unref (kept);
+  run_to_eos (next);
+  fail_unless (cl_context_of (next, "a") == cl_ctx, "a new context");
+  fail_unless (cl_context_of (next, "b") == cl_ctx, "a new context");
+  gst_element_set_state (next, GST_STATE_NULL);
+  gst_object_unref (next);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_application_context)
 {
   GstElement *pipeline = gst_parse_launch (CHAIN, NULL);
@@ -146,6 +174,7 @@ context_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_elements_share_one_context);
   tcase_add_test (tc, test_every_element_shares_it);
+  tcase_add_test (tc, test_context_handed_on);
   tcase_add_test (tc, test_application_context);
   tcase_add_test (tc, test_bad_device_index);
   return s;
