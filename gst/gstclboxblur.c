@@ -256,15 +256,15 @@ static gboolean
 one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
     gint pstride, gchar options[64], gint * group, gint * writers)
 {
-  /* the warps' shuffles: NVIDIA's, or through local memory where a test
-   * forces them */
-  const gchar *shuffles =
-      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self))->caps.nv_ptx ?
-      " -DNV_PTX" : " -DWARP_EMULATED";
-
   if (kind == ONE_RADIUS_WARP) {
-    g_snprintf (options, 64, "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d%s",
-        pstride, radius, warp_rows (radius), shuffles);
+    /* the shuffles: NVIDIA's, or through local memory where a test forces
+     * the warps */
+    gboolean nv_ptx =
+        gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self))->caps.nv_ptx;
+
+    g_snprintf (options, 64, "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d %s",
+        pstride, radius, warp_rows (radius),
+        nv_ptx ? "-DNV_PTX" : "-DWARP_EMULATED");
     return TRUE;
   }
   if (kind == ONE_RADIUS_SMALL) {
