@@ -109,14 +109,20 @@ GST_START_TEST (test_every_diameter)
 
   fail_unless (g_str_equal (variants[1], "optimized"));
   /* odd diameters 3..255 and a few even ones, both variants, on grids smaller
-   * and larger than the window */
+   * and larger than the window; the reference, whose work-items load d x d
+   * samples each, on smaller grids above d = 64, where the window is
+   * larger than either grid anyway */
   for (guint d = 2; d <= 255; d++) {
     if (d % 2 == 0 && d != 2 && d != 4 && d != 64 && d != 254)
       continue;
     for (guint v = first; v < G_N_ELEMENTS (variants); v++) {
-      check_blur (GST_VIDEO_FORMAT_GRAY8, 37, 23, 3, d, variants[v]);
+      gboolean small = v == 0 && d > 64;
+
+      check_blur (GST_VIDEO_FORMAT_GRAY8, small ? 9 : 37, small ? 7 : 23, 3,
+          d, variants[v]);
       if (d % 16 == 1 || d > 250)
-        check_blur (GST_VIDEO_FORMAT_NV12, 301, 77, 0, d, variants[v]);
+        check_blur (GST_VIDEO_FORMAT_NV12, small ? 61 : 301, small ? 17 : 77,
+            0, d, variants[v]);
     }
   }
 }
