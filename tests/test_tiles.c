@@ -81,14 +81,17 @@ GST_START_TEST (test_sobel_tiles)
 
 GST_END_TEST;
 
-GST_START_TEST (test_epsilon_pixels_per_item)
+/* the epsilon kernels at every pixels per work-item, with the settings
+ * from @first to @last; the chroma too with the first of all */
+static void
+check_epsilon_pixels_per_item (guint first, guint last)
 {
   static const ClTestEpsilon settings[] = { {20, 3}, {255, 9}, {7, 15} };
   static const gchar *const kernels[] = {
     "epsilon_optimized", "epsilon_packed", "epsilon_tiled"
   };
 
-  for (guint s = 0; s < G_N_ELEMENTS (settings); s++) {
+  for (guint s = first; s <= last; s++) {
     GstClEpsilon *epsilon = g_object_new (GST_TYPE_CL_EPSILON, "threshold",
         settings[s].threshold, "diameter", settings[s].diameter, NULL);
     GstHarness *h = cl_test_harness_new_with_element (GST_ELEMENT (epsilon),
@@ -118,6 +121,18 @@ GST_START_TEST (test_epsilon_pixels_per_item)
       }
     gst_harness_teardown (h);
   }
+}
+
+GST_START_TEST (test_epsilon_pixels_per_item)
+{
+  check_epsilon_pixels_per_item (0, 0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_epsilon_pixels_per_item_settings)
+{
+  check_epsilon_pixels_per_item (1, 2);
 }
 
 GST_END_TEST;
@@ -208,6 +223,7 @@ tiles_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_sobel_tiles);
   tcase_add_test (tc, test_epsilon_pixels_per_item);
+  tcase_add_test (tc, test_epsilon_pixels_per_item_settings);
   tcase_add_test (tc, test_boxblur_blocks_built_while_playing);
   return s;
 }
