@@ -46,22 +46,25 @@ enum
  * caches follow one work-item; GPUs, whose warps want neighbouring
  * addresses, take at d = 3 one pass of 16 bytes by 4 rows a work-item with
  * neither local memory nor barriers; where the compiler takes PTX
- * (NVIDIA's), from d = 5 to 11, the same with each column summed down and
+ * (NVIDIA's), from d = 5 to 17, the same with each column summed down and
  * the column sums beside taken from the work-items beside in the warp by
  * shuffles; one pass down blocks of 16-byte columns built for the radius,
- * from d = 7 (13 after the warps) to 31, summing across the block from
- * local memory with the work-items' totals; one pass down strips
- * of columns, summing d column sums across from local memory, for the other
- * diameters up to 21; and two passes of column runs stored through a
- * transposing local tile above, whose cost does not grow with d (H100, 4K
- * RGBA, kernel ms at d = 3 / 9 / 11 / 31 / 101: small 0.038, -, -, -, -;
- * warps 0.042, 0.057, 0.066, -, -;
- * blocks -, 0.066, 0.071, 0.091, -; strips 0.055, 0.078, 0.088, 0.165
- * (two passes), 0.171 (two passes)). The kernels built for one radius are
- * built at negotiation for the diameter the stream starts with, and in the
+ * from d = 7 (19 after the warps) to 31, summing across the block from
+ * local memory with the work-items' totals; with PTX from d = 33, the
+ * same down wider blocks, summing across as differences of prefix sums;
+ * one pass down strips of columns, summing d column sums across from local
+ * memory, for the other diameters up to 21; and two passes of column runs
+ * stored through a transposing local tile above, whose cost does not grow
+ * with d (H100, 4K RGBA, kernel ms at d = 3 / 9 / 17 / 31 / 51 / 101:
+ * small 0.038; warps 0.039 (d = 5), 0.048, 0.063; blocks 0.062, 0.067,
+ * 0.080, 0.105, 0.173; scan 0.075 (d = 13), 0.084 (rows 16), 0.099,
+ * 0.131; strips 0.055, 0.078, -, 0.165 (two passes), 0.164 (two passes),
+ * 0.171 (two passes)). The kernels built for one radius are built at
+ * negotiation for the diameter the stream starts with, and in the
  * background for a diameter changed while playing.
  * GST_CL_BOXBLUR_METHOD=small takes the small kernel at d = 3 and no
- * blocks, =warp the warps up to d = 11, to test them on any device. */
+ * blocks, =warp the warps up to d = 17, =scan the scan at every diameter
+ * it takes, to test them on any device. */
 typedef enum
 {
   BOX_BLUR_RUNS_ALONG_ROWS,
@@ -102,17 +105,30 @@ typedef enum
 
 /* boxblur_warp (devices that take PTX): the largest radius it takes by
  * default, the rows a work-item takes up to WARP_FEW_ROWS_RADIUS and above,
- * the work-items of a work-group. H100, 4K RGBA, kernel ms against the
- * default before it (the strips at d = 5, the blocks above), rows 4 / 8 /
- * 16: d = 5 0.048 / 0.050 / 0.053 (0.061), d = 7 0.056 / 0.053 / 0.057
- * (0.063), d = 9 0.064 / 0.057 / 0.061 (0.066), d = 11 0.077 / 0.066 /
- * 0.066 (0.071), d = 17 0.109 / 0.086 / 0.078 (0.077). The kernel takes
- * up to 32 bytes each side: 8 pixels of 4 bytes. */
-#define WARP_MAX_RADIUS 5
+ * the work-items of a work-group. H100, 4K RGBA, kernel ms, rows 4 / 8 /
+ * 16: d = 5 0.043 / 0.045 / 0.050, d = 7 0.047 / 0.049 / 0.054, d = 9
+ * 0.051 / 0.050 / 0.057, d = 11 0.061 / 0.057 / 0.060 (a version
+ * loading each row a row ahead, 4-9% slower than the kernel's 0.039,
+ * 0.045, 0.048, 0.053 with rows 4 / 8 / 8 / 8); rows 8 at d = 13 0.056
+ * and 17 0.063, against the blocks' 0.073 and 0.067. The kernel takes up to 32 bytes each side: 8 pixels of 4
+ * bytes. */
+#define WARP_MAX_RADIUS 6
 #define WARP_FEW_ROWS_RADIUS 2
 #define WARP_FEW_ROWS 4
 #define WARP_ROWS 8
 #define WARP_GROUP 64
+
+/* boxblur_scan (devices that take PTX): the work-items of a work-group,
+ * the rows it slides down (SCAN_FEW_ROWS where SCAN_ROWS would leave
+ * fewer than SCAN_GROUPS_A_UNIT work-groups a compute unit), and the
+ * smallest radius it takes by default; it takes any radius whose windows
+ * span fewer than 32 work-items, as SCAN_LEFT and SCAN_RIGHT in the
+ * kernel */
+#define SCAN_GROUP 128
+#define SCAN_ROWS 32
+#define SCAN_FEW_ROWS 16
+#define SCAN_GROUPS_A_UNIT 4
+#define SCAN_MIN_RADIUS 16
 
 /* the bytes of a row a work-item of boxblur_band takes, the largest radius
  * it takes (its private sums keep 64 bytes each side) and the rows it
@@ -139,6 +155,9 @@ struct _GstClBoxBlur
   /* GST_CL_BOXBLUR_METHOD=warp: the warps up to WARP_MAX_RADIUS, also at
    * d = 3, on any device */
   gboolean warp_forced;
+  /* GST_CL_BOXBLUR_METHOD=scan: the scan at every radius it takes, on any
+   * device */
+  gboolean scan_forced;
 };
 
 G_DEFINE_TYPE (GstClBoxBlur, gst_cl_box_blur, GST_TYPE_CL_BASE_FILTER);
@@ -213,11 +232,20 @@ typedef enum
   ONE_RADIUS_SMALL,
   ONE_RADIUS_BLOCKS,
   ONE_RADIUS_WARP,
+  ONE_RADIUS_SCAN,
 } OneRadiusKernel;
 
 static const gchar *const one_radius_names[] = {
-  NULL, "boxblur_small", "boxblur_blocks", "boxblur_warp"
+  NULL, "boxblur_small", "boxblur_blocks", "boxblur_warp", "boxblur_scan"
 };
+
+/* the work-items each side of a writer of boxblur_scan that its windows
+ * reach at @radius, as SCAN_LEFT + SCAN_RIGHT in the kernel */
+static gint
+scan_halo (gint radius, gint pstride)
+{
+  return (radius * pstride + pstride + 15) / 16 + (radius * pstride + 15) / 16;
+}
 
 /* the rows a work-item of boxblur_warp takes at @radius */
 static gint
@@ -230,18 +258,25 @@ warp_rows (gint radius)
 static OneRadiusKernel
 one_radius_kernel (GstClBoxBlur * self, gint radius)
 {
+  gboolean nv_ptx;
+
   if (self->method != BOX_BLUR_BLOCKS || radius < 1 ||
       gst_cl_base_filter_get_variant (GST_CL_BASE_FILTER (self)) !=
       GST_CL_VARIANT_OPTIMIZED)
     return ONE_RADIUS_NONE;
   if (self->blocks_forced)
     return ONE_RADIUS_BLOCKS;
+  nv_ptx =
+      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self))->caps.nv_ptx
+      && !self->small_only && !self->warp_forced;
+  /* where the scan takes the radius at 4 bytes a pixel, it takes it at
+   * fewer */
+  if ((self->scan_forced || (nv_ptx && radius >= SCAN_MIN_RADIUS)) &&
+      scan_halo (radius, 4) <= 31)
+    return ONE_RADIUS_SCAN;
   if (radius <= SMALL_MAX_RADIUS && !self->warp_forced)
     return ONE_RADIUS_SMALL;
-  if ((self->warp_forced || (!self->small_only &&
-              gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-                  (self))->caps.nv_ptx))
-      && radius <= WARP_MAX_RADIUS)
+  if ((self->warp_forced || nv_ptx) && radius <= WARP_MAX_RADIUS)
     return ONE_RADIUS_WARP;
   if (!self->small_only && radius >= BLOCKS_MIN_RADIUS &&
       radius <= BLOCKS_MAX_RADIUS)
@@ -270,6 +305,23 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
   if (kind == ONE_RADIUS_SMALL) {
     g_snprintf (options, 64, "-DCH=%d -DSMALL_RADIUS=%d -DROWS=%d", pstride,
         radius, SMALL_ROWS);
+    return TRUE;
+  }
+  if (kind == ONE_RADIUS_SCAN) {
+    GstClContext *ctx =
+        gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
+
+    *group = self->group_override > 0 ?
+        GST_ROUND_UP_32 (self->group_override) : SCAN_GROUP;
+    *writers = *group - scan_halo (radius, pstride);
+    /* two rows of prefix sums, and the shuffles' where there are none */
+    if ((gsize) * group > ctx->caps.max_work_group_size ||
+        (gsize) * group * 16 * 9 + 2 * 16 * (*group / 32) >
+        ctx->caps.local_mem_size)
+      return FALSE;
+    g_snprintf (options, 64, "-DCH=%d -DSCAN_RADIUS=%d -DGROUP=%d %s",
+        pstride, radius, *group, ctx->caps.nv_ptx ? "-DNV_PTX" :
+        "-DSCAN_EMULATED");
     return TRUE;
   }
   if (!blocks_shape (self, radius, pstride, group, writers))
@@ -365,7 +417,7 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   else if (env && g_str_equal (env, "strips"))
     self->method = BOX_BLUR_STRIPS;
   else if (env && (g_str_equal (env, "blocks") || g_str_equal (env, "small")
-          || g_str_equal (env, "warp")))
+          || g_str_equal (env, "warp") || g_str_equal (env, "scan")))
     self->method = BOX_BLUR_BLOCKS;
   else if (ctx->caps.type & CL_DEVICE_TYPE_CPU)
     self->method = BOX_BLUR_BANDS;
@@ -393,6 +445,7 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   self->blocks_forced = env && g_str_equal (env, "blocks");
   self->small_only = env && g_str_equal (env, "small");
   self->warp_forced = env && g_str_equal (env, "warp");
+  self->scan_forced = env && g_str_equal (env, "scan");
   if (self->method == BOX_BLUR_BLOCKS) {
     OneRadiusKernel kind;
     gint radius, group, writers;
@@ -508,26 +561,31 @@ blur_plane_small (GstClBoxBlur * self, OneRadiusKernel kind,
       warp ? local : NULL, error);
 }
 
-/* One pass, work-items of ITEM bytes sliding down BLOCK_ROWS rows, the
- * kernel built for the radius. */
+/* One pass, work-items of ITEM bytes sliding down BLOCK_ROWS rows (the
+ * blocks) or SCAN_ROWS (the scan), the kernel built for the radius. */
 static gboolean
-blur_plane_blocks (GstClBoxBlur * self, const GstClPlane * in,
-    const GstClPlane * out, gint radius, const gchar * options, gint group,
-    gint writers, GError ** error)
+blur_plane_blocks (GstClBoxBlur * self, OneRadiusKernel kind,
+    const GstClPlane * in, const GstClPlane * out, gint radius,
+    const gchar * options, gint group, gint writers, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  gint rows = self->run_override > 0 ? self->run_override : BLOCK_ROWS;
+  gint rows = kind == ONE_RADIUS_SCAN ? SCAN_ROWS : BLOCK_ROWS;
   gint ip = ITEM / in->pstride;
   gint items = (in->width + ip - 1) / ip;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
   gsize local[2] = { group, 1 };
-  gsize global[2] = { (gsize) (items + writers - 1) / writers * group,
-    (gsize) (in->height + rows - 1) / rows
-  };
+  gsize global[2] = { (gsize) (items + writers - 1) / writers * group, 0 };
   cl_kernel k;
 
+  if (kind == ONE_RADIUS_SCAN && global[0] / group * ((in->height + rows -
+              1) / rows) < SCAN_GROUPS_A_UNIT *
+      gst_cl_base_filter_get_context (base)->caps.compute_units)
+    rows = SCAN_FEW_ROWS;
+  if (self->run_override > 0)
+    rows = self->run_override;
+  global[1] = (in->height + rows - 1) / rows;
   gst_cl_box_blur_divisor (n, &magic, &shift);
-  k = one_radius_get_kernel (self, ONE_RADIUS_BLOCKS, options, error);
+  k = one_radius_get_kernel (self, kind, options, error);
   return k && gst_cl_set_kernel_args (k, error, 10, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (rows),
@@ -626,8 +684,9 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     else if (kind != ONE_RADIUS_NONE && radius == self->built_radius &&
         one_radius_options (self, kind, radius, in->planes[p].pstride,
             options, &group, &writers))
-      ok = kind == ONE_RADIUS_BLOCKS ?
-          blur_plane_blocks (self, &in->planes[p], &out->planes[p], radius,
+      ok = kind == ONE_RADIUS_BLOCKS || kind == ONE_RADIUS_SCAN ?
+          blur_plane_blocks (self, kind, &in->planes[p], &out->planes[p],
+          radius,
           options, group, writers, error) : blur_plane_small (self, kind,
           &in->planes[p], &out->planes[p], radius, options, error);
     else if ((strips && radius <= STRIP_MAX_RADIUS) ||

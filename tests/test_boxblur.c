@@ -57,7 +57,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_small_diameters)
 {
-  static const gint sizes[][2] = { {1, 1}, {7, 5}, {5, 2}, {64, 33},
+  /* rows padded at odd sizes: 64 pixels' rows of whole 16-byte words
+   * unpadded, which the kernels load as vectors */
+  static const gint sizes[][2] = { {1, 1}, {7, 5}, {64, 33}, {5, 2},
   {130, 9}, {67, 19}
   };
   /* a format of each plane layout: the kernels see planes of 4, 1 and 2
@@ -65,15 +67,16 @@ GST_START_TEST (test_small_diameters)
   static const GstVideoFormat layouts[] = { GST_VIDEO_FORMAT_RGBA,
     GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420
   };
-  static const guint diameters[] = { 3, 5, 7, 9, 11 };
+  static const guint diameters[] = { 3, 5, 7, 9, 11, 13, 17 };
   /* the small kernel takes d = 3 only: the others would go through the
    * strips, which a suite of their own checks */
-  guint n = g_strcmp0 (g_getenv ("GST_CL_BOXBLUR_METHOD"), "small") ? 5 : 1;
+  guint n = g_strcmp0 (g_getenv ("GST_CL_BOXBLUR_METHOD"), "small") ?
+      G_N_ELEMENTS (diameters) : 1;
 
   /* the diameters that GPUs take with kernels of their own: d = 3 (the
-   * small kernel; every format), d = 5 to 11 on NVIDIA's (the warps; their
+   * small kernel; every format), d = 5 to 17 on NVIDIA's (the warps; their
    * work-items take a neighbour's column sums at d <= 9, two neighbours'
-   * at d = 11 on 4 bytes a pixel) */
+   * from d = 11 on 4 bytes a pixel) */
   for (guint d = 0; d < n; d++) {
     const GstVideoFormat *f = d ? layouts : formats;
     guint n_formats = d ? G_N_ELEMENTS (layouts) : G_N_ELEMENTS (formats);
@@ -91,10 +94,13 @@ GST_START_TEST (test_large_diameters)
 {
   static const guint diameters[] = { 33, 51, 75, 101 };
 
-  /* past the strips and the blocks' default radii: the two passes, or the
-   * blocks where forced, whose totals are then sums of prefix sums */
+  /* past the strips' and the blocks' default radii: the scan on NVIDIA's
+   * GPUs (windows across two of its warps, which sum apart), the two
+   * passes elsewhere, or what a suite forces; rows padded, and rows of
+   * whole 16-byte words, which the kernels load as vectors */
   for (guint d = 0; d < G_N_ELEMENTS (diameters); d++) {
     check_blur (GST_VIDEO_FORMAT_RGBA, 301, 40, 13, diameters[d], "optimized");
+    check_blur (GST_VIDEO_FORMAT_RGBA, 320, 9, 0, diameters[d], "optimized");
     check_blur (GST_VIDEO_FORMAT_NV12, 1030, 24, 0, diameters[d], "optimized");
   }
 }
