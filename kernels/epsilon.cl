@@ -293,7 +293,7 @@ sub_f16x2 (uint v, uint c)
 {
   uint r;
 
-  asm ("sub.rn.f16x2 %0, %1, %2;" : "=r" (r) : "r" (v), "r" (c));
+asm ("sub.rn.f16x2 %0, %1, %2;": "=r" (r):"r" (v), "r" (c));
   return r;
 }
 
@@ -303,8 +303,9 @@ mask_f16x2 (uint e, uint t1)
 {
   uint r;
 
-  asm ("{ .reg .b32 a; abs.f16x2 a, %1; sub.rn.sat.f16x2 %0, %2, a; }"
-      : "=r" (r) : "r" (e), "r" (t1));
+asm ("{ .reg .b32 a; abs.f16x2 a, %1; sub.rn.sat.f16x2 %0, %2, a; }": "=r" (r):"r" (e),
+      "r"
+      (t1));
   return r;
 }
 
@@ -314,7 +315,7 @@ fma_f16x2 (uint a, uint b, uint c)
 {
   uint r;
 
-  asm ("fma.rn.f16x2 %0, %1, %2, %3;" : "=r" (r) : "r" (a), "r" (b), "r" (c));
+asm ("fma.rn.f16x2 %0, %1, %2, %3;": "=r" (r):"r" (a), "r" (b), "r" (c));
   return r;
 }
 
@@ -323,7 +324,7 @@ add_f16x2 (uint a, uint b)
 {
   uint r;
 
-  asm ("add.rn.f16x2 %0, %1, %2;" : "=r" (r) : "r" (a), "r" (b));
+asm ("add.rn.f16x2 %0, %1, %2;": "=r" (r):"r" (a), "r" (b));
   return r;
 }
 
@@ -333,8 +334,7 @@ to_f16x2 (int x)
 {
   uint r;
 
-  asm ("{ .reg .b16 h; cvt.rn.f16.s32 h, %1; mov.b32 %0, {h, h}; }"
-      : "=r" (r) : "r" (x));
+asm ("{ .reg .b16 h; cvt.rn.f16.s32 h, %1; mov.b32 %0, {h, h}; }": "=r" (r):"r" (x));
   return r;
 }
 
@@ -344,8 +344,7 @@ add_halves (uint v, float *lo, float *hi)
 {
   float a, b;
 
-  asm ("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.f32.f16 %0, l; "
-      "cvt.f32.f16 %1, h; }" : "=f" (a), "=f" (b) : "r" (v));
+asm ("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.f32.f16 %0, l; " "cvt.f32.f16 %1, h; }": "=f" (a), "=f" (b):"r" (v));
   *lo += a;
   *hi += b;
 }
@@ -376,13 +375,27 @@ load_quad (__global const uchar * row, int x, int width)
   return p;
 }
 
-__kernel __attribute__ ((reqd_work_group_size (LX, LY, 1)))
-void
-epsilon_tiled (__global const uchar * restrict src, int src_stride,
+/* the loads of the tile a work-item takes */
+#define TILE_LOADS ((SRC_H * QUADS + LX * LY - 1) / (LX * LY))
+
+/* pixels 0 .. 4 of p, as 4 entries of the tile at t */
+inline void
+store_quad (__local TILE_T * t, uchar8 p)
+{
+#ifdef NV_PTX
+  *(__local uint4 *) t = (uint4) (0x64006400u) | convert_uint4 (p.s0123) |
+      convert_uint4 (p.s1234) << 16;
+#else
+  *(__local float4 *) t = convert_float4 (p.s0123) * 256.0f + 1.0f;
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
+     void epsilon_tiled (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
     int threshold CHROMA_PARAMS)
 {
-  __local TILE_T tile[SRC_H * PITCH] __attribute__ ((aligned (16)));
+  __local TILE_T tile[SRC_H * PITCH] __attribute__((aligned (16)));
   int lx = get_local_id (0), ly = get_local_id (1);
   int gx = get_group_id (0) * TILE_W - RADIUS;
   int gy = get_group_id (1) * LY - RADIUS;
@@ -390,20 +403,38 @@ epsilon_tiled (__global const uchar * restrict src, int src_stride,
   uint sum[PX], count[PX];
 
   /* four entries of a row at a time, one 16-byte store: SKEW keeps runs
-   * of 4 together */
-  for (int i = ly * LX + lx; i < SRC_H * QUADS; i += LX * LY) {
-    int r = i / QUADS, c = (i - r * QUADS) * 4;
-    uchar8 p = load_quad (src + clamp (gy + r, 0, height - 1) * src_stride,
-        gx + c, width);
+   * of 4 together. A tile inside the image, its rows' words aligned, takes
+   * all its loads first, with no branch between them, so that they are in
+   * flight at once; the others clamp each pixel. */
+  if (gx >= 0 && gy >= 0 && gx + QUADS * 4 + 4 <= width &&
+      gy + SRC_H <= height && !(((size_t) src | src_stride) & 3)) {
+    uint2 w[TILE_LOADS];
 
-#ifdef NV_PTX
-    *(__local uint4 *) (tile + r * PITCH + SKEW (c)) =
-        (uint4) (0x64006400u) | convert_uint4 (p.s0123) |
-        convert_uint4 (p.s1234) << 16;
-#else
-    *(__local float4 *) (tile + r * PITCH + SKEW (c)) =
-        convert_float4 (p.s0123) * 256.0f + 1.0f;
-#endif
+#pragma unroll
+    for (int k = 0; k < TILE_LOADS; k++) {
+      int i = ly * LX + lx + k * LX * LY, r = i / QUADS;
+      __global const uint *p = (__global const uint *) (src + (gy + r) *
+          src_stride + ((gx + (i - r * QUADS) * 4) & ~3));
+
+      if (i < SRC_H * QUADS)
+        w[k] = (uint2) (p[0], p[1]);
+    }
+#pragma unroll
+    for (int k = 0; k < TILE_LOADS; k++) {
+      int i = ly * LX + lx + k * LX * LY, r = i / QUADS;
+      int c = (i - r * QUADS) * 4;
+
+      if (i < SRC_H * QUADS)
+        store_quad (tile + r * PITCH + SKEW (c),
+            as_uchar8 (upsample (w[k].s1, w[k].s0) >> ((gx + c) & 3) * 8));
+    }
+  } else {
+    for (int i = ly * LX + lx; i < SRC_H * QUADS; i += LX * LY) {
+      int r = i / QUADS, c = (i - r * QUADS) * 4;
+
+      store_quad (tile + r * PITCH + SKEW (c), load_quad (src + clamp (gy + r,
+                  0, height - 1) * src_stride, gx + c, width));
+    }
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   if (x0 >= width || y >= height)
@@ -419,8 +450,7 @@ epsilon_tiled (__global const uchar * restrict src, int src_stride,
     float s[PX];
 
     for (int j = 0; j < PX; j += 2) {
-      centre[j / 2] = tile[(ly + RADIUS) * PITCH + SKEW (lx * PX + RADIUS +
-              j)];
+      centre[j / 2] = tile[(ly + RADIUS) * PITCH + SKEW (lx * PX + RADIUS + j)];
       s0[j / 2] = s1[j / 2] = n[j / 2] = 0;
       s[j] = s[j + 1] = 0.0f;
     }
@@ -429,8 +459,7 @@ epsilon_tiled (__global const uchar * restrict src, int src_stride,
       uint v[(SPAN + 3) / 4 * 4];
 
       for (int i = 0; i < SPAN; i += 4)
-        vstore4 (*(__local const uint4 *) (row + SKEW (lx * PX + i)), 0,
-            v + i);
+        vstore4 (*(__local const uint4 *) (row + SKEW (lx * PX + i)), 0, v + i);
       for (int j = 0; j < PX; j += 2)
         for (int k = 0; k <= 2 * RADIUS; k++) {
           uint e = sub_f16x2 (v[j + k], centre[j / 2]);
