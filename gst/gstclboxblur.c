@@ -112,7 +112,7 @@ typedef enum
  * 0.045, 0.048, 0.053 with rows 4 / 8 / 8 / 8); rows 8 at d = 13 0.056
  * and 17 0.063, against the blocks' 0.073 and 0.067. The kernel takes up to 32 bytes each side: 8 pixels of 4
  * bytes. */
-#define WARP_MAX_RADIUS 6
+#define WARP_MAX_RADIUS 8
 #define WARP_FEW_ROWS_RADIUS 2
 #define WARP_FEW_ROWS 4
 #define WARP_ROWS 8
