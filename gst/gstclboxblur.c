@@ -108,7 +108,7 @@ typedef enum
  * the work-items of a work-group. H100, 4K RGBA, kernel ms, rows 4 / 8 /
  * 16: d = 5 0.043 / 0.045 / 0.050, d = 7 0.047 / 0.049 / 0.054, d = 9
  * 0.051 / 0.050 / 0.057, d = 11 0.061 / 0.057 / 0.060 (a version
- * loading each row a row ahead, 4-9% slower than the kernel's 0.039,
+ * loading each row a row ahead, 3-11% slower than the kernel's 0.039,
  * 0.045, 0.048, 0.053 with rows 4 / 8 / 8 / 8); rows 8 at d = 13 0.056
  * and 17 0.063, against the blocks' 0.073 and 0.067. The kernel takes up to 32 bytes each side: 8 pixels of 4
  * bytes. */

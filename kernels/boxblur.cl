@@ -687,7 +687,7 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
 
     /* the row entering the window; the one leaving it again, from the
      * cache, rather than kept in registers (loading either a row ahead
-     * kept more registers and ran 4-9% slower) */
+     * kept more registers and ran 3-11% slower) */
     col += convert_uint16 (inside ? LOAD_INSIDE (y0 + i + WARP_RADIUS) :
         load_item (ROW (y0 + i + WARP_RADIUS), x, width));
 #ifdef NV_PTX
