@@ -482,8 +482,29 @@ item_inside (__global const uchar * src, int src_stride, int x, int width)
       !(((size_t) (src + x * CH) | src_stride) & 15);
 }
 
-/* the 16 bytes at pixel x of row y, where item_inside() said so */
+/* the 16 bytes at pixel x of row y: where item_inside() said so, and
+ * where inside is what it said */
 #define LOAD_INSIDE(y) (*(__global const uchar16 *) (ROW (y) + x * CH))
+#define LOAD_ROW(y) (inside ? LOAD_INSIDE (y) : load_item (ROW (y), x, width))
+
+/* the sums of the 16 bytes at pixel x down rows first to last, inside as
+ * item_inside() says: then 8 loads in flight at a time */
+inline uint16
+sum_rows (__global const uchar * src, int src_stride, int height, int x,
+    int width, bool inside, int first, int last)
+{
+  uint16 sum = 0;
+
+  if (inside) {
+#pragma unroll 8
+    for (int y = first; y <= last; y++)
+      sum += convert_uint16 (LOAD_INSIDE (y));
+  } else {
+    for (int y = first; y <= last; y++)
+      sum += convert_uint16 (load_item (ROW (y), x, width));
+  }
+  return sum;
+}
 
 /* the d x d sums, divided, stored at row y */
 inline void
@@ -662,7 +683,7 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
   int y0 = get_global_id (1) * ROWS;
   bool writes = lane >= WARP_LANES && lane < 32 - WARP_LANES && x < width;
   bool inside = item_inside (src, src_stride, x, width);
-  uint16 col = 0;
+  uint16 col;
 #ifndef NV_PTX
   __local uint16 lanes[WARP_GROUP_SIZE];
   int lx = get_local_id (0);
@@ -672,6 +693,9 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
    * none of it: the shuffles need every work-item of the warp */
   if (y0 >= height)
     return;
+  /* as sum_rows(), but all the window's loads at once: 8 at a time made
+   * the warps 3-12% slower */
+  col = 0;
   if (inside) {
 #pragma unroll
     for (int i = -WARP_RADIUS; i < WARP_RADIUS; i++)
@@ -688,8 +712,7 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
     /* the row entering the window; the one leaving it again, from the
      * cache, rather than kept in registers (loading either a row ahead
      * kept more registers and ran 3-11% slower) */
-    col += convert_uint16 (inside ? LOAD_INSIDE (y0 + i + WARP_RADIUS) :
-        load_item (ROW (y0 + i + WARP_RADIUS), x, width));
+    col += convert_uint16 (LOAD_ROW (y0 + i + WARP_RADIUS));
 #ifdef NV_PTX
 #pragma unroll
     for (int j = 16 - WB; j < 16; j++) {
@@ -736,8 +759,7 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
     }
     if (writes && y0 + i < height)
       store_item (o, dst, dst_stride, x, y0 + i, width, n, magic, shift);
-    col -= convert_uint16 (inside ? LOAD_INSIDE (y0 + i - WARP_RADIUS) :
-        load_item (ROW (y0 + i - WARP_RADIUS), x, width));
+    col -= convert_uint16 (LOAD_ROW (y0 + i - WARP_RADIUS));
   }
 }
 #undef WCOL
@@ -803,25 +825,15 @@ boxblur_blocks (__global const uchar * restrict src, int src_stride,
   bool writes = lx >= -K_FIRST && lx < GROUP - K_LAST && x < width;
   const int radius = RADIUS;
   bool inside = item_inside (src, src_stride, x, width);
-  uint16 own = 0;
-
-  if (inside) {
-#pragma unroll 8
-    for (int y = y0 - radius; y <= y0 + radius; y++)
-      own += convert_uint16 (LOAD_INSIDE (y));
-  } else {
-    for (int y = y0 - radius; y <= y0 + radius; y++)
-      own += convert_uint16 (load_item (ROW (y), x, width));
-  }
+  uint16 own = sum_rows (src, src_stride, height, x, width, inside,
+      y0 - radius, y0 + radius);
 
   for (int y = y0, buf = 0; y < y1; y++, buf ^= 1) {
     __local const uint4 (*q)[GROUP] = cols[buf];
     /* the next row's loads first, to be in flight across the barrier (a
      * step further ahead kept more registers and ran slower) */
-    uint16 add = convert_uint16 (inside ? LOAD_INSIDE (y + radius + 1) :
-        load_item (ROW (y + radius + 1), x, width));
-    uint16 sub = convert_uint16 (inside ? LOAD_INSIDE (y - radius) :
-        load_item (ROW (y - radius), x, width));
+    uint16 add = convert_uint16 (LOAD_ROW (y + radius + 1));
+    uint16 sub = convert_uint16 (LOAD_ROW (y - radius));
     uint4 t = own.s0123 + own.s4567 + own.s89ab + own.scdef;
 
 #if CH == 2
@@ -930,23 +942,13 @@ boxblur_scan (__global const uchar * restrict src, int src_stride,
   int y0 = get_group_id (1) * rows, y1 = min (y0 + rows, height);
   bool writes = lx >= SCAN_LEFT && lx < GROUP - SCAN_RIGHT && x < width;
   bool inside = item_inside (src, src_stride, x, width);
-  uint16 own = 0;
-
-  if (inside) {
-#pragma unroll 8
-    for (int i = -SCAN_RADIUS; i <= SCAN_RADIUS; i++)
-      own += convert_uint16 (LOAD_INSIDE (y0 + i));
-  } else {
-    for (int i = -SCAN_RADIUS; i <= SCAN_RADIUS; i++)
-      own += convert_uint16 (load_item (ROW (y0 + i), x, width));
-  }
+  uint16 own = sum_rows (src, src_stride, height, x, width, inside,
+      y0 - SCAN_RADIUS, y0 + SCAN_RADIUS);
 
   for (int y = y0, buf = 0; y < y1; y++, buf ^= 1) {
     /* the next row's loads first, to be in flight across the barrier */
-    uchar16 add = inside ? LOAD_INSIDE (y + SCAN_RADIUS + 1) :
-        load_item (ROW (y + SCAN_RADIUS + 1), x, width);
-    uchar16 sub = inside ? LOAD_INSIDE (y - SCAN_RADIUS) :
-        load_item (ROW (y - SCAN_RADIUS), x, width);
+    uchar16 add = LOAD_ROW (y + SCAN_RADIUS + 1);
+    uchar16 sub = LOAD_ROW (y - SCAN_RADIUS);
     uint16 pre = own;
     uint4 t, before;
 
