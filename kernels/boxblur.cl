@@ -694,7 +694,7 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
   if (y0 >= height)
     return;
   /* as sum_rows(), but all the window's loads at once: 8 at a time made
-   * the warps 3-12% slower */
+   * the warps up to 11% slower */
   col = 0;
   if (inside) {
 #pragma unroll
