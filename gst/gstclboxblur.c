@@ -110,8 +110,8 @@ typedef enum
  * 0.051 / 0.050 / 0.057, d = 11 0.061 / 0.057 / 0.060 (a version
  * loading each row a row ahead, 3-11% slower than the kernel's 0.039,
  * 0.045, 0.048, 0.053 with rows 4 / 8 / 8 / 8); rows 8 at d = 13 0.056
- * and 17 0.063, against the blocks' 0.073 and 0.067. The kernel takes up to 32 bytes each side: 8 pixels of 4
- * bytes. */
+ * and 17 0.063, against the blocks' 0.073 and 0.067. The kernel takes
+ * up to 32 bytes each side: 8 pixels of 4 bytes. */
 #define WARP_MAX_RADIUS 8
 #define WARP_FEW_ROWS_RADIUS 2
 #define WARP_FEW_ROWS 4
@@ -572,17 +572,19 @@ blur_plane_blocks (GstClBoxBlur * self, OneRadiusKernel kind,
   gint rows = kind == ONE_RADIUS_SCAN ? SCAN_ROWS : BLOCK_ROWS;
   gint ip = ITEM / in->pstride;
   gint items = (in->width + ip - 1) / ip;
+  gsize across = (gsize) (items + writers - 1) / writers;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
   gsize local[2] = { group, 1 };
-  gsize global[2] = { (gsize) (items + writers - 1) / writers * group, 0 };
+  gsize global[2];
   cl_kernel k;
 
-  if (kind == ONE_RADIUS_SCAN && global[0] / group * ((in->height + rows -
-              1) / rows) < SCAN_GROUPS_A_UNIT *
+  if (kind == ONE_RADIUS_SCAN && across * ((in->height + rows - 1) / rows) <
+      SCAN_GROUPS_A_UNIT *
       gst_cl_base_filter_get_context (base)->caps.compute_units)
     rows = SCAN_FEW_ROWS;
   if (self->run_override > 0)
     rows = self->run_override;
+  global[0] = across * group;
   global[1] = (in->height + rows - 1) / rows;
   gst_cl_box_blur_divisor (n, &magic, &shift);
   k = one_radius_get_kernel (self, kind, options, error);
@@ -686,9 +688,9 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
             options, &group, &writers))
       ok = kind == ONE_RADIUS_BLOCKS || kind == ONE_RADIUS_SCAN ?
           blur_plane_blocks (self, kind, &in->planes[p], &out->planes[p],
-          radius,
-          options, group, writers, error) : blur_plane_small (self, kind,
-          &in->planes[p], &out->planes[p], radius, options, error);
+          radius, options, group, writers, error) :
+          blur_plane_small (self, kind, &in->planes[p], &out->planes[p],
+          radius, options, error);
     else if ((strips && radius <= STRIP_MAX_RADIUS) ||
         (self->method == BOX_BLUR_BANDS && radius <= BAND_MAX_RADIUS))
       ok = blur_plane_one_pass (self, &in->planes[p], &out->planes[p],
