@@ -92,12 +92,13 @@ GST_END_TEST;
 
 GST_START_TEST (test_large_diameters)
 {
-  static const guint diameters[] = { 33, 51, 75, 101 };
+  static const guint diameters[] = { 33, 51, 75, 101, 121 };
 
   /* past the strips' and the blocks' default radii: the scan on NVIDIA's
-   * GPUs (windows across two of its warps, which sum apart), the two
-   * passes elsewhere, or what a suite forces; rows padded, and rows of
-   * whole 16-byte words, which the kernels load as vectors */
+   * GPUs (windows across two of its warps, which sum apart; at d = 121 its
+   * largest, across 31 work-items), the two passes elsewhere, or what a
+   * suite forces; rows padded, and rows of whole 16-byte words, which the
+   * kernels load as vectors */
   for (guint d = 0; d < G_N_ELEMENTS (diameters); d++) {
     check_blur (GST_VIDEO_FORMAT_RGBA, 301, 40, 13, diameters[d], "optimized");
     check_blur (GST_VIDEO_FORMAT_RGBA, 320, 9, 0, diameters[d], "optimized");
