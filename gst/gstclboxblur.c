@@ -85,14 +85,19 @@ typedef enum
 /* boxblur_blocks: the bytes of a row a work-item takes, the work-items of
  * a work-group, GROUP_LARGE above LARGE_RADIUS, the rows a work-group
  * slides down (fewer repeat the window's start, more leave an H100 short
- * of work-groups at 1080p), and the radii it takes by default: below, the
- * strips are as fast (H100, 4K RGBA: 0.055 ms at d = 3 for both); above,
- * the two passes (0.17 ms at d = 101, the blocks 0.19) */
+ * of work-groups at 1080p: BLOCK_FEW_ROWS where BLOCK_ROWS would leave
+ * fewer than GROUPS_A_UNIT work-groups a compute unit; H100, 1080p RGBA,
+ * d = 31: 0.029 ms with 8 rows, 0.032 with 16; 4K 0.087 and 0.080), and
+ * the radii it takes by default: below, the strips are as fast (H100, 4K
+ * RGBA: 0.055 ms at d = 3 for both); above, the two passes (0.17 ms at
+ * d = 101, the blocks 0.19) */
 #define ITEM 16
 #define GROUP 64
 #define GROUP_LARGE 128
 #define LARGE_RADIUS 8
 #define BLOCK_ROWS 16
+#define BLOCK_FEW_ROWS 8
+#define GROUPS_A_UNIT 4
 #define BLOCKS_MIN_RADIUS 3
 #define BLOCKS_MAX_RADIUS 15
 
@@ -120,14 +125,13 @@ typedef enum
 
 /* boxblur_scan (devices that take PTX): the work-items of a work-group,
  * the rows it slides down (SCAN_FEW_ROWS where SCAN_ROWS would leave
- * fewer than SCAN_GROUPS_A_UNIT work-groups a compute unit), and the
+ * fewer than GROUPS_A_UNIT work-groups a compute unit), and the
  * smallest radius it takes by default; it takes any radius whose windows
  * span fewer than 32 work-items, as SCAN_LEFT and SCAN_RIGHT in the
  * kernel */
 #define SCAN_GROUP 128
 #define SCAN_ROWS 32
 #define SCAN_FEW_ROWS 16
-#define SCAN_GROUPS_A_UNIT 4
 #define SCAN_MIN_RADIUS 16
 
 /* the bytes of a row a work-item of boxblur_band takes, the largest radius
@@ -562,14 +566,16 @@ blur_plane_small (GstClBoxBlur * self, OneRadiusKernel kind,
 }
 
 /* One pass, work-items of ITEM bytes sliding down BLOCK_ROWS rows (the
- * blocks) or SCAN_ROWS (the scan), the kernel built for the radius. */
+ * blocks) or SCAN_ROWS (the scan), fewer where the work-groups would not
+ * fill the device, the kernel built for the radius. */
 static gboolean
 blur_plane_blocks (GstClBoxBlur * self, OneRadiusKernel kind,
     const GstClPlane * in, const GstClPlane * out, gint radius,
     const gchar * options, gint group, gint writers, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  gint rows = kind == ONE_RADIUS_SCAN ? SCAN_ROWS : BLOCK_ROWS;
+  gboolean scan = kind == ONE_RADIUS_SCAN;
+  gint rows = scan ? SCAN_ROWS : BLOCK_ROWS;
   gint ip = ITEM / in->pstride;
   gint items = (in->width + ip - 1) / ip;
   gsize across = (gsize) (items + writers - 1) / writers;
@@ -578,10 +584,9 @@ blur_plane_blocks (GstClBoxBlur * self, OneRadiusKernel kind,
   gsize global[2];
   cl_kernel k;
 
-  if (kind == ONE_RADIUS_SCAN && across * ((in->height + rows - 1) / rows) <
-      SCAN_GROUPS_A_UNIT *
+  if (across * ((in->height + rows - 1) / rows) < GROUPS_A_UNIT *
       gst_cl_base_filter_get_context (base)->caps.compute_units)
-    rows = SCAN_FEW_ROWS;
+    rows = scan ? SCAN_FEW_ROWS : BLOCK_FEW_ROWS;
   if (self->run_override > 0)
     rows = self->run_override;
   global[0] = across * group;
