@@ -262,7 +262,7 @@ warp_rows (gint radius)
 static OneRadiusKernel
 one_radius_kernel (GstClBoxBlur * self, gint radius)
 {
-  gboolean nv_ptx;
+  gboolean nv_default;
 
   if (self->method != BOX_BLUR_BLOCKS || radius < 1 ||
       gst_cl_base_filter_get_variant (GST_CL_BASE_FILTER (self)) !=
@@ -270,17 +270,18 @@ one_radius_kernel (GstClBoxBlur * self, gint radius)
     return ONE_RADIUS_NONE;
   if (self->blocks_forced)
     return ONE_RADIUS_BLOCKS;
-  nv_ptx =
+  /* the kernels of NVIDIA's GPUs, where no other is forced */
+  nv_default =
       gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self))->caps.nv_ptx
       && !self->small_only && !self->warp_forced;
   /* where the scan takes the radius at 4 bytes a pixel, it takes it at
    * fewer */
-  if ((self->scan_forced || (nv_ptx && radius >= SCAN_MIN_RADIUS)) &&
+  if ((self->scan_forced || (nv_default && radius >= SCAN_MIN_RADIUS)) &&
       scan_halo (radius, 4) <= 31)
     return ONE_RADIUS_SCAN;
   if (radius <= SMALL_MAX_RADIUS && !self->warp_forced)
     return ONE_RADIUS_SMALL;
-  if ((self->warp_forced || nv_ptx) && radius <= WARP_MAX_RADIUS)
+  if ((self->warp_forced || nv_default) && radius <= WARP_MAX_RADIUS)
     return ONE_RADIUS_WARP;
   if (!self->small_only && radius >= BLOCKS_MIN_RADIUS &&
       radius <= BLOCKS_MAX_RADIUS)
@@ -295,15 +296,15 @@ static gboolean
 one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
     gint pstride, gchar options[64], gint * group, gint * writers)
 {
-  if (kind == ONE_RADIUS_WARP) {
-    /* the shuffles: NVIDIA's, or through local memory where a test forces
-     * the warps */
-    gboolean nv_ptx =
-        gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self))->caps.nv_ptx;
+  GstClContext *ctx =
+      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
 
+  /* the warps' and the scan's shuffles: NVIDIA's, or through local memory
+   * where a test forces them */
+  if (kind == ONE_RADIUS_WARP) {
     g_snprintf (options, 64, "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d %s",
         pstride, radius, warp_rows (radius),
-        nv_ptx ? "-DNV_PTX" : "-DWARP_EMULATED");
+        ctx->caps.nv_ptx ? "-DNV_PTX" : "-DWARP_EMULATED");
     return TRUE;
   }
   if (kind == ONE_RADIUS_SMALL) {
@@ -312,9 +313,6 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
     return TRUE;
   }
   if (kind == ONE_RADIUS_SCAN) {
-    GstClContext *ctx =
-        gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
-
     *group = self->group_override > 0 ?
         GST_ROUND_UP_32 (self->group_override) : SCAN_GROUP;
     *writers = *group - scan_halo (radius, pstride);

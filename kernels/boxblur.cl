@@ -421,6 +421,9 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
 
 #if defined (RADIUS) || defined (SMALL_RADIUS) || defined (WARP_RADIUS) || \
     defined (SCAN_RADIUS)
+/* floor (a / b), for the constants of the kernels built for one radius */
+#define FLOOR_DIV(a, b) ((a) >= 0 ? (a) / (b) : -((-(a) + (b) - 1) / (b)))
+
 /* component i of a vector, i a constant once unrolled */
 inline uint
 get4 (uint4 v, int i)
@@ -787,7 +790,7 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
 
 #define IP (16 / CH)            /* pixels a work-item */
 /* floor (a / IP) for the constants below */
-#define FDIV(a) ((a) >= 0 ? (a) / IP : -((-(a) + IP - 1) / IP))
+#define FDIV(a) FLOOR_DIV (a, IP)
 /* the work-items, relative to this one, that some window of its pixels
  * reaches, and those that every window covers whole */
 #define K_FIRST FDIV (-RADIUS)
@@ -798,7 +801,6 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
 /* the pixels those cover, relative to this work-item's first */
 #define QA (COMMON ? C_FIRST * IP : 0)
 #define QB (COMMON ? (C_LAST + 1) * IP - 1 : -1)
-
 
 /* the column sum of byte b of work-item lx + k */
 inline uint
@@ -912,7 +914,7 @@ boxblur_blocks (__global const uchar * restrict src, int src_stride,
 #endif
 
 /* floor (a / 16) and a's remainder, for the constants below */
-#define F16(a) ((a) >= 0 ? (a) / 16 : -((-(a) + 15) / 16))
+#define F16(a) FLOOR_DIV (a, 16)
 #define R16(a) ((a) - 16 * F16 (a))
 
 /* the prefix sum at byte b, counted from this work-item's first, as summed

@@ -568,7 +568,7 @@ run_tunings (gdouble bandwidth)
  * the OpenCL context *@keep holds, as an application hands it on, or puts
  * its own there. */
 static gdouble
-pipeline_seconds_keep (const gchar * desc, GstContext ** keep)
+pipeline_seconds (const gchar * desc, GstContext ** keep)
 {
   gdouble start = now ();
   GstElement *pipeline = gst_parse_launch (desc, NULL);
@@ -599,12 +599,6 @@ pipeline_seconds_keep (const gchar * desc, GstContext ** keep)
   return start;
 }
 
-static gdouble
-pipeline_seconds (const gchar * desc)
-{
-  return pipeline_seconds_keep (desc, NULL);
-}
-
 /* Wall time from an empty pipeline to its first frame out, which includes
  * creating the context and getting the kernels: from source with an empty
  * cache, from the disk cache the second time. */
@@ -614,7 +608,7 @@ first_frame_ms (const gchar * factory, const gchar * props, GstContext ** keep)
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
       "video/x-raw,format=NV12,width=1920,height=1080 ! %s %s ! fakesink",
       factory, props);
-  gdouble ms = 1000.0 * pipeline_seconds_keep (desc, keep);
+  gdouble ms = 1000.0 * pipeline_seconds (desc, keep);
 
   g_free (desc);
   return ms;
@@ -658,7 +652,7 @@ run_chains (void)
               n > 0 ? 120 : 20, sizes[z][0], sizes[z][1],
               m ? host : chains[c]);
 
-          t[MAX (n, 0)] = pipeline_seconds (desc);
+          t[MAX (n, 0)] = pipeline_seconds (desc, NULL);
           g_free (desc);
         }
         g_print ("| %s | %dx%d | %s | %.2f | %.0f |\n", chains[c],
