@@ -115,8 +115,11 @@ typedef enum
  * 0.051 / 0.050 / 0.057, d = 11 0.061 / 0.057 / 0.060 (a version
  * loading each row a row ahead, 3-11% slower than the kernel's 0.039,
  * 0.045, 0.048, 0.053 with rows 4 / 8 / 8 / 8); rows 8 at d = 13 0.056
- * and 17 0.063, against the blocks' 0.073 and 0.067. The kernel takes
- * up to 32 bytes each side: 8 pixels of 4 bytes. */
+ * and 17 0.063, against the blocks' 0.073 and 0.067. Since the rows
+ * leaving the window come from local memory: d = 5 0.037, 7 0.042, 9
+ * 0.046, 11 0.050, 13 0.054, 17 0.061 with 8 rows; 4 rows the same to
+ * d = 9 and slower above, 16 slower at every d. The kernel takes up to 32
+ * bytes each side: 8 pixels of 4 bytes. */
 #define WARP_MAX_RADIUS 8
 #define WARP_FEW_ROWS_RADIUS 2
 #define WARP_FEW_ROWS 4
@@ -253,8 +256,12 @@ scan_halo (gint radius, gint pstride)
 
 /* the rows a work-item of boxblur_warp takes at @radius */
 static gint
-warp_rows (gint radius)
+warp_rows (GstClBoxBlur * self, gint radius)
 {
+  /* a kernel unrolled over its rows, each in local memory: 4, 8, 16 or 32
+   * (PoCL miscompiles its barriers unrolled over 2 or 3) */
+  if (self->run_override > 0)
+    return CLAMP (1 << g_bit_storage (MIN (self->run_override, 32) - 1), 4, 32);
   return radius <= WARP_FEW_ROWS_RADIUS ? WARP_FEW_ROWS : WARP_ROWS;
 }
 
@@ -303,7 +310,7 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
    * where a test forces them */
   if (kind == ONE_RADIUS_WARP) {
     g_snprintf (options, 64, "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d %s",
-        pstride, radius, warp_rows (radius),
+        pstride, radius, warp_rows (self, radius),
         ctx->caps.nv_ptx ? "-DNV_PTX" : "-DWARP_EMULATED");
     return TRUE;
   }
@@ -396,8 +403,9 @@ items_per_run (GstClBoxBlur * self, guint radius)
   return CLAMP (GST_ROUND_UP_16 (4 * radius + 1), 32, 512);
 }
 
-/* GST_CL_BOXBLUR_METHOD=rows|transposed|strips|bands|blocks|small|warp,
- * GST_CL_BOXBLUR_RUN=N (rows a run, a strip, a band or a block) and
+/* GST_CL_BOXBLUR_METHOD=rows|transposed|strips|bands|blocks|small|warp|scan,
+ * GST_CL_BOXBLUR_RUN=N (rows a run, a strip, a band, a block or a warp's
+ * work-item, there 4, 8, 16 or 32) and
  * GST_CL_BOXBLUR_GROUP=N (work-items a block) override the choices, to
  * compare; read once per negotiation, not per frame. */
 static gboolean
@@ -539,7 +547,7 @@ blur_plane_small (GstClBoxBlur * self, OneRadiusKernel kind,
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   gboolean warp = kind == ONE_RADIUS_WARP;
   gint ip = ITEM / in->pstride, items = (in->width + ip - 1) / ip;
-  gint rows = warp ? warp_rows (radius) : SMALL_ROWS;
+  gint rows = warp ? warp_rows (self, radius) : SMALL_ROWS;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
   gsize local[2] = { WARP_GROUP, 1 };
   gsize global[2] = { items, (gsize) (in->height + rows - 1) / rows };
