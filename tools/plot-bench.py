@@ -78,7 +78,7 @@ def plot_floor(cases, title, path):
             pick.append(c)
     labels = [f"{c['element']}\n{c['format']} {c['size']}" for c in pick]
     x = range(len(pick))
-    fig, ax = plt.subplots(figsize=(7, 3.8))
+    fig, ax = plt.subplots(figsize=(7, 4.2))
     ax.bar([i - 0.27 for i in x], [number(c["optimized kernel ms"])
                                    for c in pick], 0.27, label="optimized kernel")
     ax.bar(list(x), [number(c["copy kernel ms"]) for c in pick], 0.27,
@@ -90,7 +90,9 @@ def plot_floor(cases, title, path):
     ax.set_ylabel("ms a frame")
     ax.set_yscale("log")
     ax.set_title(f"Kernels against their floor: {title}")
-    ax.legend(fontsize=7)
+    # above the axes: the bars reach the top right corner
+    ax.legend(fontsize=7, ncol=3, loc="lower center",
+              bbox_to_anchor=(0.5, 1.08))
     fig.tight_layout()
     fig.savefig(path, dpi=100)
 
@@ -98,7 +100,7 @@ def plot_floor(cases, title, path):
 def plot_chain(chains, title, path):
     names = sorted({(c["chain, NV12"], c["size"]) for c in chains})
     x = range(len(names))
-    fig, ax = plt.subplots(figsize=(7, 3.6))
+    fig, ax = plt.subplots(figsize=(7, 4.2))
     for off, mem in ((-0.2, "device (memory:OpenCL)"),
                      (0.2, "system memory")):
         ms = [next((number(c["ms/frame"]) for c in chains
@@ -107,7 +109,9 @@ def plot_chain(chains, title, path):
               for n in names]
         ax.bar([i + off for i in x], ms, 0.4, label=mem)
     ax.set_xticks(list(x))
-    ax.set_xticklabels([f"{n[0]}\n{n[1]}" for n in names], fontsize=7)
+    # one element a line, so that the labels of long chains do not overlap
+    ax.set_xticklabels([n[0].replace(" ! ", "\n! ") + f"\n{n[1]}"
+                        for n in names], fontsize=7)
     ax.set_ylabel("ms a frame, whole pipeline")
     ax.set_title(f"Chains of elements: {title}")
     ax.legend(fontsize=7)
