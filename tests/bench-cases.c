@@ -17,6 +17,9 @@
  * timed where its d x d loop takes seconds a frame */
 #define BOX(d, w, h, skip_ref) \
   {"clboxblur", "diameter=" #d, RGBA, w, h, skip_ref}
+/* and NV12, what cameras give: its luma and chroma planes of 1 and 2
+ * bytes a pixel */
+#define BOX_NV12(d) {"clboxblur", "diameter=" #d, NV12, 3840, 2160, TRUE}
 /* clsobel and clepsilon: the seeds' 3264x2448 and 4K */
 #define SOBEL(mode, w, h) {"clsobel", "mode=" #mode, GRAY8, w, h, FALSE}
 #define EPSILON(t, d, w, h) \
@@ -35,6 +38,7 @@ static const BenchCase cases[] = {
   BOX (11, 3840, 2160, FALSE), BOX (13, 3840, 2160, TRUE),
   BOX (17, 3840, 2160, TRUE), BOX (31, 3840, 2160, TRUE),
   BOX (51, 3840, 2160, TRUE), BOX (101, 3840, 2160, TRUE),
+  BOX_NV12 (9), BOX_NV12 (17), BOX_NV12 (25), BOX_NV12 (31),
   SOBEL (l1, 1920, 1080), SOBEL (l1, 3264, 2448), SOBEL (l2, 3264, 2448),
   SOBEL (l1, 3840, 2160), SOBEL (l2, 3840, 2160),
   EPSILON (20, 9, 1920, 1080), EPSILON (20, 9, 3264, 2448),
