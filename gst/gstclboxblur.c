@@ -259,7 +259,7 @@ static gint
 warp_rows (GstClBoxBlur * self, gint radius)
 {
   /* a kernel unrolled over its rows, each in local memory: 4, 8, 16 or 32
-   * (PoCL miscompiles its barriers unrolled over 2 or 3) */
+   * (on PoCL, unrolled over 2 or 3 rows, it gave wrong sums) */
   if (self->run_override > 0)
     return CLAMP (1 << g_bit_storage (MIN (self->run_override, 32) - 1), 4, 32);
   return radius <= WARP_FEW_ROWS_RADIUS ? WARP_FEW_ROWS : WARP_ROWS;
