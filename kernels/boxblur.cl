@@ -907,7 +907,9 @@ boxblur_blocks (__global const uchar * restrict src, int src_stride,
 /* One pass for GPUs at the large diameters, built for one radius
  * (-DSCAN_RADIUS, with -DGROUP work-items a work-group and NV_PTX or
  * SCAN_EMULATED): a work-item takes 16 bytes of a row and slides down
- * `rows` rows with the column sums of its bytes, as the blocks do; across,
+ * `rows` rows with the column sums of its bytes, as the blocks do, but
+ * starts them from the sums of 8 rows that boxblur_block_sums gave (and
+ * the d mod 8 rows after them), not from d loads; across,
  * the work-group sums each channel's column sums from its first byte
  * (prefix sums), and a window's sum is the difference of two of them, so
  * that what a sample costs does not grow with d. Each work-item sums along
@@ -948,11 +950,35 @@ boxblur_blocks (__global const uchar * restrict src, int src_stride,
 #define BETWEEN(k, j, c) ((lx + (k)) / 32 != (lx + (j)) / 32 ? \
     get4 (warps[buf][(lx + (k)) / 32], (c)) : 0)
 
+/* The rows of a window the scan sums from boxblur_block_sums, SUM_ROWS at
+ * a time, and those it loads after them */
+#define SUM_ROWS 8
+#define SUMMED ((2 * SCAN_RADIUS + 1) / SUM_ROWS * SUM_ROWS)
+
+/* Before the scan: the sums of the 16 bytes of work-item i (as the scan
+ * numbers them, SCAN_LEFT before the first pixel) down SUM_ROWS rows from
+ * row j SUM_ROWS - SCAN_RADIUS, edge rows and pixels repeated outside, to
+ * blocks[j items + i]: the image read once, so that each run of the scan
+ * starts its window from SUMMED / SUM_ROWS of these, not d rows. */
+__kernel void
+boxblur_block_sums (__global const uchar * restrict src, int src_stride,
+    __global ushort16 * restrict blocks, int items, int width, int height)
+{
+  int i = get_global_id (0), j = get_global_id (1);
+  int x = (i - SCAN_LEFT) * (16 / CH), first = j * SUM_ROWS - SCAN_RADIUS;
+
+  if (i < items)
+    blocks[j * items + i] = convert_ushort16 (sum_rows (src, src_stride,
+            height, x, width, item_inside (src, src_stride, x, width), first,
+            first + SUM_ROWS - 1));
+}
+
 __kernel __attribute__ ((reqd_work_group_size (GROUP, 1, 1)))
 void
 boxblur_scan (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
-    int rows, uint n, uint magic, uint shift)
+    int rows, uint n, uint magic, uint shift,
+    __global const ushort16 * restrict blocks, int items)
 {
   __local uint4 sums[2][4][GROUP], warps[2][SCAN_WARPS];
 #ifndef NV_PTX
@@ -964,8 +990,15 @@ boxblur_scan (__global const uchar * restrict src, int src_stride,
   int y0 = get_group_id (1) * rows, y1 = min (y0 + rows, height);
   bool writes = lx >= SCAN_LEFT && lx < GROUP - SCAN_RIGHT && x < width;
   bool inside = item_inside (src, src_stride, x, width);
+  /* y0 is a multiple of SUM_ROWS */
+  __global const ushort16 *block = blocks + y0 / SUM_ROWS * items +
+      (x / (16 / CH) + SCAN_LEFT);
   uint16 own = sum_rows (src, src_stride, height, x, width, inside,
-      y0 - SCAN_RADIUS, y0 + SCAN_RADIUS);
+      y0 - SCAN_RADIUS + SUMMED, y0 + SCAN_RADIUS);
+
+#pragma unroll
+  for (int b = 0; b < SUMMED / SUM_ROWS; b++)
+    own += convert_uint16 (block[b * items]);
 
   for (int y = y0, buf = 0; y < y1; y++, buf ^= 1) {
     /* the next row's loads first, to be in flight across the barrier */
