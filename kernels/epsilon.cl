@@ -319,15 +319,6 @@ asm ("fma.rn.f16x2 %0, %1, %2, %3;": "=r" (r):"r" (a), "r" (b), "r" (c));
   return r;
 }
 
-inline uint
-add_f16x2 (uint a, uint b)
-{
-  uint r;
-
-asm ("add.rn.f16x2 %0, %1, %2;": "=r" (r):"r" (a), "r" (b));
-  return r;
-}
-
 /* an integer of at most 2048 in both halves */
 inline uint
 to_f16x2 (int x)
@@ -336,6 +327,22 @@ to_f16x2 (int x)
 
 asm ("{ .reg .b16 h; cvt.rn.f16.s32 h, %1; mov.b32 %0, {h, h}; }": "=r" (r):"r" (x));
   return r;
+}
+
+/* The rows of masks whose bits count_masks() takes at once. A mask is 0 or
+ * 1.0 in each half, the bits 0x3c00 = 15 << 10; summed as 32-bit integers,
+ * two an instruction where the halves took one, the masks of a pair come
+ * to 15 << 10 times (a + 2^16 b) modulo 2^32, a and b the masks of the low
+ * and the high half that hold 1. b is recovered modulo 64: at most 63 masks
+ * between two counts. */
+#define COUNT_ROWS (63 / (2 * RADIUS + 1))
+
+/* a + 2^16 b from the sum of the masks' bits: 15 (a + 2^16 b) modulo 2^22,
+ * times the inverse of 15 */
+inline uint
+count_masks (uint bits)
+{
+  return (bits >> 10) * 0xeeeeeeefu & 0x3fffff;
 }
 
 /* the two halves as floats, added to *lo and *hi */
@@ -348,8 +355,21 @@ asm ("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.f32.f16 %0, l; " "cvt.f32.f16 %1
   *lo += a;
   *hi += b;
 }
+
+/* 1 / x within 1 ulp */
+inline float
+recip_f32 (float x)
+{
+  float r;
+
+asm ("rcp.approx.ftz.f32 %0, %1;": "=f" (r):"f" (x));
+  return r;
+}
+
+#define DIVIDE(a, b) ((a) * recip_f32 (b))
 #else
 #define TILE_T float
+#define DIVIDE(a, b) ((a) / (b))
 #endif
 
 #define QUADS ((SRC_W + 3) / 4)
@@ -400,7 +420,8 @@ __kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
   int gx = get_group_id (0) * TILE_W - RADIUS;
   int gy = get_group_id (1) * LY - RADIUS;
   int x0 = get_group_id (0) * TILE_W + lx * PX, y = get_group_id (1) * LY + ly;
-  uint sum[PX], count[PX];
+  uint count[PX];
+  float num[PX];
 
   /* four entries of a row at a time, one 16-byte store: SKEW keeps runs
    * of 4 together. A tile inside the image, its rows' words aligned, takes
@@ -439,22 +460,44 @@ __kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
   barrier (CLK_LOCAL_MEM_FENCE);
   if (x0 >= width || y >= height)
     return;
-  COPY_CHROMA (x0, y, width);
+#if CHROMA
+  /* the chroma's loads issued before the windows, its stores after them,
+   * so that the windows hide the loads' latency: one vector each, where a
+   * work-item copies PX aligned bytes of each plane; else copy_chroma() */
+  int c_in = y < c_rows && x0 + PX < width && x0 + PX <= c_bytes;
+  __global const uchar *cs0 = c0_src + y * c0_src_stride + x0;
+  __global uchar *cd0 = c0_dst + y * c0_dst_stride + x0;
+  __global const uchar *cs1 = c1_src + y * c1_src_stride + x0;
+  __global uchar *cd1 = c1_dst + y * c1_dst_stride + x0;
+  CAT (uchar, PX) chroma0 = 0, chroma1 = 0;
+
+  c_in = c_in && !(((size_t) cs0 | (size_t) cd0) & (PX - 1));
+#if CHROMA == 2
+  c_in = c_in && !(((size_t) cs1 | (size_t) cd1) & (PX - 1));
+#endif
+  if (c_in) {
+    chroma0 = *(__global const CAT (uchar, PX) *) cs0;
+#if CHROMA == 2
+    chroma1 = *(__global const CAT (uchar, PX) *) cs1;
+#endif
+  }
+#endif
 
 #ifdef NV_PTX
   {
     uint t1 = to_f16x2 (threshold + 1);
     /* rows whose sums a half holds exactly, at least one: (R + 1) t <= 2040 */
     int flush_rows = 2048 / ((RADIUS + 1) * max (threshold, 1));
-    uint centre[PX / 2], s0[PX / 2], s1[PX / 2], n[PX / 2];
+    uint centre[PX / 2], s0[PX / 2], s1[PX / 2], bits[PX / 2], n[PX / 2];
     float s[PX];
 
     for (int j = 0; j < PX; j += 2) {
       centre[j / 2] = tile[(ly + RADIUS) * PITCH + SKEW (lx * PX + RADIUS + j)];
-      s0[j / 2] = s1[j / 2] = n[j / 2] = 0;
+      s0[j / 2] = s1[j / 2] = bits[j / 2] = n[j / 2] = 0;
       s[j] = s[j + 1] = 0.0f;
     }
-    for (int dy = 0, rows = 1; dy <= 2 * RADIUS; dy++, rows++) {
+    for (int dy = 0, rows = 1, n_rows = 1; dy <= 2 * RADIUS;
+        dy++, rows++, n_rows++) {
       __local const TILE_T *row = tile + (ly + dy) * PITCH;
       uint v[(SPAN + 3) / 4 * 4];
 
@@ -469,7 +512,8 @@ __kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
             s1[j / 2] = fma_f16x2 (m, e, s1[j / 2]);
           else
             s0[j / 2] = fma_f16x2 (m, e, s0[j / 2]);
-          n[j / 2] = add_f16x2 (n[j / 2], m);
+          /* the masks' bits summed as integers, two an instruction */
+          bits[j / 2] += m;
         }
       if (rows == flush_rows || dy == 2 * RADIUS) {
         for (int j = 0; j < PX; j += 2) {
@@ -479,16 +523,21 @@ __kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
         }
         rows = 0;
       }
+      if (n_rows == COUNT_ROWS || dy == 2 * RADIUS) {
+        for (int j = 0; j < PX; j += 2) {
+          n[j / 2] += count_masks (bits[j / 2]);
+          bits[j / 2] = 0;
+        }
+        n_rows = 0;
+      }
     }
     for (int j = 0; j < PX; j += 2) {
-      float n_lo = 0.0f, n_hi = 0.0f;
-
-      add_halves (n[j / 2], &n_lo, &n_hi);
-      count[j] = (uint) n_lo;
-      count[j + 1] = (uint) n_hi;
       /* sum (P) = s + n c, c in the low byte of each half */
-      sum[j] = (uint) (s[j] + n_lo * (centre[j / 2] & 0xff));
-      sum[j + 1] = (uint) (s[j + 1] + n_hi * (centre[j / 2] >> 16 & 0xff));
+      count[j] = n[j / 2] & 0xffff;
+      count[j + 1] = n[j / 2] >> 16;
+      num[j] = s[j] + count[j] * (float) (centre[j / 2] & 0xff);
+      num[j + 1] = s[j + 1] + count[j + 1] * (float) (centre[j / 2] >> 16 &
+          0xff);
     }
   }
 #else
@@ -521,8 +570,8 @@ __kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
     for (int j = 0; j < PX; j++) {
       uint packed = (uint) acc[j];
 
-      sum[j] = packed >> 8;
       count[j] = packed & 0xff;
+      num[j] = (float) (packed >> 8);
     }
   }
 #endif
@@ -530,20 +579,31 @@ __kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
   uchar out[PX];
   __global uchar *o = dst + y * dst_stride + x0;
 
-  for (int j = 0; j < PX; j++) {
-    uint n = count[j], num = sum[j] + n / 2;
-    uint q = (uint) ((float) num / (float) n);
-    int r = (int) (num - q * n);
-
-    /* a float division is within 2.5 ulps: q by at most one */
-    out[j] = r < 0 ? q - 1 : r >= (int) n ? q + 1 : q;
-  }
+  /* floor ((sum + n / 2) / n) as floor ((sum + n / 2 + 1 / 4) / n), which
+   * is at least 1 / (4 n) from an integer: n / 2 + 1 / 4 exceeds n / 2
+   * rounded down by 1/4 or 3/4. A float division within 2.5 ulps, or a
+   * product with a reciprocal within 1 (less than 1e-4 here, against
+   * 1 / 900), rounds it the same. */
+  for (int j = 0; j < PX; j++)
+    out[j] = (uchar) (uint) DIVIDE (num[j] + 0.5f * count[j] + 0.25f,
+        (float) count[j]);
   /* one store of an aligned vector, not PX bytes */
   if (x0 + PX <= width && ((size_t) o & (PX - 1)) == 0)
     *(__global CAT (uchar, PX) *) o = CAT (vload, PX) (0, out);
   else
     for (int j = 0; j < PX && x0 + j < width; j++)
       o[j] = out[j];
+#if CHROMA
+  if (c_in) {
+    /* the addresses again, rather than registers held through the windows */
+    *(__global CAT (uchar, PX) *) (c0_dst + y * c0_dst_stride + x0) = chroma0;
+#if CHROMA == 2
+    *(__global CAT (uchar, PX) *) (c1_dst + y * c1_dst_stride + x0) = chroma1;
+#endif
+  } else {
+    COPY_CHROMA (x0, y, width);
+  }
+#endif
 }
 
 #endif /* LX */
