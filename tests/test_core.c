@@ -28,6 +28,20 @@ GST_START_TEST (test_device_list)
 
 GST_END_TEST;
 
+/* the environment before any test ran */
+static gchar *initial_connections;
+
+/* NVIDIA's driver's hardware queues a context: 2 where the environment
+ * said nothing before the first listing, else what it said */
+GST_START_TEST (test_cuda_connections)
+{
+  gst_cl_device_list ();
+  fail_unless_equals_string (g_getenv ("CUDA_DEVICE_MAX_CONNECTIONS"),
+      initial_connections ? initial_connections : "2");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_device_choice)
 {
   const GPtrArray *list = gst_cl_device_list ();
@@ -641,8 +655,10 @@ core_suite (void)
   Suite *s = suite_create ("clcore");
   TCase *tc = tcase_create ("general");
 
+  initial_connections = g_strdup (g_getenv ("CUDA_DEVICE_MAX_CONNECTIONS"));
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_device_list);
+  tcase_add_test (tc, test_cuda_connections);
   tcase_add_test (tc, test_device_choice);
   tcase_add_test (tc, test_device_ranking);
   tcase_add_test (tc, test_program_cache);

@@ -127,6 +127,16 @@ add_platform_devices (GPtrArray * list, cl_platform_id platform,
   return ok;
 }
 
+/* NVIDIA's driver opens CUDA_DEVICE_MAX_CONNECTIONS hardware queues for
+ * each context it makes, 8 unless told, at about 15 ms each: with 2, the
+ * first frame of a pipeline comes 60-70 ms sooner on an H100, and many
+ * streams run as fast or faster (docs/devices-and-contexts.md). The driver
+ * reads the variable at a process's first OpenCL call, which this listing
+ * is where the application made none before; a value already set stays.
+ * Other drivers do not read it. */
+#define CUDA_CONNECTIONS_ENV "CUDA_DEVICE_MAX_CONNECTIONS"
+#define CUDA_CONNECTIONS "2"
+
 /* Returns NULL where a driver call failed: the next try enumerates again,
  * where an empty list (no platform, no device) is an answer. */
 static GPtrArray *
@@ -138,6 +148,7 @@ enumerate_devices (GError ** error)
   cl_int status;
   gboolean ok;
 
+  g_setenv (CUDA_CONNECTIONS_ENV, CUDA_CONNECTIONS, FALSE);
   status = clGetPlatformIDs (0, NULL, &n_platforms);
   /* the ICD loader's answer where it has no vendors */
   if (status == CL_PLATFORM_NOT_FOUND_KHR ||
