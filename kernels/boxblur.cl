@@ -723,7 +723,14 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
     }
   }
 
+  /* emulated, not unrolled: PoCL 3.1 gave wrong sums, a different one
+   * each run, with this loop unrolled around its barriers (d = 17 on one
+   * byte a pixel, d = 9 on four with 4 rows) */
+#ifdef NV_PTX
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
   for (int i = 0; i < ROWS; i++) {
     uint16 l1 = 0, l2 = 0, r1 = 0, r2 = 0, o = 0;
 
