@@ -17,20 +17,33 @@ static const GstVideoFormat formats[] = {
 
 static const gchar *variants[] = { "reference", "optimized" };
 
-/* One random frame through clboxblur, checked bit for bit. */
+/* One random frame through clboxblur, checked bit for bit; @high, bits set
+ * in every byte of it. The diameter is set before the caps, so that the
+ * kernels built for it are built then and take the frame; set after, they
+ * would build in the background while the frame took the strips or the two
+ * passes, as after a change while playing. */
 static void
-check_blur (GstVideoFormat format, gint width, gint height, guint pad,
-    guint diameter, const gchar * variant)
+check_blur_high (GstVideoFormat format, gint width, gint height, guint pad,
+    guint diameter, const gchar * variant, guint8 high)
 {
-  GstHarness *h = cl_test_harness_new ("clboxblur", format, width, height);
+  GstElement *blur = gst_element_factory_make ("clboxblur", NULL);
+  GstHarness *h;
   GstVideoInfo info;
   GstBuffer *in = cl_test_frame_new (format, width, height, pad,
       width * 31 + diameter, &info);
   GstBuffer *out;
+  GstMapInfo map;
   gchar *why = NULL;
 
-  gst_util_set_object_arg (G_OBJECT (h->element), "variant", variant);
-  g_object_set (h->element, "diameter", diameter, NULL);
+  fail_unless (blur != NULL, "no element clboxblur");
+  gst_util_set_object_arg (G_OBJECT (blur), "variant", variant);
+  g_object_set (blur, "diameter", diameter, NULL);
+  h = cl_test_harness_new_with_element (blur, format, width, height);
+  gst_buffer_map (in, &map, GST_MAP_READWRITE);
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] |= high;
+  gst_buffer_unmap (in, &map);
+
   out = cl_test_push_pull (h, gst_buffer_ref (in));
   fail_unless (cl_test_check_output (in, out, &info, cl_test_ref_boxblur,
           GUINT_TO_POINTER (diameter), &why), "%s %dx%d pad %u d=%u %s: %s",
@@ -39,6 +52,13 @@ check_blur (GstVideoFormat format, gint width, gint height, guint pad,
   gst_buffer_unref (out);
   gst_buffer_unref (in);
   gst_harness_teardown (h);
+}
+
+static void
+check_blur (GstVideoFormat format, gint width, gint height, guint pad,
+    guint diameter, const gchar * variant)
+{
+  check_blur_high (format, width, height, pad, diameter, variant, 0);
 }
 
 GST_START_TEST (test_formats_and_sizes)
@@ -86,6 +106,27 @@ GST_START_TEST (test_small_diameters)
         check_blur (f[i], sizes[s][0], sizes[s][1], s % 2 ? 13 : 0,
             diameters[d], "optimized");
   }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bright_frames)
+{
+  static const guint diameters[] = { 17, 121 };
+  static const GstVideoFormat layouts[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_NV12
+  };
+
+  /* bytes of 240 to 255: the sums at their largest, past 16 bits from
+   * d = 17 on (at most 289 * 255 there), where a kernel that held them in
+   * 16 bits would wrap; rows loaded as vectors, and rows padded */
+  for (guint d = 0; d < G_N_ELEMENTS (diameters); d++)
+    for (guint f = 0; f < G_N_ELEMENTS (layouts); f++) {
+      check_blur_high (layouts[f], 64, 33, 0, diameters[d], "optimized",
+          0xf0);
+      check_blur_high (layouts[f], 67, 19, 13, diameters[d], "optimized",
+          0xf0);
+    }
 }
 
 GST_END_TEST;
@@ -346,6 +387,7 @@ boxblur_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_formats_and_sizes);
   tcase_add_test (tc, test_small_diameters);
+  tcase_add_test (tc, test_bright_frames);
   tcase_add_test (tc, test_large_diameters);
   tcase_add_test (tc, test_every_diameter);
   tcase_add_test (tc, test_wide_rows);
