@@ -27,6 +27,23 @@ set_settings (GstHarness * h, const ClTestEpsilon * s, const gchar * variant)
       s->diameter, NULL);
 }
 
+/* A harness whose element has @s before the caps, so that the optimized
+ * kernel for the diameter is built then and takes the first frame; set
+ * after, it would build in the background while the frames took the
+ * reference kernel, as after a change while playing. */
+static GstHarness *
+harness_with_settings (GstVideoFormat format, gint width, gint height,
+    const ClTestEpsilon * s, const gchar * variant)
+{
+  GstElement *epsilon = gst_element_factory_make ("clepsilon", NULL);
+
+  fail_unless (epsilon != NULL, "no element clepsilon");
+  gst_util_set_object_arg (G_OBJECT (epsilon), "variant", variant);
+  g_object_set (epsilon, "threshold", s->threshold, "diameter", s->diameter,
+      NULL);
+  return cl_test_harness_new_with_element (epsilon, format, width, height);
+}
+
 /* Pushes @in and checks the output bit for bit; returns it. */
 static GstBuffer *
 check_frame (GstHarness * h, GstBuffer * in, const GstVideoInfo * info,
@@ -43,27 +60,18 @@ check_frame (GstHarness * h, GstBuffer * in, const GstVideoInfo * info,
   return out;
 }
 
-/* One random frame through clepsilon, checked bit for bit. The settings
- * come before the caps, so that the optimized kernel for the diameter is
- * built then and takes the frame; set after, it would build in the
- * background while the frame took the reference kernel, as after a change
- * while playing. */
+/* One random frame through clepsilon, checked bit for bit. */
 static void
 check_epsilon (GstVideoFormat format, gint width, gint height, guint pad,
     guint threshold, guint diameter, const gchar * variant)
 {
-  GstElement *epsilon = gst_element_factory_make ("clepsilon", NULL);
-  GstHarness *h;
   ClTestEpsilon s = { threshold, diameter };
+  GstHarness *h = harness_with_settings (format, width, height, &s, variant);
   GstVideoInfo info;
   GstBuffer *in = cl_test_frame_new (format, width, height, pad,
       width * 31 + diameter * 7 + threshold, &info);
   gchar *what = g_strdup_printf ("pad %u %s", pad, variant);
 
-  fail_unless (epsilon != NULL, "no element clepsilon");
-  gst_util_set_object_arg (G_OBJECT (epsilon), "variant", variant);
-  g_object_set (epsilon, "threshold", threshold, "diameter", diameter, NULL);
-  h = cl_test_harness_new_with_element (epsilon, format, width, height);
   gst_buffer_unref (check_frame (h, in, &info, &s, what));
   g_free (what);
   gst_buffer_unref (in);
@@ -127,10 +135,9 @@ GST_START_TEST (test_real_photo)
     gst_video_info_set_format (&info, formats[f], 512, 512);
     for (guint s = 0; s < G_N_ELEMENTS (settings); s++)
       for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
-        GstHarness *h = cl_test_harness_new ("clepsilon", formats[f], 512,
-            512);
+        GstHarness *h = harness_with_settings (formats[f], 512, 512,
+            &settings[s], variants[v]);
 
-        set_settings (h, &settings[s], variants[v]);
         gst_buffer_unref (check_frame (h, in, &info, &settings[s],
                 variants[v]));
         gst_harness_teardown (h);
