@@ -467,8 +467,10 @@ __kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
   int c_in = y < c_rows && x0 + PX < width && x0 + PX <= c_bytes;
   __global const uchar *cs0 = c0_src + y * c0_src_stride + x0;
   __global uchar *cd0 = c0_dst + y * c0_dst_stride + x0;
+#if CHROMA == 2
   __global const uchar *cs1 = c1_src + y * c1_src_stride + x0;
   __global uchar *cd1 = c1_dst + y * c1_dst_stride + x0;
+#endif
   CAT (uchar, PX) chroma0 = 0, chroma1 = 0;
 
   c_in = c_in && !(((size_t) cs0 | (size_t) cd0) & (PX - 1));

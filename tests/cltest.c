@@ -171,6 +171,34 @@ cl_test_harness_new (const gchar * factory, GstVideoFormat format,
   return cl_test_harness_new_with_element (element, format, width, height);
 }
 
+/**
+ * cl_test_harness_new_set:
+ * @variant: the element's variant, by name
+ * @first_property: then properties and values, as g_object_set() takes
+ *   them, %NULL-terminated
+ *
+ * A harness around a new @factory element whose properties are set before
+ * its caps: an element that builds kernels for a property's value (a
+ * diameter) builds them as it negotiates, and the first frame goes through
+ * them. Set after, they would build in the background while the frames
+ * took another kernel, as after a change while playing.
+ */
+GstHarness *
+cl_test_harness_new_set (const gchar * factory, GstVideoFormat format,
+    gint width, gint height, const gchar * variant,
+    const gchar * first_property, ...)
+{
+  GstElement *element = gst_element_factory_make (factory, NULL);
+  va_list args;
+
+  fail_unless (element != NULL, "no element %s", factory);
+  gst_util_set_object_arg (G_OBJECT (element), "variant", variant);
+  va_start (args, first_property);
+  g_object_set_valist (G_OBJECT (element), first_property, args);
+  va_end (args);
+  return cl_test_harness_new_with_element (element, format, width, height);
+}
+
 /* Pushes @in (transfer full) and returns what came out, failing the test at
  * once, with the element's error, when there is none. */
 GstBuffer *

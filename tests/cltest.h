@@ -52,6 +52,12 @@ GstHarness * cl_test_harness_new_with_element (GstElement * element,
                                                GstVideoFormat format,
                                                gint width, gint height);
 
+GstHarness * cl_test_harness_new_set (const gchar * factory,
+                                      GstVideoFormat format, gint width,
+                                      gint height, const gchar * variant,
+                                      const gchar * first_property,
+                                      ...) G_GNUC_NULL_TERMINATED;
+
 gboolean    cl_test_check_output (GstBuffer * in, GstBuffer * out,
                                   const GstVideoInfo * info,
                                   ClRefPlaneFunc ref, gpointer user_data,

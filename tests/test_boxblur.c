@@ -18,16 +18,15 @@ static const GstVideoFormat formats[] = {
 static const gchar *variants[] = { "reference", "optimized" };
 
 /* One random frame through clboxblur, checked bit for bit; @high, bits set
- * in every byte of it. The diameter is set before the caps, so that the
- * kernels built for it are built then and take the frame; set after, they
- * would build in the background while the frame took the strips or the two
- * passes, as after a change while playing. */
+ * in every byte of it. The diameter is set before the caps (see
+ * cl_test_harness_new_set()), so that the kernels built for it take the
+ * frame. */
 static void
 check_blur_high (GstVideoFormat format, gint width, gint height, guint pad,
     guint diameter, const gchar * variant, guint8 high)
 {
-  GstElement *blur = gst_element_factory_make ("clboxblur", NULL);
-  GstHarness *h;
+  GstHarness *h = cl_test_harness_new_set ("clboxblur", format, width,
+      height, variant, "diameter", diameter, NULL);
   GstVideoInfo info;
   GstBuffer *in = cl_test_frame_new (format, width, height, pad,
       width * 31 + diameter, &info);
@@ -35,10 +34,6 @@ check_blur_high (GstVideoFormat format, gint width, gint height, guint pad,
   GstMapInfo map;
   gchar *why = NULL;
 
-  fail_unless (blur != NULL, "no element clboxblur");
-  gst_util_set_object_arg (G_OBJECT (blur), "variant", variant);
-  g_object_set (blur, "diameter", diameter, NULL);
-  h = cl_test_harness_new_with_element (blur, format, width, height);
   gst_buffer_map (in, &map, GST_MAP_READWRITE);
   for (gsize i = 0; i < map.size; i++)
     map.data[i] |= high;
@@ -228,15 +223,11 @@ GST_START_TEST (test_real_photo)
 
     gst_video_info_set_format (&info, photo_formats[f], 512, 512);
     for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
-      GstElement *blur = gst_element_factory_make ("clboxblur", NULL);
-      GstHarness *h;
+      GstHarness *h = cl_test_harness_new_set ("clboxblur", photo_formats[f],
+          512, 512, variants[v], "diameter", 21, NULL);
       GstBuffer *out;
       gchar *why = NULL;
 
-      /* before the caps, as in check_blur_high() */
-      gst_util_set_object_arg (G_OBJECT (blur), "variant", variants[v]);
-      g_object_set (blur, "diameter", 21, NULL);
-      h = cl_test_harness_new_with_element (blur, photo_formats[f], 512, 512);
       out = cl_test_push_pull (h, gst_buffer_ref (in));
       fail_unless (cl_test_check_output (in, out, &info, cl_test_ref_boxblur,
               GUINT_TO_POINTER (21), &why), "photo %s %s: %s",

@@ -27,23 +27,6 @@ set_settings (GstHarness * h, const ClTestEpsilon * s, const gchar * variant)
       s->diameter, NULL);
 }
 
-/* A harness whose element has @s before the caps, so that the optimized
- * kernel for the diameter is built then and takes the first frame; set
- * after, it would build in the background while the frames took the
- * reference kernel, as after a change while playing. */
-static GstHarness *
-harness_with_settings (GstVideoFormat format, gint width, gint height,
-    const ClTestEpsilon * s, const gchar * variant)
-{
-  GstElement *epsilon = gst_element_factory_make ("clepsilon", NULL);
-
-  fail_unless (epsilon != NULL, "no element clepsilon");
-  gst_util_set_object_arg (G_OBJECT (epsilon), "variant", variant);
-  g_object_set (epsilon, "threshold", s->threshold, "diameter", s->diameter,
-      NULL);
-  return cl_test_harness_new_with_element (epsilon, format, width, height);
-}
-
 /* Pushes @in and checks the output bit for bit; returns it. */
 static GstBuffer *
 check_frame (GstHarness * h, GstBuffer * in, const GstVideoInfo * info,
@@ -66,7 +49,8 @@ check_epsilon (GstVideoFormat format, gint width, gint height, guint pad,
     guint threshold, guint diameter, const gchar * variant)
 {
   ClTestEpsilon s = { threshold, diameter };
-  GstHarness *h = harness_with_settings (format, width, height, &s, variant);
+  GstHarness *h = cl_test_harness_new_set ("clepsilon", format, width,
+      height, variant, "threshold", threshold, "diameter", diameter, NULL);
   GstVideoInfo info;
   GstBuffer *in = cl_test_frame_new (format, width, height, pad,
       width * 31 + diameter * 7 + threshold, &info);
@@ -135,8 +119,9 @@ GST_START_TEST (test_real_photo)
     gst_video_info_set_format (&info, formats[f], 512, 512);
     for (guint s = 0; s < G_N_ELEMENTS (settings); s++)
       for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
-        GstHarness *h = harness_with_settings (formats[f], 512, 512,
-            &settings[s], variants[v]);
+        GstHarness *h = cl_test_harness_new_set ("clepsilon", formats[f],
+            512, 512, variants[v], "threshold", settings[s].threshold,
+            "diameter", settings[s].diameter, NULL);
 
         gst_buffer_unref (check_frame (h, in, &info, &settings[s],
                 variants[v]));
