@@ -457,6 +457,7 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   GstClBufferFrame cl_bg, cl_ov, cl_out;
   GstClockTime ts;
   GError *err = NULL;
+  GstMapFlags in_flags;
   gboolean ok;
 
   GST_OBJECT_LOCK (GST_AGGREGATOR_SRC_PAD (vagg));
@@ -488,13 +489,17 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   memset (&cl_ov, 0, sizeof (cl_ov));
   memset (&cl_out, 0, sizeof (cl_out));
   gst_cl_context_enter (self->ctx);
+  /* the output first: where it is copied back to the host, waiting for
+   * that copy waits for the inputs' copies to the device too */
   ok = gst_cl_context_follow_thread (self->ctx, &self->queue, &err) &&
-      (!bg || gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_bg,
-          bg_info, bg, GST_MAP_READ, &self->staging[0], &err)) &&
-      (!ov || gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_ov,
-          ov_info, ov, GST_MAP_READ, &self->staging[1], &err)) &&
       gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_out, &vagg->info,
-      outbuf, GST_MAP_WRITE, &self->staging[2], &err) &&
+      outbuf, GST_MAP_WRITE, &self->staging[2], &err);
+  in_flags = GST_MAP_READ | (cl_out.mapped ? GST_CL_MAP_FOLLOWED : 0);
+  ok = ok &&
+      (!bg || gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_bg,
+          bg_info, bg, in_flags, &self->staging[0], &err)) &&
+      (!ov || gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_ov,
+          ov_info, ov, in_flags, &self->staging[1], &err)) &&
       gst_cl_composite_process (self, &vagg->info, bg ? &cl_bg.frame : NULL,
       ov ? &cl_ov.frame : NULL, &cl_out.frame, &err) &&
       gst_cl_buffer_frame_finish (self->ctx, self->queue, &cl_out, &err);

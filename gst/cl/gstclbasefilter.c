@@ -602,7 +602,7 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
   GstClBufferFrame in, out;
   GError *err = NULL;
-  gboolean ok;
+  gboolean ok, in_mapped;
 
   if (!priv->negotiated) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -610,19 +610,22 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     return GST_FLOW_NOT_NEGOTIATED;
   }
   gst_cl_context_enter (priv->ctx);
+  /* the output first: where it is copied back to the host, waiting for
+   * that copy waits for the input's copy to the device too */
   ok = gst_cl_context_follow_thread (priv->ctx, &priv->queue, &err) &&
-      gst_cl_buffer_frame_map (priv->ctx, priv->queue, &in, &priv->in_info,
-      inbuf, GST_MAP_READ, &priv->in_staging, &err);
+      gst_cl_buffer_frame_map (priv->ctx, priv->queue, &out, &priv->out_info,
+      outbuf, GST_MAP_WRITE, &priv->out_staging, &err);
   if (ok) {
-    ok = gst_cl_buffer_frame_map (priv->ctx, priv->queue, &out,
-        &priv->out_info, outbuf, GST_MAP_WRITE, &priv->out_staging, &err);
-    if (ok) {
-      ok = (priv->identity ? copy_frame (self, &in.frame, &out.frame, &err) :
-          klass->dispatch (self, &in.frame, &out.frame, &err)) &&
-          gst_cl_buffer_frame_finish (priv->ctx, priv->queue, &out, &err);
-      gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &out);
-    }
-    gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &in);
+    in_mapped = gst_cl_buffer_frame_map (priv->ctx, priv->queue, &in,
+        &priv->in_info, inbuf, GST_MAP_READ |
+        (out.mapped ? GST_CL_MAP_FOLLOWED : 0), &priv->in_staging, &err);
+    ok = in_mapped &&
+        (priv->identity ? copy_frame (self, &in.frame, &out.frame, &err) :
+        klass->dispatch (self, &in.frame, &out.frame, &err)) &&
+        gst_cl_buffer_frame_finish (priv->ctx, priv->queue, &out, &err);
+    gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &out);
+    if (in_mapped)
+      gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &in);
   }
   gst_cl_context_leave (priv->ctx);
   if (!ok)

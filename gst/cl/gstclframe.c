@@ -248,13 +248,15 @@ frame_import (GstClContext * ctx, cl_command_queue queue,
     return bframe->output || gst_cl_result (clEnqueueWriteBuffer (queue,
             bframe->whole, CL_FALSE, 0, bframe->whole_size,
             GST_VIDEO_FRAME_PLANE_DATA (&bframe->vframe, 0), 0, NULL,
-            &bframe->upload), error, "clEnqueueWriteBuffer");
+            bframe->followed ? NULL : &bframe->upload), error,
+        "clEnqueueWriteBuffer");
   }
   for (p = 0; p < frame->n_planes; p++) {
     /* in order: the last copy ends after the others */
     if (!import_plane (ctx, queue, &bframe->vframe, p, bframe->output,
             staging, &frame->planes[p], &bframe->borrowed[p],
-            p + 1 == frame->n_planes ? &bframe->upload : NULL, error))
+            p + 1 == frame->n_planes && !bframe->followed ?
+            &bframe->upload : NULL, error))
       goto failed;
   }
   return TRUE;
@@ -629,6 +631,8 @@ gst_cl_buffer_frame_map (GstClContext * ctx, cl_command_queue queue,
   ensure_debug_category ();
   memset (frame, 0, sizeof (*frame));
   frame->output = (flags & GST_MAP_WRITE) != 0;
+  frame->followed = !frame->output && (flags & GST_CL_MAP_FOLLOWED) != 0;
+  flags &= ~GST_CL_MAP_FOLLOWED;
   if (!buffer_holds_frame (info, buffer, error))
     return FALSE;
   if (device_frame (ctx, queue, info, buffer, frame->output, staging, frame)) {
@@ -732,7 +736,7 @@ gst_cl_buffer_frame_unmap (GstClContext * ctx, cl_command_queue queue,
     /* mostly done already (the output's copy back, after it on the same
      * queue, was waited for): then neither flushed nor waited for */
     gst_cl_queue_wait (ctx, queue, frame->upload, NULL);
-  } else if (frame->pending)
+  } else if (frame->pending && !frame->followed)
     gst_cl_queue_finish (ctx, queue, NULL);
   if (frame->upload)
     clReleaseEvent (frame->upload);

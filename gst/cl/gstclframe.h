@@ -60,6 +60,18 @@ typedef struct
 } GstClStaging;
 
 /**
+ * GST_CL_MAP_FOLLOWED:
+ *
+ * A map flag for an input of gst_cl_buffer_frame_map(): before this frame is
+ * unmapped, its caller waits for a later command on the same queue (a
+ * mapped output's copy back, gst_cl_buffer_frame_finish(), and that frame
+ * unmapped first). The queue is in order, so the input's copies to the
+ * device are done by then: they take no event of their own, which spares
+ * a driver one event a frame to make, look at and release.
+ */
+#define GST_CL_MAP_FOLLOWED (GST_VIDEO_FRAME_MAP_FLAG_LAST << 0)
+
+/**
  * GstClBufferFrame:
  * @frame: the planes the kernels use
  *
@@ -84,6 +96,8 @@ typedef struct
    * commands on the queue may still use the host memory */
   cl_event upload;
   gboolean pending;
+  /* mapped with GST_CL_MAP_FOLLOWED: nothing to wait for when unmapped */
+  gboolean followed;
   /* a mapped frame copied whole, in one copy each way: its bytes */
   cl_mem whole;
   gsize whole_size;
