@@ -600,6 +600,109 @@ GST_START_TEST (test_device_threads)
 
 GST_END_TEST;
 
+/* Holds @n places of @h->ctx's gate until told to go; returns the threads */
+static GThread **
+hold_places (Holders * h, guint n)
+{
+  GThread **threads = g_new0 (GThread *, n);
+
+  for (guint i = 0; i < n; i++)
+    threads[i] = g_thread_new ("holder", hold_place, h);
+  g_mutex_lock (&h->lock);
+  while (h->in < (gint) n)
+    g_cond_wait (&h->cond, &h->lock);
+  g_mutex_unlock (&h->lock);
+  return threads;
+}
+
+static void
+release_places (Holders * h, GThread ** threads, guint n)
+{
+  g_mutex_lock (&h->lock);
+  h->go = TRUE;
+  g_cond_broadcast (&h->cond);
+  g_mutex_unlock (&h->lock);
+  for (guint i = 0; i < n; i++)
+    g_thread_join (threads[i]);
+  g_free (threads);
+}
+
+/* The default limit, half the cores, is shared by the devices a process
+ * uses at once (two sub-devices stand for two GPUs here); a device left
+ * alone takes it whole again, letting in the threads that waited for the
+ * places it gained. A limit from GST_CL_DEVICE_THREADS takes no share. */
+GST_START_TEST (test_device_threads_shared)
+{
+  const cl_device_partition_property equally[] = {
+    CL_DEVICE_PARTITION_EQUALLY, 1, 0
+  };
+  gint alone = MAX (2, (gint) g_get_num_processors () / 2);
+  gint shared = MAX (2, (gint) g_get_num_processors () / 2 / 2);
+  GstClContext *ctx = gst_cl_context_new (-1, NULL), *second;
+  cl_device_id sub[2];
+  cl_context app;
+  cl_uint n = 0;
+
+  fail_unless (ctx != NULL);
+  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), alone);
+  if (clCreateSubDevices (ctx->device, equally, 2, sub, &n) != CL_SUCCESS) {
+    GST_WARNING ("%s has no sub-devices: the limit of two devices is not "
+        "checked", ctx->device_name);
+    gst_object_unref (ctx);
+    return;
+  }
+  app = clCreateContext (NULL, 1, &sub[0], NULL, NULL, NULL);
+  fail_unless (app != NULL);
+  second = gst_cl_context_new_wrapped (app, sub[0], NULL);
+  fail_unless (second != NULL);
+  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), shared);
+  fail_unless_equals_int (gst_cl_context_get_max_threads (second), shared);
+  fail_unless_equals_int (gate_most_inside (ctx), MIN (shared, 8));
+
+  /* the shared places all taken, one more thread waits; once the second
+   * device is gone, it goes in on a place gained, not after the second
+   * a thread kept out waits before it goes in past the limit */
+  {
+    Holders h = { 0, };
+    GThread **holders, *late;
+    gint64 start;
+
+    h.ctx = ctx;
+    g_mutex_init (&h.lock);
+    g_cond_init (&h.cond);
+    holders = hold_places (&h, shared);
+    late = g_thread_new ("late", enter_and_leave, ctx);
+    g_usleep (50 * 1000);
+    start = g_get_monotonic_time ();
+    gst_object_unref (second);
+    fail_unless (g_thread_join (late));
+    if (alone > shared)
+      fail_unless (g_get_monotonic_time () - start < G_USEC_PER_SEC / 2,
+          "the waiting thread was not let in when the places grew");
+    fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), alone);
+    release_places (&h, holders, shared);
+    g_mutex_clear (&h.lock);
+    g_cond_clear (&h.cond);
+  }
+  fail_unless_equals_int (gate_most_inside (ctx), MIN (alone, 8));
+
+  /* a device's own limit takes no share of the default */
+  g_setenv ("GST_CL_DEVICE_THREADS", "3", TRUE);
+  second = gst_cl_context_new_wrapped (app, sub[0], NULL);
+  g_unsetenv ("GST_CL_DEVICE_THREADS");
+  fail_unless (second != NULL);
+  fail_unless_equals_int (gst_cl_context_get_max_threads (second), 3);
+  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), alone);
+  gst_object_unref (second);
+
+  clReleaseContext (app);
+  for (guint i = 0; i < n; i++)
+    clReleaseDevice (sub[i]);
+  gst_object_unref (ctx);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_box_blur_divisor)
 {
   /* floor (x / n) for every x up to the largest sum + n/2: checked where the
@@ -669,6 +772,7 @@ core_suite (void)
   tcase_add_test (tc, test_sleeping_wait);
   tcase_add_test (tc, test_concurrent_waits);
   tcase_add_test (tc, test_device_threads);
+  tcase_add_test (tc, test_device_threads_shared);
   tcase_add_test (tc, test_box_blur_divisor);
   tcase_add_test (tc, test_box_blur_reciprocal);
   return s;

@@ -1290,7 +1290,8 @@ struct _GstClGate
   GMutex lock;
   GQueue waiters;               /* GCond *, first come first in */
   gint free;                    /* below 0: threads let in past the limit */
-  guint limit;                  /* 0: no limit */
+  gint limit;                   /* 0: no limit */
+  gboolean shared;              /* the default limit, shared by the devices */
   gint refs;
   cl_device_id device;
 };
@@ -1302,8 +1303,9 @@ struct _GstClGate
 static GMutex gates_lock;
 static GHashTable *gates;       /* cl_device_id -> GstClGate */
 
-static guint
-default_max_threads (void)
+/* GST_CL_DEVICE_THREADS: a device's limit, 0 for none; -1 where unset */
+static gint
+env_max_threads (void)
 {
   const gchar *env = g_getenv ("GST_CL_DEVICE_THREADS");
   gchar *end = NULL;
@@ -1311,18 +1313,59 @@ default_max_threads (void)
 
   /* 0 is no limit; anything but a number from 0 to 1024 the default */
   if (env && end != env && *end == '\0' && n >= 0 && n <= 1024)
-    return (guint) n;
+    return (gint) n;
   if (env)
     GST_WARNING ("GST_CL_DEVICE_THREADS=%s is not a number from 0 to 1024: "
         "ignored", env);
-  /* half the cores: the rest for the threads that fill and drain frames */
-  return MAX (2, g_get_num_processors () / 2);
+  return -1;
+}
+
+/* Changes the limit of @gate, letting in as many waiting threads as the
+ * places it adds. */
+static void
+gate_set_limit (GstClGate * gate, gint limit)
+{
+  GList *next;
+
+  g_mutex_lock (&gate->lock);
+  gate->free += limit - gate->limit;
+  g_atomic_int_set (&gate->limit, limit);
+  while (gate->free > 0 && (next = g_queue_pop_head_link (&gate->waiters))) {
+    GCond *cond = next->data;
+
+    next->data = NULL;
+    gate->free--;
+    g_cond_signal (cond);
+  }
+  g_mutex_unlock (&gate->lock);
+}
+
+/* The default, half the cores (the rest for the threads that fill and
+ * drain frames), is the process's, shared by the devices it uses at once:
+ * with two GPUs, each device's half of it let through 3-8% more frames
+ * than a half for each (docs/benchmarks.md). Called with gates_lock. */
+static void
+gates_share_default_limit (void)
+{
+  GHashTableIter iter;
+  GstClGate *gate;
+  guint shared = 0;
+
+  g_hash_table_iter_init (&iter, gates);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) & gate))
+    shared += gate->shared;
+  g_hash_table_iter_init (&iter, gates);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) & gate))
+    if (gate->shared)
+      gate_set_limit (gate, MAX (2, (gint) g_get_num_processors () / 2 /
+              (gint) shared));
 }
 
 static GstClGate *
 gate_get (cl_device_id device)
 {
   GstClGate *gate;
+  gint limit;
 
   g_mutex_lock (&gates_lock);
   if (!gates)
@@ -1333,9 +1376,13 @@ gate_get (cl_device_id device)
     g_mutex_init (&gate->lock);
     g_queue_init (&gate->waiters);
     gate->device = device;
-    gate->limit = default_max_threads ();
+    limit = env_max_threads ();
+    gate->shared = limit < 0;
+    gate->limit = gate->shared ? 2 : limit;
     gate->free = gate->limit;
     g_hash_table_insert (gates, device, gate);
+    if (gate->shared)
+      gates_share_default_limit ();
   }
   gate->refs++;
   g_mutex_unlock (&gates_lock);
@@ -1348,10 +1395,12 @@ gate_unref (GstClGate * gate)
   g_mutex_lock (&gates_lock);
   if (--gate->refs == 0) {
     /* every context of the device gone: nobody may be in, or waiting */
-    if (gate->free != (gint) gate->limit || !g_queue_is_empty (&gate->waiters))
-      GST_ERROR ("a device's gate released with %d of %u places taken",
-          (gint) gate->limit - gate->free, gate->limit);
+    if (gate->free != gate->limit || !g_queue_is_empty (&gate->waiters))
+      GST_ERROR ("a device's gate released with %d of %d places taken",
+          gate->limit - gate->free, gate->limit);
     g_hash_table_remove (gates, gate->device);
+    if (gate->shared)
+      gates_share_default_limit ();
     g_mutex_clear (&gate->lock);
     g_free (gate);
   }
@@ -1379,7 +1428,7 @@ gate_acquire (GstClGate * gate, GstClContext * ctx)
     if (!g_cond_wait_until (&cond, &gate->lock, deadline) && link.data) {
       g_queue_unlink (&gate->waiters, &link);
       gate->free--;
-      GST_WARNING_OBJECT (ctx, "waited a second for one of %u threads to "
+      GST_WARNING_OBJECT (ctx, "waited a second for one of %d threads to "
           "leave the device: going in past the limit", gate->limit);
       break;
     }
@@ -1433,7 +1482,7 @@ gst_cl_context_enter (GstClContext * ctx)
   gboolean inside = FALSE;
   gint i, slot = -1;
 
-  if (!gate || gate->limit == 0)
+  if (!gate || g_atomic_int_get (&gate->limit) == 0)
     return;
   for (i = 0; i < (gint) G_N_ELEMENTS (thread_gates); i++) {
     if (thread_gates[i].gate == gate) {
@@ -1469,7 +1518,7 @@ gst_cl_context_leave (GstClContext * ctx)
   GstClGate *gate = ctx->gate;
   guint i;
 
-  if (!gate || gate->limit == 0)
+  if (!gate || g_atomic_int_get (&gate->limit) == 0)
     return;
   for (i = 0; i < G_N_ELEMENTS (thread_gates); i++) {
     if (thread_gates[i].gate != gate)
@@ -1493,7 +1542,7 @@ gst_cl_context_leave (GstClContext * ctx)
 guint
 gst_cl_context_get_max_threads (GstClContext * ctx)
 {
-  return ctx->gate ? ctx->gate->limit : 0;
+  return ctx->gate ? (guint) g_atomic_int_get (&ctx->gate->limit) : 0;
 }
 
 /* the queue this thread took last, and of which context */
