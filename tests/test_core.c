@@ -520,6 +520,33 @@ hold_place (gpointer data)
   return NULL;
 }
 
+/* Holds @n places of @h->ctx's gate until told to go; returns the threads */
+static GThread **
+hold_places (Holders * h, guint n)
+{
+  GThread **threads = g_new0 (GThread *, n);
+
+  for (guint i = 0; i < n; i++)
+    threads[i] = g_thread_new ("holder", hold_place, h);
+  g_mutex_lock (&h->lock);
+  while (h->in < (gint) n)
+    g_cond_wait (&h->cond, &h->lock);
+  g_mutex_unlock (&h->lock);
+  return threads;
+}
+
+static void
+release_places (Holders * h, GThread ** threads, guint n)
+{
+  g_mutex_lock (&h->lock);
+  h->go = TRUE;
+  g_cond_broadcast (&h->cond);
+  g_mutex_unlock (&h->lock);
+  for (guint i = 0; i < n; i++)
+    g_thread_join (threads[i]);
+  g_free (threads);
+}
+
 /* At most GST_CL_DEVICE_THREADS threads at once in a device's driver,
  * contexts of the same device counted together; a thread in goes in again
  * at once; a thread kept out for a second goes in anyway, and the count is
@@ -542,26 +569,18 @@ GST_START_TEST (test_device_threads)
    * that stay in until the late one, kept out a second, went in anyway */
   {
     Holders h = { 0, };
-    GThread *holders[3];
+    GThread **holders;
 
     h.ctx = other;
     g_mutex_init (&h.lock);
     g_cond_init (&h.cond);
-    for (guint i = 0; i < 3; i++)
-      holders[i] = g_thread_new ("holder", hold_place, &h);
-    g_mutex_lock (&h.lock);
-    while (h.in < 3)
-      g_cond_wait (&h.cond, &h.lock);
-    g_mutex_unlock (&h.lock);
+    holders = hold_places (&h, 3);
     late = g_thread_new ("late", enter_and_leave, ctx);
     fail_unless (g_thread_join (late));
     g_mutex_lock (&h.lock);
     fail_unless_equals_int (h.in, 3);
-    h.go = TRUE;
-    g_cond_broadcast (&h.cond);
     g_mutex_unlock (&h.lock);
-    for (guint i = 0; i < 3; i++)
-      g_thread_join (holders[i]);
+    release_places (&h, holders, 3);
     g_mutex_clear (&h.lock);
     g_cond_clear (&h.cond);
   }
@@ -599,33 +618,6 @@ GST_START_TEST (test_device_threads)
 }
 
 GST_END_TEST;
-
-/* Holds @n places of @h->ctx's gate until told to go; returns the threads */
-static GThread **
-hold_places (Holders * h, guint n)
-{
-  GThread **threads = g_new0 (GThread *, n);
-
-  for (guint i = 0; i < n; i++)
-    threads[i] = g_thread_new ("holder", hold_place, h);
-  g_mutex_lock (&h->lock);
-  while (h->in < (gint) n)
-    g_cond_wait (&h->cond, &h->lock);
-  g_mutex_unlock (&h->lock);
-  return threads;
-}
-
-static void
-release_places (Holders * h, GThread ** threads, guint n)
-{
-  g_mutex_lock (&h->lock);
-  h->go = TRUE;
-  g_cond_broadcast (&h->cond);
-  g_mutex_unlock (&h->lock);
-  for (guint i = 0; i < n; i++)
-    g_thread_join (threads[i]);
-  g_free (threads);
-}
 
 /* The default limit, half the cores, is shared by the devices a process
  * uses at once (two sub-devices stand for two GPUs here); a device left
