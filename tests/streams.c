@@ -28,7 +28,7 @@
 static gint branches = 8, pipelines = 1, processes = 1, width = 1920,
     height = 1080, fps = 30, deadline_ms = -1;
 static gdouble seconds = 5, warmup = 1;
-static gboolean live, header, device_per_process, no_qos;
+static gboolean live, header, device_per_process, no_qos, stagger;
 static gint process_index;
 static gchar *element_desc, *format, *devices, *pattern;
 
@@ -45,6 +45,11 @@ static GOptionEntry entries[] = {
         "QoS events upstream, as video sinks do", NULL},
   {"no-qos", 0, 0, G_OPTION_ARG_NONE, &no_qos,
       "Live sinks without QoS: no late frame dropped upstream", NULL},
+  {"stagger", 0, 0, G_OPTION_ARG_NONE, &stagger,
+        "Live sources started one after another over a frame's period, so that "
+        "their frames come at different instants, as independent cameras' "
+        "do; by default every source makes its frames at the same instants",
+      NULL},
   {"processing-deadline", 0, 0, G_OPTION_ARG_INT, &deadline_ms,
       "The sinks' processing-deadline in ms: the time a live frame has from "
         "its source to its sink, added to the pipeline's latency (default: "
@@ -79,6 +84,8 @@ typedef struct
    * latency), set once playing, after clock; until then none is late */
   gpointer deadline_offset;
   GstClock *clock;
+  /* --stagger: the source, kept from playing until its turn */
+  GstElement *src;
 } Stream;
 
 typedef struct
@@ -130,12 +137,12 @@ branch_description (gint i)
   if (deadline_ms >= 0)
     deadline = g_strdup_printf (" processing-deadline=%" G_GUINT64_FORMAT,
         (guint64) deadline_ms * GST_MSECOND);
-  desc = g_strdup_printf ("videotestsrc pattern=%s is-live=%d ! "
+  desc = g_strdup_printf ("videotestsrc name=src%d pattern=%s is-live=%d ! "
       "video/x-raw,format=%s,width=%d,height=%d,framerate=%d/1 ! %s%s ! "
-      "video/x-raw ! fakesink name=sink%d sync=%d qos=%d%s",
-      pattern ? pattern : "solid-color", live, format ? format : "NV12",
+      "video/x-raw ! fakesink name=sink%d sync=%d qos=%d async=%d%s",
+      i, pattern ? pattern : "solid-color", live, format ? format : "NV12",
       width, height, fps, cl, dev ? dev : "", i, live, live && !no_qos,
-      deadline ? deadline : "");
+      !(stagger && live), deadline ? deadline : "");
   g_free (dev);
   g_free (deadline);
   return desc;
@@ -168,6 +175,13 @@ build_pipeline (gint first_branch, Stream * counters)
 
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame,
         &counters[i], NULL);
+    if (stagger && live) {
+      gchar *src = g_strdup_printf ("src%d", first_branch + i);
+
+      counters[i].src = gst_bin_get_by_name (GST_BIN (p), src);
+      gst_element_set_locked_state (counters[i].src, TRUE);
+      g_free (src);
+    }
     gst_object_unref (pad);
     gst_object_unref (sink);
     g_free (name);
@@ -231,6 +245,17 @@ start_pipeline (GstElement * p, Stream * counters)
     exit (1);
   }
   gst_element_get_state (p, NULL, NULL, GST_CLOCK_TIME_NONE);
+  /* --stagger: the pipeline plays (its sinks do not wait for a first
+   * frame); a live source makes its first frame as it starts, the next
+   * ones a period apart from it */
+  for (i = 0; i < branches && counters[i].src; i++) {
+    g_usleep (G_USEC_PER_SEC / fps / branches);
+    gst_element_set_locked_state (counters[i].src, FALSE);
+    gst_element_sync_state_with_parent (counters[i].src);
+    gst_clear_object (&counters[i].src);
+  }
+  if (stagger && live)
+    gst_bin_recalculate_latency (GST_BIN (p));
   q = gst_query_new_latency ();
   if (gst_element_query (p, q))
     gst_query_parse_latency (q, NULL, &latency, NULL);
