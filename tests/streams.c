@@ -409,8 +409,8 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
       element_desc ? element_desc : "clepsilon threshold=20",
       devices ? " (device-index " : "", devices ? devices : "",
       devices ? (device_per_process ? " by process)" : ")") : "", processes,
-      branches, per_process ? per_process : "", live ? "yes" : "no",
-      r->elapsed,
+      branches, per_process ? per_process : "",
+      live ? (stagger ? "yes, staggered" : "yes") : "no", r->elapsed,
       r->frames / r->elapsed, r->min_frames / r->elapsed, per_stream,
       r->max_frames / r->elapsed, live ? full : "-", live ? late : "-",
       r->frames ? 1000.0 * r->cpu_seconds / r->frames : 0.0, gpu ? gpu : "-");
