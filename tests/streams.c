@@ -142,7 +142,7 @@ branch_description (gint i)
       "video/x-raw ! fakesink name=sink%d sync=%d qos=%d async=%d%s",
       i, pattern ? pattern : "solid-color", live, format ? format : "NV12",
       width, height, fps, cl, dev ? dev : "", i, live, live && !no_qos,
-      !(stagger && live), deadline ? deadline : "");
+      !stagger, deadline ? deadline : "");
   g_free (dev);
   g_free (deadline);
   return desc;
@@ -175,7 +175,7 @@ build_pipeline (gint first_branch, Stream * counters)
 
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame,
         &counters[i], NULL);
-    if (stagger && live) {
+    if (stagger) {
       gchar *src = g_strdup_printf ("src%d", first_branch + i);
 
       counters[i].src = gst_bin_get_by_name (GST_BIN (p), src);
@@ -254,7 +254,7 @@ start_pipeline (GstElement * p, Stream * counters)
     gst_element_sync_state_with_parent (counters[i].src);
     gst_clear_object (&counters[i].src);
   }
-  if (stagger && live)
+  if (stagger)
     gst_bin_recalculate_latency (GST_BIN (p));
   q = gst_query_new_latency ();
   if (gst_element_query (p, q))
@@ -410,7 +410,7 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
       devices ? " (device-index " : "", devices ? devices : "",
       devices ? (device_per_process ? " by process)" : ")") : "", processes,
       branches, per_process ? per_process : "",
-      live ? (stagger ? "yes, staggered" : "yes") : "no", r->elapsed,
+      stagger ? "yes, staggered" : live ? "yes" : "no", r->elapsed,
       r->frames / r->elapsed, r->min_frames / r->elapsed, per_stream,
       r->max_frames / r->elapsed, live ? full : "-", live ? late : "-",
       r->frames ? 1000.0 * r->cpu_seconds / r->frames : 0.0, gpu ? gpu : "-");
@@ -442,6 +442,8 @@ main (int argc, char **argv)
     g_printerr ("--branches, --processes and --seconds must be positive\n");
     return 2;
   }
+  /* only live sources are staggered */
+  stagger = stagger && live;
 
   sampling = sampler_start (&sampler);
   if (processes == 1) {
