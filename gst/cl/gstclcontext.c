@@ -6,6 +6,7 @@
 #include "gstcldevice.h"
 #include "gstclerror.h"
 
+#include <CL/cl_ext.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -160,6 +161,14 @@ read_device_caps (cl_device_id device, GstClDeviceCaps * caps, GError ** error)
   caps->unified_memory = unified;
   /* NVIDIA's own compiler, which takes inline PTX assembly */
   caps->nv_ptx = strstr (ext, "cl_nv_compiler_options") != NULL;
+  /* its asynchronous copies to local memory (PTX cp.async), from compute
+   * capability 8.0 */
+  if (caps->nv_ptx && strstr (ext, "cl_nv_device_attribute_query")) {
+    cl_uint major = 0;
+
+    DEVICE_INFO (device, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, major, status);
+    caps->async_copy = major >= 8;
+  }
   g_free (ext);
   return gst_cl_result (status, error, "clGetDeviceInfo");
 }
@@ -180,6 +189,10 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
    * that it can be tested without one */
   if (g_strcmp0 (g_getenv ("GST_CL_NO_ZERO_COPY"), "1") == 0)
     self->caps.unified_memory = FALSE;
+  /* GST_CL_ASYNC_COPY=0 takes the kernels without asynchronous copies, to
+   * compare */
+  if (g_strcmp0 (g_getenv ("GST_CL_ASYNC_COPY"), "0") == 0)
+    self->caps.async_copy = FALSE;
   /* How the host waits (see gst_cl_event_wait()). GST_CL_WAIT=sleep waits
    * in a callback: on an H100 it kept more live streams at their rate, but
    * two GPUs in one process fell to a quarter (2,790 frames/s against
@@ -200,11 +213,12 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
   GST_INFO_OBJECT (self, "device %d \"%s\" (%s, %s): unified memory %d, "
       "%u compute units, max work-group %" G_GSIZE_FORMAT ", largest buffer %"
       G_GUINT64_FORMAT ", sub-buffers aligned to %u bits, inline PTX %d, "
-      "waits %d", self->device_index, self->device_name,
-      gst_cl_device_type_name (self->caps.type), version,
+      "asynchronous copies %d, waits %d", self->device_index,
+      self->device_name, gst_cl_device_type_name (self->caps.type), version,
       self->caps.unified_memory, self->caps.compute_units,
       self->caps.max_work_group_size, (guint64) self->caps.max_mem_alloc_size,
-      self->caps.mem_base_addr_align, self->caps.nv_ptx, self->caps.wait);
+      self->caps.mem_base_addr_align, self->caps.nv_ptx, self->caps.async_copy,
+      self->caps.wait);
   g_free (driver);
   g_free (version);
   g_free (name);

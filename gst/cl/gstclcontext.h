@@ -54,6 +54,8 @@ typedef enum
  * @compute_units: for the benchmark's table
  * @mem_base_addr_align: in bits: where a sub-buffer may start
  * @nv_ptx: NVIDIA's compiler, which takes inline PTX assembly
+ * @async_copy: with @nv_ptx, asynchronous copies to local memory (PTX
+ *   cp.async, compute capability 8.0 and later)
  * @wait: how the host waits for the device (see gst_cl_event_wait())
  *
  * What the elements need to know of a device, read once.
@@ -68,6 +70,7 @@ typedef struct
   cl_uint compute_units;
   cl_uint mem_base_addr_align;
   gboolean nv_ptx;
+  gboolean async_copy;
   GstClWait wait;
 } GstClDeviceCaps;
 
