@@ -261,6 +261,7 @@ typedef enum
   /* unusual but valid: the reference's output is expected */
   CASE_PADDED_REVERSED = N_BROKEN,
   CASE_META_LARGER,
+  CASE_CROP_WRAPPING,
   CASE_LONGER,
   N_CASES
 } Case;
@@ -271,7 +272,8 @@ static const gchar *case_names[] = {
   "stride overflowing", "offset past the end", "plane past the end",
   "offset overflowing", "meta smaller than caps", "meta of another format",
   "meta with fewer planes", "planes padded, in reverse order",
-  "meta larger than caps", "longer than needed",
+  "meta larger than caps", "crop whose corner wraps past 2^32 (ignored)",
+  "longer than needed",
 };
 
 /* Where the planes of a @format @width x @height frame go for @c, in
@@ -360,6 +362,7 @@ case_layout (Case c, GstVideoFormat format, gint width, gint height,
       return offset;
     }
     case CASE_META_LARGER:
+    case CASE_CROP_WRAPPING:
       layout->width = width;
       layout->height = height;
       return size;
@@ -437,6 +440,16 @@ case_buffer (Case c, GstVideoFormat format, gint width, gint height,
       c == CASE_META_FEWER_PLANES ? (GST_VIDEO_INFO_N_PLANES (&layout) > 1 ?
           GST_VIDEO_INFO_N_PLANES (&layout) - 1 : 2) :
       GST_VIDEO_INFO_N_PLANES (&layout), layout.offset, layout.stride);
+  if (c == CASE_CROP_WRAPPING) {
+    /* its bottom, y + height, wraps to height - 1 in 32 bits: a crop that
+     * does not fit, ignored with a warning */
+    GstVideoCropMeta *crop = gst_buffer_add_video_crop_meta (buf);
+
+    crop->x = 0;
+    crop->y = G_MAXUINT;
+    crop->width = width;
+    crop->height = height;
+  }
   return buf;
 }
 

@@ -458,8 +458,9 @@ input_crop (const GstVideoInfo * info, GstBuffer * buffer)
 
   if (!meta || !crop || (crop->x == 0 && crop->y == 0))
     return NULL;
-  if (crop->x + GST_VIDEO_INFO_WIDTH (info) > meta->width ||
-      crop->y + GST_VIDEO_INFO_HEIGHT (info) > meta->height) {
+  /* in 64 bits: a corner near G_MAXUINT must not wrap into the frame */
+  if ((guint64) crop->x + GST_VIDEO_INFO_WIDTH (info) > meta->width ||
+      (guint64) crop->y + GST_VIDEO_INFO_HEIGHT (info) > meta->height) {
     GST_WARNING ("crop %ux%u at %u,%u does not fit in a %ux%u frame: ignored",
         GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), crop->x,
         crop->y, meta->width, meta->height);
@@ -662,7 +663,9 @@ gst_cl_buffer_frame_map (GstClContext * ctx, cl_command_queue queue,
   }
   frame->pending = TRUE;
   if (!frame_import (ctx, queue, frame, staging, error)) {
-    /* a plane's copy may be under way when a later one fails */
+    /* a plane's copy may be under way when a later one fails: no copy
+     * back follows it now, so the unmap waits for it */
+    frame->followed = FALSE;
     gst_cl_buffer_frame_unmap (ctx, queue, frame);
     return FALSE;
   }
