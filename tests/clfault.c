@@ -35,6 +35,11 @@ static unsigned long calls;
 static unsigned long fail_at;
 static char failed_call[64];
 static cl_int failed_status;
+/* clfault_fail_names(): ",name,name," */
+static char fail_names[256];
+/* clfault_hold_writes() */
+static size_t hold_min_bytes;
+static unsigned hold_ms;
 static long live[CLFAULT_N_KINDS];
 
 /* each call's entry point and the address it returns to, its call site */
@@ -187,6 +192,16 @@ __attribute__((destructor))
 
 /* Numbers this call, made from @site; returns the error to give, or
  * CL_SUCCESS. */
+/* whether @name is in fail_names; the lock held */
+static int
+name_listed (const char *name)
+{
+  char key[72];
+
+  snprintf (key, sizeof (key), ",%s,", name);
+  return strstr (fail_names, key) != NULL;
+}
+
 static cl_int
 fault_check (const char *name, cl_int error, const void *site)
 {
@@ -202,7 +217,7 @@ fault_check (const char *name, cl_int error, const void *site)
     recorded[calls].site = site;
   }
   calls++;
-  if (calls == fail_at) {
+  if (calls == fail_at || (fail_names[0] && name_listed (name))) {
     snprintf (failed_call, sizeof (failed_call), "%s", name);
     failed_status = error;
     status = error;
@@ -267,6 +282,26 @@ clfault_reset (unsigned long n)
   fail_at = n;
   failed_call[0] = '\0';
   failed_status = CL_SUCCESS;
+  fail_names[0] = '\0';
+  hold_min_bytes = 0;
+  hold_ms = 0;
+  pthread_mutex_unlock (&lock);
+}
+
+void
+clfault_fail_names (const char *names)
+{
+  pthread_mutex_lock (&lock);
+  snprintf (fail_names, sizeof (fail_names), ",%s,", names);
+  pthread_mutex_unlock (&lock);
+}
+
+void
+clfault_hold_writes (size_t min_bytes, unsigned ms)
+{
+  pthread_mutex_lock (&lock);
+  hold_min_bytes = min_bytes;
+  hold_ms = ms;
   pthread_mutex_unlock (&lock);
 }
 
@@ -700,18 +735,92 @@ clEnqueueReadBufferRect (cl_command_queue queue, cl_mem buffer,
   return status;
 }
 
+typedef struct
+{
+  cl_event event;
+  unsigned ms;
+} Held;
+
+static void *
+release_held (void *data)
+{
+  Held *held = data;
+  static __typeof__ (clSetUserEventStatus) * set;
+  static __typeof__ (clReleaseEvent) * release;
+
+  usleep (held->ms * 1000u);
+  if (!set) {
+    set = (__typeof__ (clSetUserEventStatus) *) real ("clSetUserEventStatus");
+    release = (__typeof__ (clReleaseEvent) *) real ("clReleaseEvent");
+  }
+  set (held->event, CL_COMPLETE);
+  release (held->event);
+  free (held);
+  return NULL;
+}
+
+/* a user event on @queue's context that completes @ms ms from now, for
+ * the caller to release; NULL where it cannot be made */
+static cl_event
+user_event_after (cl_command_queue queue, unsigned ms)
+{
+  static __typeof__ (clGetCommandQueueInfo) * info;
+  static __typeof__ (clCreateUserEvent) * create;
+  cl_context context;
+  Held *held;
+  pthread_t thread;
+
+  if (!create) {
+    info = (__typeof__ (clGetCommandQueueInfo) *)
+        real ("clGetCommandQueueInfo");
+    create = (__typeof__ (clCreateUserEvent) *) real ("clCreateUserEvent");
+  }
+  if (info (queue, CL_QUEUE_CONTEXT, sizeof (context), &context, NULL) !=
+      CL_SUCCESS || !(held = malloc (sizeof (*held))))
+    return NULL;
+  held->ms = ms;
+  if (!(held->event = create (context, NULL))) {
+    free (held);
+    return NULL;
+  }
+  /* one reference for the thread, one for the caller */
+  ((__typeof__ (clRetainEvent) *) real ("clRetainEvent")) (held->event);
+  if (pthread_create (&thread, NULL, release_held, held) != 0) {
+    cl_event event = held->event;
+
+    free (held);
+    ((__typeof__ (clSetUserEventStatus) *)
+        real ("clSetUserEventStatus")) (event, CL_COMPLETE);
+    ((__typeof__ (clReleaseEvent) *) real ("clReleaseEvent")) (event);
+    return event;
+  }
+  pthread_detach (thread);
+  return held->event;
+}
+
 cl_int
 clEnqueueWriteBuffer (cl_command_queue queue, cl_mem buffer,
     cl_bool blocking, size_t offset, size_t size, const void *ptr,
     cl_uint n_wait, const cl_event * wait, cl_event * event)
 {
   cl_int status;
+  cl_event held = NULL;
+  unsigned ms;
 
   REAL (clEnqueueWriteBuffer);
   FAIL_STATUS (clEnqueueWriteBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  pthread_mutex_lock (&lock);
+  ms = hold_ms && !blocking && !n_wait && size >= hold_min_bytes ? hold_ms : 0;
+  pthread_mutex_unlock (&lock);
+  if (ms && (held = user_event_after (queue, ms))) {
+    n_wait = 1;
+    wait = &held;
+  }
   status = CALL (queue, buffer, blocking, offset, size, ptr, n_wait, wait,
       event);
   COUNT_EVENT (status, event);
+  if (held)
+    ((__typeof__ (clReleaseEvent) *) real ("clReleaseEvent")) (held);
   return status;
 }
 

@@ -30,3 +30,11 @@ int           clfault_failed (char * call, size_t size);
 const char *  clfault_call   (unsigned long n, const void ** site);
 /* retains and creations less releases of one kind, over the whole process */
 long          clfault_live   (ClFaultKind kind);
+/* Every call of the entry points named in @names (separated by commas)
+ * fails too, until the next reset, as calls of a driver out of resources
+ * fail again. */
+void          clfault_fail_names (const char * names);
+/* Until the next reset, every non-blocking clEnqueueWriteBuffer of at
+ * least @min_bytes with no events to wait for waits @ms ms behind a user
+ * event before it reads its host memory, as on a busy device. */
+void          clfault_hold_writes (size_t min_bytes, unsigned ms);

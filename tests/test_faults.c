@@ -18,8 +18,10 @@
 #include <dlfcn.h>
 #include <glib/gstdio.h>
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cltest.h"
 #include "clfault.h"
@@ -63,6 +65,8 @@ static struct
   int (*failed) (char *call, size_t size);
   const char *(*call) (unsigned long n, const void **site);
   long (*live) (ClFaultKind kind);
+  void (*fail_names) (const char *names);
+  void (*hold_writes) (size_t min_bytes, unsigned ms);
 } fault;
 
 static void
@@ -73,8 +77,11 @@ fault_bind (void)
   fault.failed = dlsym (RTLD_DEFAULT, "clfault_failed");
   fault.call = dlsym (RTLD_DEFAULT, "clfault_call");
   fault.live = dlsym (RTLD_DEFAULT, "clfault_live");
+  fault.fail_names = dlsym (RTLD_DEFAULT, "clfault_fail_names");
+  fault.hold_writes = dlsym (RTLD_DEFAULT, "clfault_hold_writes");
   fail_unless (fault.reset && fault.calls && fault.failed && fault.call &&
-      fault.live, "run with the fault library in LD_PRELOAD");
+      fault.live && fault.fail_names && fault.hold_writes,
+      "run with the fault library in LD_PRELOAD");
 }
 
 /* the names of the errors the library gives */
@@ -575,6 +582,84 @@ GST_START_TEST (test_fault_listing_devices)
 
 GST_END_TEST;
 
+static void
+unmap_pages (gpointer data)
+{
+  GstMapInfo *pages = data;
+
+  munmap (pages->data, pages->size);
+  g_free (pages);
+}
+
+/* @size bytes of @value in pages of their own, given back to the system
+ * when the buffer is freed, so that a late read of them faults */
+static GstBuffer *
+buffer_of_own_pages (gsize size, guint8 value)
+{
+  GstMapInfo *pages = g_new0 (GstMapInfo, 1);
+
+  pages->size = size;
+  pages->data = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+      MAP_ANONYMOUS, -1, 0);
+  fail_unless (pages->data != MAP_FAILED);
+  memset (pages->data, value, size);
+  return gst_buffer_new_wrapped_full (0, pages->data, size, 0, size, pages,
+      unmap_pages);
+}
+
+/* A kernel that cannot be enqueued, then no marker either (a driver out of
+ * resources fails again), on the copy path: the input's copy to the device
+ * took no event of its own, since its output's copy back was to follow it
+ * on the same queue, so the output's unmap must finish the queue by
+ * clFinish() before the input is released. The copy held back 300 ms, the
+ * input in pages of its own: freed before the copy read it, it faulted. */
+GST_START_TEST (test_fault_finish_without_marker)
+{
+  GstElement *pipeline, *src;
+  GstBuffer *in;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *debug = NULL, *which;
+
+  fault_bind ();
+  g_setenv ("GST_CL_NO_ZERO_COPY", "1", TRUE);
+  pipeline = gst_parse_launch ("appsrc name=src format=time "
+      "caps=video/x-raw,format=GRAY8,width=1920,height=1088,framerate=30/1 ! "
+      "clsobel ! video/x-raw ! appsink sync=false", &err);
+  fail_unless (pipeline != NULL, "%s", err ? err->message : "");
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  fault.reset (0);
+  fault.fail_names ("clEnqueueNDRangeKernel,clEnqueueMarkerWithWaitList");
+  fault.hold_writes (1 << 20, 300);
+  in = buffer_of_own_pages (1920 * 1088, 0x80);
+  GST_BUFFER_PTS (in) = 0;
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src), in),
+      GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline), RUN_TIMEOUT,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+      "no error for a kernel that cannot be enqueued");
+  gst_message_parse_error (msg, &err, &debug);
+  fail_unless (strstr (err->message, "clEnqueueNDRangeKernel") != NULL,
+      "%s (%s)", err->message, debug);
+  /* the held copy runs meanwhile */
+  g_usleep (600 * 1000);
+  fault.reset (0);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  g_unsetenv ("GST_CL_NO_ZERO_COPY");
+  g_clear_error (&err);
+  g_free (debug);
+  gst_message_unref (msg);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  fail_unless (cl_objects_released (&which), "left%s", which);
+  g_free (which);
+}
+
+GST_END_TEST;
+
 static Suite *
 faults_suite (void)
 {
@@ -586,6 +671,7 @@ faults_suite (void)
   tcase_add_test (tc, test_fault_empty_cache);
   /* past the listing, the first calls of a context */
   tcase_add_loop_test (tc, test_fault_listing_devices, 1, 16);
+  tcase_add_test (tc, test_fault_finish_without_marker);
   return s;
 }
 

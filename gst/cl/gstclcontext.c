@@ -890,7 +890,8 @@ gst_cl_queue_mark (cl_command_queue queue, GError ** error)
  * @ctx: the context of @queue
  *
  * clFinish() through gst_cl_event_wait(): waits for everything enqueued on
- * @queue so far.
+ * @queue so far, by clFinish() itself where its marker cannot be enqueued
+ * (host memory that a copy still reads is released after this returns).
  *
  * Returns: %TRUE when it all ended without an error
  */
@@ -901,8 +902,10 @@ gst_cl_queue_finish (GstClContext * ctx, cl_command_queue queue,
   cl_event done = gst_cl_queue_mark (queue, error);
   gboolean ok;
 
-  if (!done)
+  if (!done) {
+    clFinish (queue);
     return FALSE;
+  }
   ok = gst_cl_queue_wait (ctx, queue, done, error);
   clReleaseEvent (done);
   return ok;
