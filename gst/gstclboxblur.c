@@ -119,16 +119,33 @@ typedef enum
  * and 17 0.063, against the blocks' 0.073 and 0.067. Since the rows
  * leaving the window come from local memory: d = 5 0.037, 7 0.042, 9
  * 0.046, 11 0.050, 13 0.054, 17 0.061 with 8 rows; 4 rows the same to
- * d = 9 and slower above, 16 slower at every d. The kernel takes up to 32
- * bytes each side: 8 pixels of 4 bytes. */
-#define WARP_MAX_RADIUS 8
+ * d = 9 and slower above, 16 slower at every d. The kernel takes up to
+ * WARP_MAX_BYTES each side: 8 pixels of 4 bytes, 16 of 2 (NV12's chroma);
+ * by default up to WARP_MAX_RADIUS, where the blocks take over. */
+#define WARP_MAX_BYTES 32
+#define WARP_MAX_RADIUS 15
 #define WARP_FEW_ROWS_RADIUS 2
 #define WARP_FEW_ROWS 4
 #define WARP_ROWS 8
 #define WARP_GROUP 64
-/* with the asynchronous copies, one warp a work-group (as in the kernel):
- * 3-5% faster than 64 on an H100 at 4K RGBA, d = 7 to 17 */
+/* With the asynchronous copies, work-groups of one warp, whose copies run
+ * ahead of its rows, or of WARP_ASYNC_STACK warps one above the other,
+ * which copy their rows once for all (the rows each warp's window starts
+ * with are the rows of the warp above): the stack where a plane has fewer
+ * than WARP_STACK_WARPS warps of WARP_ROWS rows a compute unit, and from
+ * WARP_LONG_RADIUS, there with WARP_LONG_ROWS rows a warp where the
+ * warps are many. H100, kernel ms, one warp / 4 warps (2 / 8): 4K RGBA
+ * d = 7 0.0385 / 0.0411 (0.0416 / 0.055), 9 0.0406 / 0.0430, 11 0.0464 /
+ * 0.0466, 13 0.0497 / 0.0477, 17 0.0567 / 0.0508 (0.0531 / 0.069);
+ * 1080p RGBA d = 9 0.0157 / 0.0148, 11 0.0184 / 0.0168; 4K NV12 d = 9
+ * 0.0297 / 0.0243, 17 0.0380 / 0.0283 (72, 18, 16 and 8 warps a compute
+ * unit). With 16 rows, 4 warps: 4K RGBA d = 7 0.0414, 9 0.0422, 11
+ * 0.0456, 13 0.0460, 17 0.0484; 1080p d = 9 0.0169, NV12 d = 9 0.0312. */
 #define WARP_ASYNC_GROUP 32
+#define WARP_ASYNC_STACK 4
+#define WARP_STACK_WARPS 32
+#define WARP_LONG_RADIUS 5
+#define WARP_LONG_ROWS 16
 
 /* boxblur_scan (devices that take PTX): the work-items of a work-group,
  * the rows it slides down, and the smallest radius it takes by default;
@@ -167,9 +184,11 @@ struct _GstClBoxBlur
    * small kernel, and no blocks */
   gboolean blocks_forced;
   gboolean small_only;
-  /* GST_CL_BOXBLUR_METHOD=warp: the warps up to WARP_MAX_RADIUS, also at
-   * d = 3, on any device */
+  /* GST_CL_BOXBLUR_METHOD=warp: the warps wherever they take the radius,
+   * also at d = 3, on any device */
   gboolean warp_forced;
+  /* the most bytes a pixel of the planes of the negotiated format */
+  gint max_pstride;
   /* GST_CL_BOXBLUR_METHOD=scan: the scan at every radius it takes, on any
    * device */
   gboolean scan_forced;
@@ -262,28 +281,60 @@ scan_halo (gint radius, gint pstride)
   return (radius * pstride + pstride + 15) / 16 + (radius * pstride + 15) / 16;
 }
 
-/* the rows a work-item of boxblur_warp takes at @radius */
+/* the work-items of a warp of boxblur_warp that write at @radius and
+ * @pstride bytes a pixel: all but those a window reaches at each end, as
+ * in the kernel */
 static gint
-warp_rows (GstClBoxBlur * self, gint radius)
+warp_writers (gint radius, gint pstride)
 {
-  /* a kernel unrolled over its rows, each in local memory: 4, 8, 16 or 32
-   * (on PoCL, unrolled over 2 or 3 rows, it gave wrong sums) */
-  if (self->run_override > 0)
-    return CLAMP (1 << g_bit_storage (MIN (self->run_override, 32) - 1), 4, 32);
-  return radius <= WARP_FEW_ROWS_RADIUS ? WARP_FEW_ROWS : WARP_ROWS;
+  return 32 - 2 * ((radius * pstride + 15) / 16);
 }
 
-/* Whether the warps take their rows by the device's asynchronous copies:
- * where it has them, the work-items take at least WARP_ROWS rows, and local
- * memory holds every row of a work-group's work-items. On an H100 that
- * gained 7-11% at 4K RGBA from d = 7 to 17 and 5-15% on 4K NV12, and lost
- * 4-5% at 1080p RGBA d = 11 and 2-7% with 4 rows (d = 5). */
-static gboolean
-warp_async (GstClContext * ctx, gint radius, gint rows)
+/* the local memory of a work-group of boxblur_warp with the asynchronous
+ * copies: every row its @stack warps of @rows rows take */
+#define WARP_LOCAL_MEM(radius, stack, rows) \
+  ((cl_ulong) (2 * (radius) + (stack) * (rows)) * WARP_ASYNC_GROUP * ITEM)
+
+/* The shape of boxblur_warp at @radius for a plane of @width x @height
+ * pixels of @pstride bytes: the rows a work-item takes, and whether it
+ * takes them by the device's asynchronous copies and in how many warps a
+ * work-group then (1 or WARP_ASYNC_STACK; 0 for no copies). The copies
+ * where the device has them, the work-items take at least WARP_ROWS rows
+ * and local memory holds every row of a work-group's work-items; on an
+ * H100 those of one warp gained 7-11% at 4K RGBA from d = 7 to 17 and
+ * 5-15% on 4K NV12, and lost 4-5% at 1080p RGBA d = 11 and 2-7% with 4
+ * rows (d = 5). The stack and its rows as WARP_STACK_WARPS and
+ * WARP_LONG_RADIUS say. */
+static void
+warp_shape (GstClBoxBlur * self, GstClContext * ctx, gint radius,
+    gint pstride, gint width, gint height, gint * rows, gint * stack)
 {
-  return ctx->caps.async_copy && rows >= WARP_ROWS &&
-      (cl_ulong) (2 * radius + rows) * WARP_ASYNC_GROUP * ITEM <=
-      ctx->caps.local_mem_size;
+  gint64 items = (width + ITEM / pstride - 1) / (ITEM / pstride);
+  gint writers = warp_writers (radius, pstride);
+  gint64 warps = (items + writers - 1) / writers * ((height + WARP_ROWS -
+          1) / WARP_ROWS);
+  gboolean few = warps < (gint64) WARP_STACK_WARPS * ctx->caps.compute_units;
+
+  /* a kernel unrolled over its rows, each in local memory: 4, 8, 16 or 32
+   * (on PoCL, unrolled over 2 or 3 rows, it gave wrong sums) */
+  *rows = radius <= WARP_FEW_ROWS_RADIUS ? WARP_FEW_ROWS :
+      ctx->caps.async_copy && !few && radius >= WARP_LONG_RADIUS ?
+      WARP_LONG_ROWS : WARP_ROWS;
+  if (self->run_override > 0)
+    *rows = CLAMP (1 << g_bit_storage (MIN (self->run_override, 32) - 1), 4,
+        32);
+  *stack = 0;
+  if (!ctx->caps.async_copy || *rows < WARP_ROWS)
+    return;
+  /* GST_CL_BOXBLUR_GROUP=32 or 128 forces one warp or the stack */
+  *stack = (self->group_override > 0 ?
+      self->group_override > WARP_ASYNC_GROUP : few ||
+      radius >= WARP_LONG_RADIUS) ? WARP_ASYNC_STACK : 1;
+  if (*stack > 1 && WARP_LOCAL_MEM (radius, *stack, *rows) >
+      ctx->caps.local_mem_size)
+    *stack = 1;
+  if (WARP_LOCAL_MEM (radius, *stack, *rows) > ctx->caps.local_mem_size)
+    *stack = 0;
 }
 
 /* the kernel built for one radius that serves @radius, once built */
@@ -309,7 +360,8 @@ one_radius_kernel (GstClBoxBlur * self, gint radius)
     return ONE_RADIUS_SCAN;
   if (radius <= SMALL_MAX_RADIUS && !self->warp_forced)
     return ONE_RADIUS_SMALL;
-  if ((self->warp_forced || nv_default) && radius <= WARP_MAX_RADIUS)
+  if ((self->warp_forced || nv_default) && radius <= WARP_MAX_RADIUS &&
+      radius * self->max_pstride <= WARP_MAX_BYTES)
     return ONE_RADIUS_WARP;
   if (!self->small_only && radius >= BLOCKS_MIN_RADIUS &&
       radius <= BLOCKS_MAX_RADIUS)
@@ -322,7 +374,8 @@ one_radius_kernel (GstClBoxBlur * self, gint radius)
  * FALSE where the device cannot take it */
 static gboolean
 one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
-    gint pstride, gchar options[64], gint * group, gint * writers)
+    gint pstride, gint width, gint height, gchar options[64], gint * group,
+    gint * writers)
 {
   GstClContext *ctx =
       gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
@@ -330,12 +383,16 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
   /* the warps' and the scan's shuffles: NVIDIA's, or through local memory
    * where a test forces them */
   if (kind == ONE_RADIUS_WARP) {
-    gint rows = warp_rows (self, radius);
+    gint rows, stack;
 
-    g_snprintf (options, 64, "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d %s%s",
+    warp_shape (self, ctx, radius, pstride, width, height, &rows, &stack);
+
+    g_snprintf (options, 64, "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d %s",
         pstride, radius, rows, ctx->caps.nv_ptx ? "-DNV_PTX" :
-        "-DWARP_EMULATED", warp_async (ctx, radius, rows) ? " -DASYNC_COPY" :
-        "");
+        "-DWARP_EMULATED");
+    if (stack > 0)
+      g_snprintf (options + strlen (options), 64 - strlen (options),
+          " -DASYNC_COPY=%d", stack);
     return TRUE;
   }
   if (kind == ONE_RADIUS_SMALL) {
@@ -387,7 +444,8 @@ one_radius_ready (GstClBoxBlur * self, OneRadiusKernel kind,
     gchar options[64];
 
     if (!one_radius_options (self, kind, radius, frame->planes[p].pstride,
-            options, &group, &writers))
+            frame->planes[p].width, frame->planes[p].height, options, &group,
+            &writers))
       return FALSE;
     /* every plane's asked for, so that all build at once */
     ready &= gst_cl_context_program_ready (ctx, gst_cl_kernel_boxblur, options);
@@ -430,8 +488,10 @@ items_per_run (GstClBoxBlur * self, guint radius)
 /* GST_CL_BOXBLUR_METHOD=rows|transposed|strips|bands|blocks|small|warp|scan,
  * GST_CL_BOXBLUR_RUN=N (rows a run, a strip, a band, a block or a warp's
  * work-item, there 4, 8, 16 or 32) and
- * GST_CL_BOXBLUR_GROUP=N (work-items a block) override the choices, to
- * compare; read once per negotiation, not per frame. */
+ * GST_CL_BOXBLUR_GROUP=N (work-items a block or the scan's work-group;
+ * with the warps' asynchronous copies, 32 for one warp a work-group and
+ * more for a stack of them) override the choices, to compare; read once
+ * per negotiation, not per frame. */
 static gboolean
 gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info, GError ** error)
@@ -480,6 +540,10 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   self->small_only = env && g_str_equal (env, "small");
   self->warp_forced = env && g_str_equal (env, "warp");
   self->scan_forced = env && g_str_equal (env, "scan");
+  self->max_pstride = 1;
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++)
+    self->max_pstride = MAX (self->max_pstride,
+        GST_VIDEO_INFO_COMP_PSTRIDE (in_info, c));
   if (self->method == BOX_BLUR_BLOCKS) {
     OneRadiusKernel kind;
     gint radius, group, writers;
@@ -499,8 +563,9 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
       gst_cl_context_program_ready (ctx, gst_cl_kernel_boxblur, options);
       if (kind == ONE_RADIUS_NONE || !fits)
         continue;
-      fits = one_radius_options (self, kind, radius, pstride, options, &group,
-          &writers);
+      fits = one_radius_options (self, kind, radius, pstride,
+          GST_VIDEO_INFO_COMP_WIDTH (in_info, c),
+          GST_VIDEO_INFO_COMP_HEIGHT (in_info, c), options, &group, &writers);
       if (fits && !one_radius_get_kernel (self, kind, options, error))
         return FALSE;
     }
@@ -571,19 +636,24 @@ blur_plane_small (GstClBoxBlur * self, OneRadiusKernel kind,
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   gboolean warp = kind == ONE_RADIUS_WARP;
   gint ip = ITEM / in->pstride, items = (in->width + ip - 1) / ip;
-  gint rows = warp ? warp_rows (self, radius) : SMALL_ROWS;
+  gint rows = SMALL_ROWS, stack = 0;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
   gsize local[2] = { WARP_GROUP, 1 };
   gsize global[2] = { items, (gsize) (in->height + rows - 1) / rows };
   cl_kernel k;
 
   if (warp) {
-    /* all but the work-items that a window reaches at each end of a warp
-     * write, as in the kernel */
-    gint writers = 32 - 2 * ((radius * in->pstride + 15) / 16);
+    gint writers = warp_writers (radius, in->pstride);
 
-    if (warp_async (gst_cl_base_filter_get_context (base), radius, rows))
+    /* as one_radius_options() built it for */
+    warp_shape (self, gst_cl_base_filter_get_context (base), radius,
+        in->pstride, in->width, in->height, &rows, &stack);
+    global[1] = (in->height + rows - 1) / rows;
+    if (stack > 0) {
       local[0] = WARP_ASYNC_GROUP;
+      local[1] = stack;
+      global[1] = GST_ROUND_UP_N (global[1], stack);
+    }
     global[0] = GST_ROUND_UP_N ((gsize) (items + writers - 1) / writers * 32,
         local[0]);
   }
@@ -747,7 +817,8 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
           radius, error);
     else if (kind != ONE_RADIUS_NONE && radius == self->built_radius &&
         one_radius_options (self, kind, radius, in->planes[p].pstride,
-            options, &group, &writers))
+            in->planes[p].width, in->planes[p].height, options, &group,
+            &writers))
       ok = kind == ONE_RADIUS_BLOCKS || kind == ONE_RADIUS_SCAN ?
           blur_plane_blocks (self, kind, &in->planes[p], &out->planes[p],
           radius, options, group, writers, error) :
@@ -851,4 +922,5 @@ static void
 gst_cl_box_blur_init (GstClBoxBlur * self)
 {
   self->diameter = DEFAULT_DIAMETER;
+  self->max_pstride = 4;
 }

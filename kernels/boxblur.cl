@@ -557,7 +557,7 @@ shfl_down (uint v, uint delta)
 #endif
 
 /* The asynchronous copies of NVIDIA's GPUs from compute capability 8.0
- * (-DASYNC_COPY, with NV_PTX): 16 aligned bytes from global to local memory
+ * (-DASYNC_COPY=K, with NV_PTX): 16 aligned bytes from global to local memory
  * with no register held while in flight; a group of them committed; a wait
  * until at most n groups are in flight, after which this work-item reads
  * what its own copies wrote. */
@@ -707,9 +707,15 @@ boxblur_small (__global const uchar * restrict src, int src_stride,
  * which compute for their neighbours and write nothing. The first ROWS
  * rows it loads, which leave the window in turn, it keeps in local memory
  * of its own rather than loading them again (5-8% faster on an H100 at
- * d = 5 to 17). With -DASYNC_COPY it keeps instead every row it takes in
- * local memory, copied there by the device's asynchronous copies, in
- * work-groups of one warp (5-15% faster on an H100 at 4K, d = 7 to 17).
+ * d = 5 to 17). With -DASYNC_COPY=K it keeps instead every row it takes
+ * in local memory, copied there by the device's asynchronous copies, in
+ * work-groups of K warps (5-15% faster on an H100 at 4K, d = 7 to 17):
+ * one warp's copies run ahead of its rows; K warps one above the other
+ * copy the rows of all of them once, where each alone would copy again
+ * the rows its window starts with (10-25% faster again at 4K d = 17 and
+ * on 4K NV12). Its first pixel's windows take what lies with the
+ * work-items beside it as sums of their bytes, one shuffle each, and the
+ * bytes one by one only where the windows slide.
  * With -DWARP_EMULATED instead of NV_PTX (to test it on any device), the
  * column sums go through local memory between two barriers. */
 #ifdef WARP_RADIUS
@@ -721,12 +727,20 @@ boxblur_small (__global const uchar * restrict src, int src_stride,
  * on an H100 at 4K RGBA */
 #ifdef ASYNC_COPY
 #define WARP_GROUP_SIZE 32
+#define WARP_STACK ASYNC_COPY
 #else
 #define WARP_GROUP_SIZE 64
+#define WARP_STACK 1
 #endif
 
 #define WB (WARP_RADIUS * CH)   /* bytes each side */
 #define WARP_LANES ((WB + 15) / 16)     /* work-items each side they span */
+
+/* whether the column sum of byte q, counted from this work-item's first,
+ * enters or leaves some window as the windows slide along its bytes: those
+ * the work-item takes one by one, the others beside it only as sums */
+#define WARP_SLIDES(q) (((q) >= CH + WB && (q) <= 15 + WB) || \
+    ((q) >= -WB && (q) <= 15 - CH - WB))
 
 /* the column sum of byte b, counted from this work-item's first: its own,
  * or one of those of the work-items one (l1, r1) or two (l2, r2) lanes
@@ -735,7 +749,96 @@ boxblur_small (__global const uchar * restrict src, int src_stride,
     get16 (l1, (b) + 16) : (b) >= 32 ? get16 (r2, (b) - 32) : (b) >= 16 ? \
     get16 (r1, (b) - 16) : get16 (col, (b)))
 
-__kernel __attribute__ ((reqd_work_group_size (WARP_GROUP_SIZE, 1, 1)))
+/* the sum of bytes lo, lo + CH, ... hi of v, of one channel (the loops
+ * over all 16 bytes, so that they unroll before lo and hi are known) */
+inline uint
+sum_channel (uint16 v, int lo, int hi)
+{
+  uint s = 0;
+
+#pragma unroll
+  for (int i = 0; i < 16; i++)
+    if (i >= lo && i <= hi && i % CH == lo % CH)
+      s += get16 (v, i);
+  return s;
+}
+
+/* whether the bytes lo, lo + CH, ... hi of the work-item m lanes away are
+ * all among those WARP_SLIDES() takes one by one */
+inline bool
+warp_slides_all (int m, int lo, int hi)
+{
+  bool all = true;
+
+#pragma unroll
+  for (int i = 0; i < 16; i++)
+    if (i >= lo && i <= hi && i % CH == lo % CH)
+      all = all && WARP_SLIDES (16 * m + i);
+  return all;
+}
+
+/* Emulated, the whole column sums of the work-items two and one lanes
+ * before and one and two after, where l2, l1, r1 and r2 hold only the
+ * bytes the slides take, as with NVIDIA's shuffles (so that a test on any
+ * device finds a byte taken that was not passed on) */
+#ifdef NV_PTX
+#define WARP_WHOLE_PARAMS
+#define WARP_WHOLE_ARGS
+#else
+#define WARP_WHOLE_PARAMS , uint16 wl2, uint16 wl1, uint16 wr1, uint16 wr2
+#define WARP_WHOLE_ARGS , wl2, wl1, wr1, wr2
+#endif
+
+/* channel c's part of the window of this work-item's first pixel that lies
+ * with the work-item m lanes away, bytes lo to hi there: one by one where
+ * the slides take them, else their sum, which that work-item adds up and
+ * passes on in one shuffle. Functions of constants, not loops, so that
+ * every compiler unrolls what calls them. */
+inline uint
+warp_segment (uint16 col, uint16 l2, uint16 l1, uint16 r1, uint16 r2
+    WARP_WHOLE_PARAMS, int c, int m)
+{
+  /* (ternaries, not max () and min (): constants for any compiler) */
+  int lo = c - WB - 16 * m > c ? c - WB - 16 * m : c;
+  int hi = c + WB - 16 * m < 16 - CH + c ? c + WB - 16 * m : 16 - CH + c;
+  uint s = 0;
+
+  if (lo > hi)
+    return 0;
+  if (m == 0)
+    return sum_channel (col, lo, hi);
+  if (warp_slides_all (m, lo, hi)) {
+#pragma unroll
+    for (int i = 0; i < 16; i++)
+      if (i >= lo && i <= hi && i % CH == c)
+        s += WCOL (16 * m + i);
+    return s;
+  }
+#ifdef NV_PTX
+  s = sum_channel (col, lo, hi);
+  return m == -2 ? shfl_up (s, 2) : m == -1 ? shfl_up (s, 1) : m == 1 ?
+      shfl_down (s, 1) : shfl_down (s, 2);
+#else
+  return sum_channel (m == -2 ? wl2 : m == -1 ? wl1 : m == 1 ? wr1 : wr2, lo,
+      hi);
+#endif
+}
+
+/* the sum of channel c over the window of this work-item's first pixel,
+ * which reaches at most two lanes each side */
+inline uint
+warp_first (uint16 col, uint16 l2, uint16 l1, uint16 r1, uint16 r2
+    WARP_WHOLE_PARAMS, int c)
+{
+  return warp_segment (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, c, -2) +
+      warp_segment (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, c, -1) +
+      warp_segment (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, c, 0) +
+      warp_segment (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, c, 1) +
+      warp_segment (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, c, 2);
+}
+
+__kernel __attribute__ ((reqd_work_group_size (WARP_GROUP_SIZE, WARP_STACK,
+            1)))
 void
 boxblur_warp (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
@@ -751,17 +854,23 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
   uint16 col;
   int lx = get_local_id (0);
 #ifdef ASYNC_COPY
-  /* every row this work-item takes: the window's start, then each row
-   * entering it, ASYNC_AHEAD steps ahead, copied by the device's
+  /* every row the work-group's warps take, copied by the device's
    * asynchronous copies (no register held while they are in flight); row j
-   * counted from the window's first. A ring of the window's rows and the
-   * next ones took 7-19% longer. */
+   * of warp w's, counted from its window's first, is row w ROWS + j of the
+   * work-group's. A ring of the window's rows and the next ones took 7-19%
+   * longer. */
+#define STACKED (WARP_STACK * ROWS + 2 * WARP_RADIUS)
+  __local uchar16 rows[STACKED][WARP_GROUP_SIZE];
+  int w = get_local_id (1), gy = get_group_id (1) * WARP_STACK * ROWS;
+#define SLOT(j) (rows[w * ROWS + (j)][lx])
+#define LEAVING(i) SLOT (i)
+#if WARP_STACK == 1
+  /* one warp: the window's start, then each row entering it ASYNC_AHEAD
+   * steps ahead of its use */
 #define AHEAD (ASYNC_AHEAD < ROWS ? ASYNC_AHEAD : ROWS)
-  __local uchar16 rows[2 * WARP_RADIUS + ROWS][WARP_GROUP_SIZE];
-#define SLOT(j) (rows[(j)][lx])
 #define COPY_ROW(j) \
     copy_async_16 (&SLOT (j), ROW (y0 - WARP_RADIUS + (j)) + x * CH)
-#define LEAVING(i) SLOT (i)
+#endif
 #else
   /* the first ROWS rows this work-item loads, which leave the window in
    * turn: from local memory then, not from the cache */
@@ -772,12 +881,28 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
   __local uint16 lanes[WARP_GROUP_SIZE];
 #endif
 
-  /* y0 is the same across a work-group, so that a whole warp returns or
-   * none of it: the shuffles need every work-item of the warp */
+  col = 0;
+#if defined (ASYNC_COPY) && WARP_STACK > 1
+  /* warps one above the other: the rows of all of them copied once, each
+   * warp a share, where each warp alone would copy the rows its window
+   * starts with again */
+  if (inside) {
+    for (int j = w; j < STACKED; j += WARP_STACK)
+      copy_async_16 (&rows[j][lx], ROW (gy - WARP_RADIUS + j) + x * CH);
+    copy_async_commit ();
+    copy_async_wait (0);
+  } else {
+    for (int j = w; j < STACKED; j += WARP_STACK)
+      rows[j][lx] = load_item (ROW (gy - WARP_RADIUS + j), x, width);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+#endif
+  /* y0 is the same across a warp, so that a whole warp returns or none of
+   * it: the shuffles need every work-item of the warp */
   if (y0 >= height)
     return;
-  col = 0;
 #ifdef ASYNC_COPY
+#if WARP_STACK == 1
   if (inside) {
     /* the start a group, then each row entering a group */
 #pragma unroll
@@ -791,6 +916,7 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
     for (int j = 0; j < 2 * WARP_RADIUS + ROWS; j++)
       SLOT (j) = load_item (ROW (y0 - WARP_RADIUS + j), x, width);
   }
+#endif
 #pragma unroll
   for (int j = 0; j < 2 * WARP_RADIUS; j++)
     col += convert_uint16 (SLOT (j));
@@ -831,11 +957,13 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
     /* the row entering the window (loading it a row ahead kept more
      * registers and ran 3-11% slower) */
 #ifdef ASYNC_COPY
+#if WARP_STACK == 1
     if (inside && i + AHEAD < ROWS) {
       COPY_ROW (2 * WARP_RADIUS + i + AHEAD);
       copy_async_commit ();
     }
     copy_async_wait_rows (min (AHEAD, ROWS - 1 - i));
+#endif
     col += convert_uint16 (SLOT (2 * WARP_RADIUS + i));
 #else
     {
@@ -847,49 +975,57 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
     }
 #endif
 #ifdef NV_PTX
-#pragma unroll
-    for (int j = 16 - WB; j < 16; j++) {
-      /* byte j - 16 counted from this work-item's first: byte j of the
-       * work-item a lane before, or where j < 0 byte j + 16 of the one two
-       * lanes before */
-      if (j < 0)
-        l2 = put16 (l2, j + 16, shfl_up (get16 (col, j + 16), 2));
-      else
-        l1 = put16 (l1, j, shfl_up (get16 (col, j), 1));
-    }
-#pragma unroll
-    for (int j = 0; j < WB; j++) {
-      /* byte 16 + j: byte j of the work-item a lane after, or where j >= 16
-       * byte j - 16 of the one two lanes after */
-      if (j < 16)
-        r1 = put16 (r1, j, shfl_down (get16 (col, j), 1));
-      else
-        r2 = put16 (r2, j - 16, shfl_down (get16 (col, j - 16), 2));
-    }
+#define TAKE_UP(i, d) shfl_up (get16 (col, (i)), (d))
+#define TAKE_DOWN(i, d) shfl_down (get16 (col, (i)), (d))
 #else
     /* those at the ends of a warp take anything: they write nothing */
+    uint16 wl2, wl1, wr1, wr2;
+
     lanes[lx] = col;
     barrier (CLK_LOCAL_MEM_FENCE);
-    l1 = lanes[max (lx - 1, 0)];
-    l2 = lanes[max (lx - 2, 0)];
-    r1 = lanes[min (lx + 1, WARP_GROUP_SIZE - 1)];
-    r2 = lanes[min (lx + 2, WARP_GROUP_SIZE - 1)];
+    wl1 = lanes[max (lx - 1, 0)];
+    wl2 = lanes[max (lx - 2, 0)];
+    wr1 = lanes[min (lx + 1, WARP_GROUP_SIZE - 1)];
+    wr2 = lanes[min (lx + 2, WARP_GROUP_SIZE - 1)];
     barrier (CLK_LOCAL_MEM_FENCE);
+#define TAKE_UP(i, d) get16 ((d) == 2 ? wl2 : wl1, (i))
+#define TAKE_DOWN(i, d) get16 ((d) == 2 ? wr2 : wr1, (i))
 #endif
-    /* the first pixel's channels whole, the others sliding */
+    /* the column sums of the bytes beside this work-item's that the windows
+     * take or leave as they slide, one by one: byte q counted from its
+     * first is byte q + 32 of the work-item two lanes before (q < -16),
+     * q + 16 of the one before, q - 16 of the one after (q < 32) or q - 32
+     * of the one two lanes after */
 #pragma unroll
-    for (int b = 0; b < 16; b++) {
-      uint sum = 0;
-
-      if (b < CH) {
-#pragma unroll
-        for (int k = -WB; k <= WB; k += CH)
-          sum += WCOL (b + k);
-      } else {
-        sum = get16 (o, b - CH) + WCOL (b + WB) - WCOL (b - CH - WB);
-      }
-      o = put16 (o, b, sum);
+    for (int q = -WB; q < (16 - CH - WB < 0 ? 16 - CH - WB : 0); q++) {
+      if (q < -16)
+        l2 = put16 (l2, q + 32, TAKE_UP (q + 32, 2));
+      else
+        l1 = put16 (l1, q + 16, TAKE_UP (q + 16, 1));
     }
+#pragma unroll
+    for (int q = CH + WB > 16 ? CH + WB : 16; q < 16 + WB; q++) {
+      if (q < 32)
+        r1 = put16 (r1, q - 16, TAKE_DOWN (q - 16, 1));
+      else
+        r2 = put16 (r2, q - 32, TAKE_DOWN (q - 32, 2));
+    }
+#undef TAKE_UP
+#undef TAKE_DOWN
+    /* the first pixel's channels whole (at d = 17 on 4 bytes a pixel, 40
+     * shuffles a row in all where the bytes one by one took 64), the
+     * others sliding */
+    o = put16 (o, 0, warp_first (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, 0));
+    if (CH > 1)
+      o = put16 (o, 1, warp_first (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, 1));
+    if (CH > 2) {
+      o = put16 (o, 2, warp_first (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, 2));
+      o = put16 (o, 3, warp_first (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, 3));
+    }
+#pragma unroll
+    for (int b = CH; b < 16; b++)
+      o = put16 (o, b, get16 (o, b - CH) + WCOL (b + WB) -
+          WCOL (b - CH - WB));
     if (writes && y0 + i < height)
       store_item (o, dst, dst_stride, x, y0 + i, width, n, magic, shift);
     col -= convert_uint16 (LEAVING (i));
@@ -898,9 +1034,12 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
 #undef WCOL
 #undef LEAVING
 #ifdef ASYNC_COPY
-#undef AHEAD
+#undef STACKED
 #undef SLOT
+#if WARP_STACK == 1
+#undef AHEAD
 #undef COPY_ROW
+#endif
 #endif
 #endif
 
