@@ -120,9 +120,9 @@ typedef enum
  * leaving the window come from local memory: d = 5 0.037, 7 0.042, 9
  * 0.046, 11 0.050, 13 0.054, 17 0.061 with 8 rows; 4 rows the same to
  * d = 9 and slower above, 16 slower at every d. The kernel takes up to
- * WARP_MAX_BYTES each side: 8 pixels of 4 bytes, 16 of 2 (NV12's chroma);
- * by default up to WARP_MAX_RADIUS, where the blocks take over. */
-#define WARP_MAX_BYTES 32
+ * WARP_MAX_BYTES each side (four work-items): 16 pixels of 4 bytes;
+ * by default up to WARP_MAX_RADIUS, where the scan takes over. */
+#define WARP_MAX_BYTES 64
 #define WARP_MAX_RADIUS 15
 #define WARP_FEW_ROWS_RADIUS 2
 #define WARP_FEW_ROWS 4

@@ -720,8 +720,8 @@ boxblur_small (__global const uchar * restrict src, int src_stride,
  * column sums go through local memory between two barriers. */
 #ifdef WARP_RADIUS
 
-#if WARP_RADIUS * CH > 32 || !(defined (NV_PTX) || defined (WARP_EMULATED))
-#error "boxblur_warp takes at most 32 bytes each side, and NV_PTX or WARP_EMULATED"
+#if WARP_RADIUS * CH > 64 || !(defined (NV_PTX) || defined (WARP_EMULATED))
+#error "boxblur_warp takes at most 64 bytes each side, and NV_PTX or WARP_EMULATED"
 #endif
 /* with the asynchronous copies one warp a work-group: 3-5% faster than two
  * on an H100 at 4K RGBA */
@@ -742,12 +742,36 @@ boxblur_small (__global const uchar * restrict src, int src_stride,
 #define WARP_SLIDES(q) (((q) >= CH + WB && (q) <= 15 + WB) || \
     ((q) >= -WB && (q) <= 15 - CH - WB))
 
+/* Column sums of the work-items one to four lanes before this one (l1 to
+ * l4) and after it (r1 to r4): with NVIDIA's shuffles only the bytes the
+ * slides take; emulated, wl1 to wr4 hold them whole too. Variables of
+ * their own, not a structure, which a compiler may keep in memory. */
+#define SIDES_PARAMS uint16 l4, uint16 l3, uint16 l2, uint16 l1, uint16 r1, \
+    uint16 r2, uint16 r3, uint16 r4
+#define SIDES_ARGS l4, l3, l2, l1, r1, r2, r3, r4
+
+/* the sides m lanes away, m a constant from -4 to 4 but 0 */
+#define SIDE(m) ((m) == -4 ? l4 : (m) == -3 ? l3 : (m) == -2 ? l2 : \
+    (m) == -1 ? l1 : (m) == 1 ? r1 : (m) == 2 ? r2 : (m) == 3 ? r3 : r4)
+#define WHOLE_SIDE(m) ((m) == -4 ? wl4 : (m) == -3 ? wl3 : (m) == -2 ? wl2 : \
+    (m) == -1 ? wl1 : (m) == 1 ? wr1 : (m) == 2 ? wr2 : (m) == 3 ? wr3 : wr4)
+
+/* byte i of the sides m lanes away set to v */
+#define SET_SIDE(m, i, v) do { \
+    if ((m) == -4) l4 = put16 (l4, (i), (v)); \
+    else if ((m) == -3) l3 = put16 (l3, (i), (v)); \
+    else if ((m) == -2) l2 = put16 (l2, (i), (v)); \
+    else if ((m) == -1) l1 = put16 (l1, (i), (v)); \
+    else if ((m) == 1) r1 = put16 (r1, (i), (v)); \
+    else if ((m) == 2) r2 = put16 (r2, (i), (v)); \
+    else if ((m) == 3) r3 = put16 (r3, (i), (v)); \
+    else r4 = put16 (r4, (i), (v)); \
+  } while (0)
+
 /* the column sum of byte b, counted from this work-item's first: its own,
- * or one of those of the work-items one (l1, r1) or two (l2, r2) lanes
- * before or after it */
-#define WCOL(b) ((b) < -16 ? get16 (l2, (b) + 32) : (b) < 0 ? \
-    get16 (l1, (b) + 16) : (b) >= 32 ? get16 (r2, (b) - 32) : (b) >= 16 ? \
-    get16 (r1, (b) - 16) : get16 (col, (b)))
+ * or one the slides took from the work-items beside it */
+#define WCOL(b) ((b) >= 0 && (b) < 16 ? get16 (col, (b)) : \
+    get16 (SIDE (FLOOR_DIV (b, 16)), (b) - 16 * FLOOR_DIV (b, 16)))
 
 /* the sum of bytes lo, lo + CH, ... hi of v, of one channel (the loops
  * over all 16 bytes, so that they unroll before lo and hi are known) */
@@ -777,16 +801,16 @@ warp_slides_all (int m, int lo, int hi)
   return all;
 }
 
-/* Emulated, the whole column sums of the work-items two and one lanes
- * before and one and two after, where l2, l1, r1 and r2 hold only the
- * bytes the slides take, as with NVIDIA's shuffles (so that a test on any
- * device finds a byte taken that was not passed on) */
+/* Emulated, the whole column sums of the work-items beside this one too
+ * (so that a test on any device finds a byte taken that no shuffle would
+ * have passed on) */
 #ifdef NV_PTX
-#define WARP_WHOLE_PARAMS
-#define WARP_WHOLE_ARGS
+#define WARP_WHOLE_PARAM
+#define WARP_WHOLE_ARG
 #else
-#define WARP_WHOLE_PARAMS , uint16 wl2, uint16 wl1, uint16 wr1, uint16 wr2
-#define WARP_WHOLE_ARGS , wl2, wl1, wr1, wr2
+#define WARP_WHOLE_PARAM , uint16 wl4, uint16 wl3, uint16 wl2, uint16 wl1, \
+    uint16 wr1, uint16 wr2, uint16 wr3, uint16 wr4
+#define WARP_WHOLE_ARG , wl4, wl3, wl2, wl1, wr1, wr2, wr3, wr4
 #endif
 
 /* channel c's part of the window of this work-item's first pixel that lies
@@ -795,8 +819,7 @@ warp_slides_all (int m, int lo, int hi)
  * passes on in one shuffle. Functions of constants, not loops, so that
  * every compiler unrolls what calls them. */
 inline uint
-warp_segment (uint16 col, uint16 l2, uint16 l1, uint16 r1, uint16 r2
-    WARP_WHOLE_PARAMS, int c, int m)
+warp_segment (uint16 col, SIDES_PARAMS WARP_WHOLE_PARAM, int c, int m)
 {
   /* (ternaries, not max () and min (): constants for any compiler) */
   int lo = c - WB - 16 * m > c ? c - WB - 16 * m : c;
@@ -816,25 +839,26 @@ warp_segment (uint16 col, uint16 l2, uint16 l1, uint16 r1, uint16 r2
   }
 #ifdef NV_PTX
   s = sum_channel (col, lo, hi);
-  return m == -2 ? shfl_up (s, 2) : m == -1 ? shfl_up (s, 1) : m == 1 ?
-      shfl_down (s, 1) : shfl_down (s, 2);
+  return m < 0 ? shfl_up (s, -m) : shfl_down (s, m);
 #else
-  return sum_channel (m == -2 ? wl2 : m == -1 ? wl1 : m == 1 ? wr1 : wr2, lo,
-      hi);
+  return sum_channel (WHOLE_SIDE (m), lo, hi);
 #endif
 }
 
 /* the sum of channel c over the window of this work-item's first pixel,
- * which reaches at most two lanes each side */
+ * which reaches at most four lanes each side */
 inline uint
-warp_first (uint16 col, uint16 l2, uint16 l1, uint16 r1, uint16 r2
-    WARP_WHOLE_PARAMS, int c)
+warp_first (uint16 col, SIDES_PARAMS WARP_WHOLE_PARAM, int c)
 {
-  return warp_segment (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, c, -2) +
-      warp_segment (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, c, -1) +
-      warp_segment (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, c, 0) +
-      warp_segment (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, c, 1) +
-      warp_segment (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, c, 2);
+  return warp_segment (col, SIDES_ARGS WARP_WHOLE_ARG, c, -4) +
+      warp_segment (col, SIDES_ARGS WARP_WHOLE_ARG, c, -3) +
+      warp_segment (col, SIDES_ARGS WARP_WHOLE_ARG, c, -2) +
+      warp_segment (col, SIDES_ARGS WARP_WHOLE_ARG, c, -1) +
+      warp_segment (col, SIDES_ARGS WARP_WHOLE_ARG, c, 0) +
+      warp_segment (col, SIDES_ARGS WARP_WHOLE_ARG, c, 1) +
+      warp_segment (col, SIDES_ARGS WARP_WHOLE_ARG, c, 2) +
+      warp_segment (col, SIDES_ARGS WARP_WHOLE_ARG, c, 3) +
+      warp_segment (col, SIDES_ARGS WARP_WHOLE_ARG, c, 4);
 }
 
 __kernel __attribute__ ((reqd_work_group_size (WARP_GROUP_SIZE, WARP_STACK,
@@ -952,7 +976,8 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
 #pragma unroll 1
 #endif
   for (int i = 0; i < ROWS; i++) {
-    uint16 l1 = 0, l2 = 0, r1 = 0, r2 = 0, o = 0;
+    uint16 l4 = 0, l3 = 0, l2 = 0, l1 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0;
+    uint16 o = 0;
 
     /* the row entering the window (loading it a row ahead kept more
      * registers and ran 3-11% slower) */
@@ -975,52 +1000,46 @@ boxblur_warp (__global const uchar * restrict src, int src_stride,
     }
 #endif
 #ifdef NV_PTX
-#define TAKE_UP(i, d) shfl_up (get16 (col, (i)), (d))
-#define TAKE_DOWN(i, d) shfl_down (get16 (col, (i)), (d))
+#define TAKE(m, i) ((m) < 0 ? shfl_up (get16 (col, (i)), -(m)) : \
+    shfl_down (get16 (col, (i)), (m)))
 #else
     /* those at the ends of a warp take anything: they write nothing */
-    uint16 wl2, wl1, wr1, wr2;
+    uint16 wl4, wl3, wl2, wl1, wr1, wr2, wr3, wr4;
 
     lanes[lx] = col;
     barrier (CLK_LOCAL_MEM_FENCE);
     wl1 = lanes[max (lx - 1, 0)];
     wl2 = lanes[max (lx - 2, 0)];
+    wl3 = lanes[max (lx - 3, 0)];
+    wl4 = lanes[max (lx - 4, 0)];
     wr1 = lanes[min (lx + 1, WARP_GROUP_SIZE - 1)];
     wr2 = lanes[min (lx + 2, WARP_GROUP_SIZE - 1)];
+    wr3 = lanes[min (lx + 3, WARP_GROUP_SIZE - 1)];
+    wr4 = lanes[min (lx + 4, WARP_GROUP_SIZE - 1)];
     barrier (CLK_LOCAL_MEM_FENCE);
-#define TAKE_UP(i, d) get16 ((d) == 2 ? wl2 : wl1, (i))
-#define TAKE_DOWN(i, d) get16 ((d) == 2 ? wr2 : wr1, (i))
+#define TAKE(m, i) get16 (WHOLE_SIDE (m), (i))
 #endif
     /* the column sums of the bytes beside this work-item's that the windows
      * take or leave as they slide, one by one: byte q counted from its
-     * first is byte q + 32 of the work-item two lanes before (q < -16),
-     * q + 16 of the one before, q - 16 of the one after (q < 32) or q - 32
-     * of the one two lanes after */
+     * first is byte q - 16 m of the work-item m = floor (q / 16) lanes
+     * away */
 #pragma unroll
-    for (int q = -WB; q < (16 - CH - WB < 0 ? 16 - CH - WB : 0); q++) {
-      if (q < -16)
-        l2 = put16 (l2, q + 32, TAKE_UP (q + 32, 2));
-      else
-        l1 = put16 (l1, q + 16, TAKE_UP (q + 16, 1));
-    }
+    for (int q = -WB; q < (16 - CH - WB < 0 ? 16 - CH - WB : 0); q++)
+      SET_SIDE (FLOOR_DIV (q, 16), q - 16 * FLOOR_DIV (q, 16),
+          TAKE (FLOOR_DIV (q, 16), q - 16 * FLOOR_DIV (q, 16)));
 #pragma unroll
-    for (int q = CH + WB > 16 ? CH + WB : 16; q < 16 + WB; q++) {
-      if (q < 32)
-        r1 = put16 (r1, q - 16, TAKE_DOWN (q - 16, 1));
-      else
-        r2 = put16 (r2, q - 32, TAKE_DOWN (q - 32, 2));
-    }
-#undef TAKE_UP
-#undef TAKE_DOWN
+    for (int q = CH + WB > 16 ? CH + WB : 16; q < 16 + WB; q++)
+      SET_SIDE (q / 16, q % 16, TAKE (q / 16, q % 16));
+#undef TAKE
     /* the first pixel's channels whole (at d = 17 on 4 bytes a pixel, 40
      * shuffles a row in all where the bytes one by one took 64), the
      * others sliding */
-    o = put16 (o, 0, warp_first (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, 0));
+    o = put16 (o, 0, warp_first (col, SIDES_ARGS WARP_WHOLE_ARG, 0));
     if (CH > 1)
-      o = put16 (o, 1, warp_first (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, 1));
+      o = put16 (o, 1, warp_first (col, SIDES_ARGS WARP_WHOLE_ARG, 1));
     if (CH > 2) {
-      o = put16 (o, 2, warp_first (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, 2));
-      o = put16 (o, 3, warp_first (col, l2, l1, r1, r2 WARP_WHOLE_ARGS, 3));
+      o = put16 (o, 2, warp_first (col, SIDES_ARGS WARP_WHOLE_ARG, 2));
+      o = put16 (o, 3, warp_first (col, SIDES_ARGS WARP_WHOLE_ARG, 3));
     }
 #pragma unroll
     for (int b = CH; b < 16; b++)
