@@ -698,12 +698,12 @@ boxblur_small (__global const uchar * restrict src, int src_stride,
 #endif
 
 /* One pass for GPUs at the small diameters, with warp shuffles (NV_PTX;
- * -DWARP_RADIUS, at most 32 bytes each side, with -DROWS): a work-item
+ * -DWARP_RADIUS, at most 64 bytes each side, with -DROWS): a work-item
  * takes 16 bytes of ROWS rows, loads its 16 bytes of each of the ROWS +
  * d - 1 rows around them once, and sums each column down; the column sums
- * of the bytes each side it takes from the one or two work-items beside it
+ * of the bytes each side it takes from the one to four work-items beside it
  * in its warp by shuffles, and sums across. No barrier, and no byte
- * loaded twice but by the one or two work-items at each end of a warp,
+ * loaded twice but by the one to four work-items at each end of a warp,
  * which compute for their neighbours and write nothing. The first ROWS
  * rows it loads, which leave the window in turn, it keeps in local memory
  * of its own rather than loading them again (5-8% faster on an H100 at
@@ -723,8 +723,8 @@ boxblur_small (__global const uchar * restrict src, int src_stride,
 #if WARP_RADIUS * CH > 64 || !(defined (NV_PTX) || defined (WARP_EMULATED))
 #error "boxblur_warp takes at most 64 bytes each side, and NV_PTX or WARP_EMULATED"
 #endif
-/* with the asynchronous copies one warp a work-group: 3-5% faster than two
- * on an H100 at 4K RGBA */
+/* with the asynchronous copies, work-groups one warp wide (3-5% faster
+ * than two on an H100 at 4K RGBA) and ASYNC_COPY warps high */
 #ifdef ASYNC_COPY
 #define WARP_GROUP_SIZE 32
 #define WARP_STACK ASYNC_COPY
