@@ -124,6 +124,8 @@ typedef enum
  * by default up to WARP_MAX_RADIUS, where the scan takes over. */
 #define WARP_MAX_BYTES 64
 #define WARP_MAX_RADIUS 15
+/* every format's pixels are at most 4 bytes */
+G_STATIC_ASSERT (WARP_MAX_RADIUS * 4 <= WARP_MAX_BYTES);
 #define WARP_FEW_ROWS_RADIUS 2
 #define WARP_FEW_ROWS 4
 #define WARP_ROWS 8
@@ -187,8 +189,6 @@ struct _GstClBoxBlur
   /* GST_CL_BOXBLUR_METHOD=warp: the warps wherever they take the radius,
    * also at d = 3, on any device */
   gboolean warp_forced;
-  /* the most bytes a pixel of the planes of the negotiated format */
-  gint max_pstride;
   /* GST_CL_BOXBLUR_METHOD=scan: the scan at every radius it takes, on any
    * device */
   gboolean scan_forced;
@@ -360,8 +360,7 @@ one_radius_kernel (GstClBoxBlur * self, gint radius)
     return ONE_RADIUS_SCAN;
   if (radius <= SMALL_MAX_RADIUS && !self->warp_forced)
     return ONE_RADIUS_SMALL;
-  if ((self->warp_forced || nv_default) && radius <= WARP_MAX_RADIUS &&
-      radius * self->max_pstride <= WARP_MAX_BYTES)
+  if ((self->warp_forced || nv_default) && radius <= WARP_MAX_RADIUS)
     return ONE_RADIUS_WARP;
   if (!self->small_only && radius >= BLOCKS_MIN_RADIUS &&
       radius <= BLOCKS_MAX_RADIUS)
@@ -540,10 +539,6 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   self->small_only = env && g_str_equal (env, "small");
   self->warp_forced = env && g_str_equal (env, "warp");
   self->scan_forced = env && g_str_equal (env, "scan");
-  self->max_pstride = 1;
-  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++)
-    self->max_pstride = MAX (self->max_pstride,
-        GST_VIDEO_INFO_COMP_PSTRIDE (in_info, c));
   if (self->method == BOX_BLUR_BLOCKS) {
     OneRadiusKernel kind;
     gint radius, group, writers;
@@ -922,5 +917,4 @@ static void
 gst_cl_box_blur_init (GstClBoxBlur * self)
 {
   self->diameter = DEFAULT_DIAMETER;
-  self->max_pstride = 4;
 }
