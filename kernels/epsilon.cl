@@ -498,6 +498,14 @@ __kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
       s0[j / 2] = s1[j / 2] = bits[j / 2] = n[j / 2] = 0;
       s[j] = s[j + 1] = 0.0f;
     }
+    /* the rows unrolled, so that each row's loads from the tile go out
+     * before the row above is done with (H100, 4K: 7-11% faster to d =
+     * 11, 3% at d = 13 three rows at a time; at d = 15 unrolled 9% slower) */
+#if RADIUS <= 5
+#pragma unroll
+#elif RADIUS == 6
+#pragma unroll 3
+#endif
     for (int dy = 0, rows = 1, n_rows = 1; dy <= 2 * RADIUS;
         dy++, rows++, n_rows++) {
       __local const TILE_T *row = tile + (ly + dy) * PITCH;
