@@ -76,7 +76,8 @@ def plot_floor(cases, title, path):
         if c["element"] not in seen:
             seen.add(c["element"])
             pick.append(c)
-    labels = [f"{c['element']}\n{c['format']} {c['size']}" for c in pick]
+    labels = [f"{c['element']}\n{c['properties'].split(',')[0]}\n"
+              f"{c['format']} {c['size']}" for c in pick]
     x = range(len(pick))
     fig, ax = plt.subplots(figsize=(7, 4.2))
     ax.bar([i - 0.27 for i in x], [number(c["optimized kernel ms"])
