@@ -500,11 +500,10 @@ __kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
     }
     /* the rows unrolled, so that each row's loads from the tile go out
      * before the row above is done with (H100, 4K: 7-11% faster to d =
-     * 11, 3% at d = 13 three rows at a time; at d = 15 unrolled 9% slower) */
-#if RADIUS <= 5
+     * 11; at d = 15 unrolled 9% slower, a body larger than the instruction
+     * cache) */
+#if RADIUS <= 6
 #pragma unroll
-#elif RADIUS == 6
-#pragma unroll 3
 #endif
     for (int dy = 0, rows = 1, n_rows = 1; dy <= 2 * RADIUS;
         dy++, rows++, n_rows++) {
