@@ -129,14 +129,13 @@ static const gchar *const kernel_names[] = {
   "epsilon_optimized", "epsilon_packed", "epsilon_tiled", NULL
 };
 
-/* Bytes of local memory that epsilon_tiled needs, as its SKEW and PITCH. */
+/* Bytes of local memory that epsilon_tiled needs in work-groups of @local,
+ * as its SKEW and PITCH. */
 static gsize
-tiled_local_size (guint radius, guint pixels, gboolean halves)
+tiled_local_size (guint radius, guint pixels, const gsize local[2])
 {
-  gsize local[2], w;
+  gsize w = (local[0] * pixels + 2 * radius + 31) / 32 * 32;
 
-  tiled_group (halves, local);
-  w = (local[0] * pixels + 2 * radius + 31) / 32 * 32;
   return (local[1] + 2 * radius) * (w + w / 32 * 4) * sizeof (gfloat);
 }
 
@@ -233,13 +232,12 @@ filter_luma_reference (GstClBaseFilter * base, const GstClPlane * in,
  * that the window loops unroll */
 static void
 optimized_options (gchar * options, gsize size, const gchar * kernel,
-    gint radius, guint pixels, guint chroma_planes, gboolean halves)
+    gint radius, guint pixels, guint chroma_planes, gboolean halves,
+    const gsize local[2])
 {
   gint n = g_snprintf (options, size, "-DRADIUS=%d -DPX=%u -DCHROMA=%u",
       radius, pixels, chroma_planes);
-  gsize local[2];
 
-  tiled_group (halves, local);
   if (strcmp (kernel, "epsilon_tiled") == 0)
     g_snprintf (options + n, size - n, " -DLX=%d -DLY=%d%s", (gint) local[0],
         (gint) local[1], halves ? " -DNV_PTX" : "");
@@ -251,19 +249,17 @@ static gboolean
 filter_luma_optimized (GstClBaseFilter * base, const GstClFrame * in,
     const GstClFrame * out, gboolean chroma, gint threshold,
     const gchar * kernel, const gchar * options, guint pixels,
-    gboolean halves, GError ** error)
+    const gsize local[2], GError ** error)
 {
   const GstClPlane *y_in = &in->planes[0], *y_out = &out->planes[0];
   const GstClPlane *c0_in = &in->planes[1], *c0_out = &out->planes[1];
   const GstClPlane *c1_in = &in->planes[in->n_planes - 1];
   const GstClPlane *c1_out = &out->planes[out->n_planes - 1];
   gsize global[2] = { (y_in->width + pixels - 1) / pixels, y_in->height };
-  gsize local[2];
   gboolean tiled = strcmp (kernel, "epsilon_tiled") == 0;
   gint c_bytes = c0_in->width * c0_in->pstride, c_rows = c0_in->height;
   cl_kernel k;
 
-  tiled_group (halves, local);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_epsilon, options,
       kernel, error);
   if (!k || !gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (y_in->mem),
@@ -314,7 +310,7 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
    * must fit */
   tiled_group (halves, local);
   if (strcmp (kernel, "epsilon_tiled") == 0 && (pixels % 4 ||
-          tiled_local_size (radius, pixels, halves) >
+          tiled_local_size (radius, pixels, local) >
           ctx->caps.local_mem_size ||
           local[0] * local[1] > ctx->caps.max_work_group_size))
     kernel = "epsilon_packed";
@@ -324,7 +320,7 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   chroma = out->n_planes > 1 && out->n_planes <= 3 &&
       out->planes[1].height <= out->planes[0].height;
   optimized_options (options, sizeof (options), kernel, radius, pixels,
-      chroma ? out->n_planes - 1 : 0, halves);
+      chroma ? out->n_planes - 1 : 0, halves, local);
   /* a diameter changed while playing: the reference kernel, which takes
    * any, until the optimized one for it is built (a second or two on an
    * H100 the first time) */
@@ -338,7 +334,7 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   ok = reference ?
       filter_luma_reference (base, &in->planes[0], &out->planes[0], radius,
       threshold, error) : filter_luma_optimized (base, in, out, chroma,
-      threshold, kernel, options, pixels, halves, error);
+      threshold, kernel, options, pixels, local, error);
 
   for (p = 1; ok && !chroma && p < out->n_planes; p++)
     ok = gst_cl_base_filter_copy_plane (base, &in->planes[p],
