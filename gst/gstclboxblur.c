@@ -158,11 +158,16 @@ G_STATIC_ASSERT (WARP_MAX_RADIUS * 4 <= WARP_MAX_BYTES);
  * / 64: 4K d = 51 0.098 / 0.096 / 0.097 / 0.128, d = 101 0.115 / 0.111 /
  * 0.118 / 0.140; 1080p d = 101 0.038 / 0.037 / 0.051 / 0.075 (before the
  * sums, each run loaded its d rows: 32 rows at 4K, 16 at 1080p, d = 101
- * 0.132 and 0.058). */
+ * 0.132 and 0.058). With its rows copied ahead (SCAN_AHEAD), 16 rows still
+ * lead: 4K d = 51 0.092 / 0.089 / 0.091 / 0.102, d = 101 0.110 / 0.102 /
+ * 0.105 / 0.106; 1080p d = 101 0.038 / 0.036 / 0.045 / 0.060. */
 #define SCAN_GROUP 128
 #define SCAN_ROWS 16
 #define SCAN_MIN_RADIUS 16
 #define SUM_ROWS 8
+/* the steps its rows are copied ahead of their use, SCAN_AHEAD in the
+ * kernel */
+#define SCAN_AHEAD 2
 
 /* the bytes of a row a work-item of boxblur_band takes, the largest radius
  * it takes (its private sums keep 64 bytes each side) and the rows it
@@ -403,14 +408,15 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
     *group = self->group_override > 0 ?
         GST_ROUND_UP_32 (self->group_override) : SCAN_GROUP;
     *writers = *group - scan_halo (radius, pstride);
-    /* two rows of prefix sums, and the shuffles' where there are none */
+    /* two rows of prefix sums, the shuffles' where there are none, and
+     * the ring of rows copied ahead (SCAN_AHEAD + 1 steps of two rows) */
     if ((gsize) * group > ctx->caps.max_work_group_size ||
-        (gsize) * group * 16 * 9 + 2 * 16 * (*group / 32) >
-        ctx->caps.local_mem_size)
+        (gsize) * group * 16 * (9 + 2 * (SCAN_AHEAD + 1)) +
+        2 * 16 * (*group / 32) > ctx->caps.local_mem_size)
       return FALSE;
-    g_snprintf (options, 64, "-DCH=%d -DSCAN_RADIUS=%d -DGROUP=%d %s",
+    g_snprintf (options, 64, "-DCH=%d -DSCAN_RADIUS=%d -DGROUP=%d %s%s",
         pstride, radius, *group, ctx->caps.nv_ptx ? "-DNV_PTX" :
-        "-DSCAN_EMULATED");
+        "-DSCAN_EMULATED", ctx->caps.async_copy ? " -DASYNC_COPY" : "");
     return TRUE;
   }
   if (!blocks_shape (self, radius, pstride, group, writers))
