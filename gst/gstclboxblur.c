@@ -52,15 +52,16 @@ enum
  * from d = 7 (19 after the warps) to 31, summing across the block from
  * local memory with the work-items' totals; with PTX from d = 33, the
  * same down wider blocks, starting each window from sums of 8 rows a
- * kernel before gave, summing across as differences of prefix sums;
+ * kernel before gave, summing across as differences of prefix sums, its
+ * rows copied two steps ahead where the device has asynchronous copies;
  * one pass down strips of columns, summing d column sums across from local
  * memory, for the other diameters up to 21; and two passes of column runs
  * stored through a transposing local tile above, whose cost does not grow
  * with d (H100, 4K RGBA, kernel ms at d = 3 / 9 / 17 / 31 / 51 / 101:
  * small 0.038; warps 0.037 (d = 5), 0.046, 0.061; blocks 0.062, 0.067,
- * 0.080, 0.105, 0.173; scan -, -, 0.093, 0.096, 0.111; strips 0.055,
- * 0.078, -, 0.165 (two passes), 0.164 (two passes), 0.171 (two
- * passes)). The kernels built for one radius are built at
+ * 0.080, 0.105, 0.173; scan -, -, 0.093 (before its copies ahead),
+ * 0.090, 0.102; strips 0.055, 0.078, -, 0.165 (two passes), 0.164 (two
+ * passes), 0.171 (two passes)). The kernels built for one radius are built at
  * negotiation for the diameter the stream starts with, and in the
  * background for a diameter changed while playing.
  * GST_CL_BOXBLUR_METHOD=small takes the small kernel at d = 3 and no
