@@ -61,8 +61,8 @@ enum
  * small 0.038; warps 0.037 (d = 5), 0.046, 0.061; blocks 0.062, 0.067,
  * 0.080, 0.105, 0.173; scan -, -, 0.093 (before its copies ahead),
  * 0.090, 0.102; strips 0.055, 0.078, -, 0.165 (two passes), 0.164 (two
- * passes), 0.171 (two passes)). The kernels built for one radius are built at
- * negotiation for the diameter the stream starts with, and in the
+ * passes), 0.171 (two passes)). The kernels built for one radius are
+ * built at negotiation for the diameter the stream starts with, and in the
  * background for a diameter changed while playing.
  * GST_CL_BOXBLUR_METHOD=small takes the small kernel at d = 3 and no
  * blocks, =warp the warps up to d = 17, =scan the scan at every diameter
