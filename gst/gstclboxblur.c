@@ -406,14 +406,20 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
     return TRUE;
   }
   if (kind == ONE_RADIUS_SCAN) {
+    /* the ring of rows copied ahead, where the copies are asynchronous or
+     * emulated */
+    gboolean ring = ctx->caps.async_copy || !ctx->caps.nv_ptx;
+
     *group = self->group_override > 0 ?
         GST_ROUND_UP_32 (self->group_override) : SCAN_GROUP;
     *writers = *group - scan_halo (radius, pstride);
-    /* two rows of prefix sums, the shuffles' where there are none, and
-     * the ring of rows copied ahead (SCAN_AHEAD + 1 steps of two rows) */
+    /* two rows of prefix sums in four words of 16 bytes, the warps'
+     * totals, the shuffles' where there are none, and the ring (SCAN_AHEAD
+     * + 1 steps of two rows) */
     if ((gsize) * group > ctx->caps.max_work_group_size ||
-        (gsize) * group * 16 * (9 + 2 * (SCAN_AHEAD + 1)) +
-        2 * 16 * (*group / 32) > ctx->caps.local_mem_size)
+        (gsize) * group * 16 * (8 + (ctx->caps.nv_ptx ? 0 : 1) +
+            (ring ? 2 * (SCAN_AHEAD + 1) : 0)) + 2 * 16 * (*group / 32) >
+        ctx->caps.local_mem_size)
       return FALSE;
     g_snprintf (options, 64, "-DCH=%d -DSCAN_RADIUS=%d -DGROUP=%d %s%s",
         pstride, radius, *group, ctx->caps.nv_ptx ? "-DNV_PTX" :

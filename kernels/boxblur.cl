@@ -1234,9 +1234,9 @@ boxblur_blocks (__global const uchar * restrict src, int src_stride,
  * asynchronous copies (-DASYNC_COPY, with NV_PTX): they hold no register
  * while in flight, and three steps' are in flight at once where the loads
  * were one step's, issued before its barrier (H100, 4K RGBA, kernel ms:
- * d = 51 0.0958 -> 0.0894, 101 0.1119 -> 0.1020; 1, 2 or 3 steps ahead
- * alike). With SCAN_EMULATED the same ring, filled by plain copies, so
- * that any device tests it. */
+ * d = 51 0.0958 -> 0.0894, 101 0.1119 -> 0.1022; 1, 2 or 3 steps ahead
+ * alike). With SCAN_EMULATED the same ring, filled by plain copies (no
+ * wait then), so that any device tests its slots. */
 #if defined (ASYNC_COPY) || defined (SCAN_EMULATED)
 #define SCAN_AHEAD 2
 #ifndef ASYNC_COPY
