@@ -166,9 +166,12 @@ G_STATIC_ASSERT (WARP_MAX_RADIUS * 4 <= WARP_MAX_BYTES);
 #define SCAN_ROWS 16
 #define SCAN_MIN_RADIUS 16
 #define SUM_ROWS 8
-/* the steps its rows are copied ahead of their use, SCAN_AHEAD in the
- * kernel */
+/* the steps its rows are copied ahead of their use, where the copies are
+ * asynchronous or emulated (-DSCAN_AHEAD) */
 #define SCAN_AHEAD 2
+
+/* the bytes of the build options of the kernels built for one radius */
+#define ONE_RADIUS_OPTIONS 96
 
 /* the bytes of a row a work-item of boxblur_band takes, the largest radius
  * it takes (its private sums keep 64 bytes each side) and the rows it
@@ -379,8 +382,8 @@ one_radius_kernel (GstClBoxBlur * self, gint radius)
  * FALSE where the device cannot take it */
 static gboolean
 one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
-    gint pstride, gint width, gint height, gchar options[64], gint * group,
-    gint * writers)
+    gint pstride, gint width, gint height, gchar options[ONE_RADIUS_OPTIONS],
+    gint * group, gint * writers)
 {
   GstClContext *ctx =
       gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
@@ -392,17 +395,17 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
 
     warp_shape (self, ctx, radius, pstride, width, height, &rows, &stack);
 
-    g_snprintf (options, 64, "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d %s",
-        pstride, radius, rows, ctx->caps.nv_ptx ? "-DNV_PTX" :
-        "-DWARP_EMULATED");
+    g_snprintf (options, ONE_RADIUS_OPTIONS,
+        "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d %s", pstride, radius, rows,
+        ctx->caps.nv_ptx ? "-DNV_PTX" : "-DWARP_EMULATED");
     if (stack > 0)
-      g_snprintf (options + strlen (options), 64 - strlen (options),
-          " -DASYNC_COPY=%d", stack);
+      g_snprintf (options + strlen (options),
+          ONE_RADIUS_OPTIONS - strlen (options), " -DASYNC_COPY=%d", stack);
     return TRUE;
   }
   if (kind == ONE_RADIUS_SMALL) {
-    g_snprintf (options, 64, "-DCH=%d -DSMALL_RADIUS=%d -DROWS=%d", pstride,
-        radius, SMALL_ROWS);
+    g_snprintf (options, ONE_RADIUS_OPTIONS,
+        "-DCH=%d -DSMALL_RADIUS=%d -DROWS=%d", pstride, radius, SMALL_ROWS);
     return TRUE;
   }
   if (kind == ONE_RADIUS_SCAN) {
@@ -421,15 +424,20 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
             (ring ? 2 * (SCAN_AHEAD + 1) : 0)) + 2 * 16 * (*group / 32) >
         ctx->caps.local_mem_size)
       return FALSE;
-    g_snprintf (options, 64, "-DCH=%d -DSCAN_RADIUS=%d -DGROUP=%d %s%s",
-        pstride, radius, *group, ctx->caps.nv_ptx ? "-DNV_PTX" :
-        "-DSCAN_EMULATED", ctx->caps.async_copy ? " -DASYNC_COPY" : "");
+    g_snprintf (options, ONE_RADIUS_OPTIONS,
+        "-DCH=%d -DSCAN_RADIUS=%d -DGROUP=%d %s%s", pstride, radius, *group,
+        ctx->caps.nv_ptx ? "-DNV_PTX" : "-DSCAN_EMULATED",
+        ctx->caps.async_copy ? " -DASYNC_COPY" : "");
+    if (ring)
+      g_snprintf (options + strlen (options),
+          ONE_RADIUS_OPTIONS - strlen (options), " -DSCAN_AHEAD=%d",
+          SCAN_AHEAD);
     return TRUE;
   }
   if (!blocks_shape (self, radius, pstride, group, writers))
     return FALSE;
-  g_snprintf (options, 64, "-DCH=%d -DRADIUS=%d -DGROUP=%d", pstride, radius,
-      *group);
+  g_snprintf (options, ONE_RADIUS_OPTIONS, "-DCH=%d -DRADIUS=%d -DGROUP=%d",
+      pstride, radius, *group);
   return TRUE;
 }
 
@@ -453,7 +461,7 @@ one_radius_ready (GstClBoxBlur * self, OneRadiusKernel kind,
 
   for (guint p = 0; p < frame->n_planes; p++) {
     gint group, writers;
-    gchar options[64];
+    gchar options[ONE_RADIUS_OPTIONS];
 
     if (!one_radius_options (self, kind, radius, frame->planes[p].pstride,
             frame->planes[p].width, frame->planes[p].height, options, &group,
@@ -563,7 +571,7 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     kind = one_radius_kernel (self, radius);
     for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++) {
       gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (in_info, c);
-      gchar options[64];
+      gchar options[ONE_RADIUS_OPTIONS];
 
       /* and the strips and the two passes, in the background, for a
        * diameter changed while playing */
@@ -817,7 +825,7 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
 
   for (p = 0; p < in->n_planes; p++) {
     gint group = 0, writers = 0;
-    gchar options[64];
+    gchar options[ONE_RADIUS_OPTIONS];
     gboolean ok;
 
     if (reference)

@@ -1236,9 +1236,9 @@ boxblur_blocks (__global const uchar * restrict src, int src_stride,
  * were one step's, issued before its barrier (H100, 4K RGBA, kernel ms:
  * d = 51 0.0958 -> 0.0894, 101 0.1119 -> 0.1022; 1, 2 or 3 steps ahead
  * alike). With SCAN_EMULATED the same ring, filled by plain copies (no
- * wait then), so that any device tests its slots. */
-#if defined (ASYNC_COPY) || defined (SCAN_EMULATED)
-#define SCAN_AHEAD 2
+ * wait then), so that any device tests its slots. The element passes
+ * -DSCAN_AHEAD=2 with either, and no ring without. */
+#ifdef SCAN_AHEAD
 #ifndef ASYNC_COPY
 #define copy_async_16(dst, src) \
     (*(__local uchar16 *) (dst) = *(__global const uchar16 *) (src))
