@@ -202,6 +202,10 @@ struct _GstClComposite
   gboolean bytes_only;          /* GST_CL_COMPOSITE_KERNEL=bytes */
   GstClStaging staging[3];      /* background, overlay, output */
   GstVideoAggregatorPad *pads[2];
+  /* each input's format from its caps event on, before GstVideoAggregator
+   * takes the event in its own thread (the pad's info): the other input
+   * takes it. Under the object lock. */
+  GstVideoFormat formats[2];
 
   /* pads left unlinked, whose streams the element ended itself */
   GMutex unlinked_lock;
@@ -704,36 +708,53 @@ keep_format (GstCaps * caps, const gchar * format)
   return caps;
 }
 
+/* The index of @pad, sink_0 or sink_1 */
+static guint
+pad_index (GstClComposite * self, GstPad * pad)
+{
+  return pad == GST_PAD (self->pads[0]) ? 0 : 1;
+}
+
+/* The format of the other input's stream than @pad's, or
+ * GST_VIDEO_FORMAT_UNKNOWN before its caps */
+static GstVideoFormat
+other_format (GstClComposite * self, GstPad * pad)
+{
+  GstVideoFormat format;
+
+  GST_OBJECT_LOCK (self);
+  format = self->formats[1 - pad_index (self, pad)];
+  GST_OBJECT_UNLOCK (self);
+  return format;
+}
+
 /* The kernels do not convert, so both inputs take one format: the other
- * input's where it has one; else the first, in downstream's order, that both
- * upstreams can give, which both pads work out alike whichever asks first. */
+ * input's where its stream has one; else the first, in downstream's order,
+ * that the upstreams linked can give. That is the same answer whichever pad
+ * asks first and whether or not the other is linked yet, so two inputs that
+ * negotiate at once, or one as the other is linked, agree wherever their
+ * upstreams can convert. */
 static GstCaps *
 agree_on_format (GstClComposite * self, GstPad * pad, GstCaps * caps)
 {
-  GstVideoAggregatorPad *other = self->pads[pad == GST_PAD (self->pads[0]) ?
-      1 : 0];
-  GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
+  GstVideoFormat format = other_format (self, pad);
   const GValue *v;
-  GstCaps *first, *second;
-  gboolean agree;
+  GstCaps *upstream[2];
+  gboolean settle;
+  guint i;
 
-  GST_OBJECT_LOCK (self);
-  if (other->info.finfo)
-    format = GST_VIDEO_INFO_FORMAT (&other->info);
-  GST_OBJECT_UNLOCK (self);
   if (format != GST_VIDEO_FORMAT_UNKNOWN)
     return keep_format (caps, gst_video_format_to_string (format));
 
   /* in the pads' order, whichever asks: the same steps give the same
-   * format */
-  first = peer_formats (self, GST_PAD (self->pads[0]));
-  second = peer_formats (self, GST_PAD (self->pads[1]));
-  /* one settled on only where both upstreams are known: not while a link
-   * is checked, nor with an input unlinked */
-  agree = first && second;
-  caps = keep_formats (caps, first);
-  caps = keep_formats (caps, second);
-  if (!agree || gst_caps_is_empty (caps))
+   * format. One is settled on only where this pad's upstream is known, not
+   * while its link is checked. */
+  for (i = 0; i < G_N_ELEMENTS (upstream); i++)
+    upstream[i] = peer_formats (self, GST_PAD (self->pads[i]));
+  settle = upstream[pad_index (self, pad)] != NULL;
+  for (i = 0; i < G_N_ELEMENTS (upstream); i++)
+    caps = keep_formats (caps, upstream[i]);
+  if (!settle || gst_caps_is_empty (caps))
     return caps;
   v = gst_structure_get_value (gst_caps_get_structure (caps, 0), "format");
   if (GST_VALUE_HOLDS_LIST (v))
@@ -741,6 +762,20 @@ agree_on_format (GstClComposite * self, GstPad * pad, GstCaps * caps)
   if (!v || !G_VALUE_HOLDS_STRING (v))
     return caps;
   return keep_format (caps, g_value_get_string (v));
+}
+
+/* Where caps in @format come into @pad while the other input's stream is in
+ * @taken: the element says what to do, as upstream's error will not */
+static void
+warn_format_taken (GstClComposite * self, GstPad * pad, GstVideoFormat taken,
+    GstVideoFormat format)
+{
+  GstPad *other = GST_PAD (self->pads[1 - pad_index (self, pad)]);
+
+  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION, ("%s takes the format of "
+          "%s, %s, not %s: put a videoconvert before it", GST_PAD_NAME (pad),
+          GST_PAD_NAME (other), gst_video_format_to_string (taken),
+          gst_video_format_to_string (format)), (NULL));
 }
 
 /* Inputs may be in system memory or memory:OpenCL, whatever the output's
@@ -757,33 +792,23 @@ gst_cl_composite_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS) {
     GstClComposite *self = GST_CL_COMPOSITE (agg);
-    GstVideoAggregatorPad *other = self->pads[GST_PAD_CAST (pad) ==
-        GST_PAD_CAST (self->pads[0]) ? 1 : 0];
-    GstVideoFormat other_format = GST_VIDEO_FORMAT_UNKNOWN;
+    GstVideoFormat taken = other_format (self, GST_PAD (pad));
     GstVideoInfo info;
-    gboolean ok;
+    gboolean ok, differs;
 
     gst_query_parse_accept_caps (query, &caps);
     /* as GstPad does with GST_PAD_FLAG_ACCEPT_INTERSECT: fields the caps
      * leave out (interlace-mode) take the template's */
     ok = gst_caps_can_intersect (caps, templ);
     /* both pads in one format: the kernels do not convert */
-    GST_OBJECT_LOCK (self);
-    if (ok && gst_video_info_from_caps (&info, caps) && other->info.finfo &&
-        GST_VIDEO_INFO_FORMAT (&other->info) != GST_VIDEO_FORMAT_UNKNOWN &&
-        GST_VIDEO_INFO_FORMAT (&other->info) != GST_VIDEO_INFO_FORMAT (&info)) {
-      ok = FALSE;
-      other_format = GST_VIDEO_INFO_FORMAT (&other->info);
-    }
-    GST_OBJECT_UNLOCK (self);
+    differs = ok && taken != GST_VIDEO_FORMAT_UNKNOWN &&
+        gst_video_info_from_caps (&info, caps) &&
+        GST_VIDEO_INFO_FORMAT (&info) != taken;
+    ok = ok && !differs;
     gst_query_set_accept_caps_result (query, ok);
-    if (other_format != GST_VIDEO_FORMAT_UNKNOWN && gst_cl_caps_in_event (caps))
-      GST_ELEMENT_WARNING (self, CORE, NEGOTIATION, ("%s takes the format of "
-              "%s, %s, not %s: put a videoconvert before it",
-              GST_PAD_NAME (pad), GST_PAD_NAME (other),
-              gst_video_format_to_string (other_format),
-              gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info))),
-          (NULL));
+    if (differs && gst_cl_caps_in_event (caps))
+      warn_format_taken (self, GST_PAD (pad), taken,
+          GST_VIDEO_INFO_FORMAT (&info));
     else if (!ok)
       gst_cl_warn_caps_refused (GST_ELEMENT (agg), GST_PAD (pad), caps);
     gst_caps_unref (templ);
@@ -850,6 +875,43 @@ gst_cl_composite_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
   }
   return GST_AGGREGATOR_CLASS (gst_cl_composite_parent_class)->sink_event
       (agg, pad, event);
+}
+
+/* In the upstream's thread, before the queue: the format is the input's from
+ * its caps on, for the other input to take at once. Caps that came
+ * through the ACCEPT_CAPS check as the other input's caps did, in another,
+ * are refused here. */
+static GstFlowReturn
+gst_cl_composite_sink_event_pre_queue (GstAggregator * agg,
+    GstAggregatorPad * pad, GstEvent * event)
+{
+  GstClComposite *self = GST_CL_COMPOSITE (agg);
+  GstVideoFormat taken = GST_VIDEO_FORMAT_UNKNOWN;
+  GstVideoInfo info;
+  GstCaps *caps;
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    guint i = pad_index (self, GST_PAD (pad));
+
+    gst_event_parse_caps (event, &caps);
+    if (gst_video_info_from_caps (&info, caps)) {
+      GST_OBJECT_LOCK (self);
+      taken = self->formats[1 - i];
+      if (taken == GST_VIDEO_INFO_FORMAT (&info))
+        taken = GST_VIDEO_FORMAT_UNKNOWN;
+      if (taken == GST_VIDEO_FORMAT_UNKNOWN)
+        self->formats[i] = GST_VIDEO_INFO_FORMAT (&info);
+      GST_OBJECT_UNLOCK (self);
+    }
+  }
+  if (taken != GST_VIDEO_FORMAT_UNKNOWN) {
+    warn_format_taken (self, GST_PAD (pad), taken,
+        GST_VIDEO_INFO_FORMAT (&info));
+    gst_event_unref (event);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  return GST_AGGREGATOR_CLASS
+      (gst_cl_composite_parent_class)->sink_event_pre_queue (agg, pad, event);
 }
 
 static gboolean
@@ -1013,7 +1075,7 @@ stream_after_end (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   GstClComposite *self = user_data;
   GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
-  guint i = pad == GST_PAD (self->pads[0]) ? 0 : 1;
+  guint i = pad_index (self, pad);
   const gchar *stream_id = NULL;
   gboolean ended;
 
@@ -1106,6 +1168,12 @@ gst_cl_composite_change_state (GstElement * element, GstStateChange transition)
   /* what the element enqueued is done before READY */
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && self->queue)
     clFinish (self->queue);
+  /* the inputs negotiate again, as GstVideoAggregator forgets their info */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    GST_OBJECT_LOCK (self);
+    self->formats[0] = self->formats[1] = GST_VIDEO_FORMAT_UNKNOWN;
+    GST_OBJECT_UNLOCK (self);
+  }
 
   if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
     release_device_state (self);
@@ -1283,6 +1351,8 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
   agg_class->src_query = GST_DEBUG_FUNCPTR (gst_cl_composite_src_query);
   agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_cl_composite_sink_query);
   agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_composite_sink_event);
+  agg_class->sink_event_pre_queue =
+      GST_DEBUG_FUNCPTR (gst_cl_composite_sink_event_pre_queue);
   agg_class->src_event = GST_DEBUG_FUNCPTR (gst_cl_composite_src_event);
   agg_class->negotiated_src_caps =
       GST_DEBUG_FUNCPTR (gst_cl_composite_negotiated_src_caps);

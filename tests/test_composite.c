@@ -659,6 +659,21 @@ GST_START_TEST (test_input_unlinked_while_playing)
 
 GST_END_TEST;
 
+/* A branch of @pipeline from @desc, linked to @pad of @c and started */
+static void
+add_branch (GstElement * pipeline, GstElement * c, const gchar * desc,
+    const gchar * pad)
+{
+  GError *err = NULL;
+  GstElement *branch = gst_parse_bin_from_description (desc, TRUE, &err);
+
+  fail_unless (branch != NULL && err == NULL, "%s: %s", desc,
+      err ? err->message : "no bin");
+  gst_bin_add (GST_BIN (pipeline), branch);
+  fail_unless (gst_element_link_pads (branch, "src", c, pad));
+  gst_element_sync_state_with_parent (branch);
+}
+
 /* both inputs linked after the grace for unlinked pads: nothing was ended,
  * every frame comes out */
 GST_START_TEST (test_inputs_linked_late)
@@ -669,20 +684,56 @@ GST_START_TEST (test_inputs_linked_late)
 
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   g_usleep (800 * 1000);
-  for (guint i = 0; i < 2; i++) {
-    GstElement *branch = gst_parse_bin_from_description ("videotestsrc "
-        "num-buffers=3 ! video/x-raw,format=RGBA,width=32,height=24", TRUE,
-        NULL);
-
-    gst_bin_add (GST_BIN (pipeline), branch);
-    fail_unless (gst_element_link_pads (branch, "src", c, i ? "sink_1" :
-            "sink_0"));
-    gst_element_sync_state_with_parent (branch);
-  }
+  add_branch (pipeline, c, "videotestsrc num-buffers=3 ! capsfilter "
+      "caps=video/x-raw,format=RGBA,width=32,height=24", "sink_0");
+  add_branch (pipeline, c, "videotestsrc num-buffers=3 ! capsfilter "
+      "caps=video/x-raw,format=RGBA,width=16,height=12", "sink_1");
   fail_unless_equals_int (frames_to_eos (pipeline), 3);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (c);
   gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* an input free to take any format linked while the other, as free, has
+ * just negotiated on its own (its caps on their way into the element): the
+ * two agree, on the first format in downstream's order, whichever thread
+ * is first */
+GST_START_TEST (test_input_linked_as_other_negotiates)
+{
+  for (guint i = 0; i < 10; i++) {
+    GstElement *pipeline = gst_parse_launch ("clcomposite name=c ! "
+        "appsink name=out sync=false", NULL);
+    GstElement *c = gst_bin_get_by_name (GST_BIN (pipeline), "c");
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+    GstSample *sample;
+    GstVideoInfo info;
+    guint n = 1;
+
+    gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    add_branch (pipeline, c, "videotestsrc num-buffers=3 ! capsfilter "
+        "caps=video/x-raw,width=32,height=24", "sink_0");
+    /* a little later each time, across the first input's negotiation */
+    g_usleep (i * 200);
+    add_branch (pipeline, c, "videotestsrc num-buffers=3 "
+        "pattern=ball ! capsfilter caps=video/x-raw,width=16,height=12",
+        "sink_1");
+    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        30 * GST_SECOND);
+    fail_unless (sample != NULL, "run %u: no output", i);
+    fail_unless (gst_video_info_from_caps (&info,
+            gst_sample_get_caps (sample)));
+    fail_unless_equals_string (gst_video_format_to_string
+        (GST_VIDEO_INFO_FORMAT (&info)), "RGBA");
+    gst_sample_unref (sample);
+    n += frames_to_eos (pipeline);
+    fail_unless_equals_int (n, 3);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (sink);
+    gst_object_unref (c);
+    gst_object_unref (pipeline);
+  }
 }
 
 GST_END_TEST;
@@ -904,6 +955,7 @@ composite_suite (void)
   tcase_add_test (tc, test_downstream_framerate);
   tcase_add_test (tc, test_unlinked_input);
   tcase_add_test (tc, test_inputs_linked_late);
+  tcase_add_test (tc, test_input_linked_as_other_negotiates);
   tcase_add_test (tc, test_seek_with_unlinked_input);
   tcase_add_test (tc, test_input_unlinked_while_playing);
   tcase_add_test (tc, test_overlay_linked_late);
