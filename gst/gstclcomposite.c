@@ -877,10 +877,10 @@ gst_cl_composite_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
       (agg, pad, event);
 }
 
-/* In the upstream's thread, before the queue: the format is the input's from
- * its caps on, for the other input to take at once. Caps that came
- * through the ACCEPT_CAPS check as the other input's caps did, in another,
- * are refused here. */
+/* In the upstream's thread, before the queue: the caps' format is the
+ * input's from now on, for the other input to take at once. Caps that passed
+ * the ACCEPT_CAPS check while the other input's, in another format, were on
+ * their way in too are refused here. */
 static GstFlowReturn
 gst_cl_composite_sink_event_pre_queue (GstAggregator * agg,
     GstAggregatorPad * pad, GstEvent * event)
