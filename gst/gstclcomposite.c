@@ -1165,11 +1165,12 @@ gst_cl_composite_change_state (GstElement * element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
       ret != GST_STATE_CHANGE_FAILURE)
     watch_unlinked_pads (self, TRUE);
-  /* what the element enqueued is done before READY */
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && self->queue)
-    clFinish (self->queue);
-  /* the inputs negotiate again, as GstVideoAggregator forgets their info */
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    /* what the element enqueued is done before READY */
+    if (self->queue)
+      clFinish (self->queue);
+    /* the inputs negotiate again, as GstVideoAggregator forgets their
+     * info */
     GST_OBJECT_LOCK (self);
     self->formats[0] = self->formats[1] = GST_VIDEO_FORMAT_UNKNOWN;
     GST_OBJECT_UNLOCK (self);
