@@ -23,6 +23,7 @@
 
 #include "gstclboxblur.h"
 #include "gstclkernels.h"
+#include "cl/gstclprogram.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_box_blur_debug);
 #define GST_CAT_DEFAULT gst_cl_box_blur_debug
@@ -258,8 +259,10 @@ blocks_shape (GstClBoxBlur * self, gint radius, gint pstride, gint * group,
    * rightmost, as K_FIRST and K_LAST in the kernel */
   *writers = *group - (floor_div (ip - 1 + radius, ip) -
       floor_div (-radius, ip));
-  return *writers > 0 && (gsize) * group <= ctx->caps.max_work_group_size &&
-      blocks_local_mem (*group) <= ctx->caps.local_mem_size;
+  return *writers > 0
+      && (gsize) * group <= gst_cl_context_get_caps (ctx)->max_work_group_size
+      && blocks_local_mem (*group) <=
+      gst_cl_context_get_caps (ctx)->local_mem_size;
 }
 
 /* the build options of the kernels for any radius (the strips, the bands,
@@ -322,27 +325,30 @@ warp_shape (GstClBoxBlur * self, GstClContext * ctx, gint radius,
   gint writers = warp_writers (radius, pstride);
   gint64 warps = (items + writers - 1) / writers * ((height + WARP_ROWS -
           1) / WARP_ROWS);
-  gboolean few = warps < (gint64) WARP_STACK_WARPS * ctx->caps.compute_units;
+  gboolean few =
+      warps <
+      (gint64) WARP_STACK_WARPS * gst_cl_context_get_caps (ctx)->compute_units;
 
   /* a kernel unrolled over its rows, each in local memory: 4, 8, 16 or 32
    * (on PoCL, unrolled over 2 or 3 rows, it gave wrong sums) */
   *rows = radius <= WARP_FEW_ROWS_RADIUS ? WARP_FEW_ROWS :
-      ctx->caps.async_copy && !few && radius >= WARP_LONG_RADIUS ?
-      WARP_LONG_ROWS : WARP_ROWS;
+      gst_cl_context_get_caps (ctx)->async_copy && !few
+      && radius >= WARP_LONG_RADIUS ? WARP_LONG_ROWS : WARP_ROWS;
   if (self->run_override > 0)
     *rows = CLAMP (1 << g_bit_storage (MIN (self->run_override, 32) - 1), 4,
         32);
   *stack = 0;
-  if (!ctx->caps.async_copy || *rows < WARP_ROWS)
+  if (!gst_cl_context_get_caps (ctx)->async_copy || *rows < WARP_ROWS)
     return;
   /* GST_CL_BOXBLUR_GROUP=32 or 128 forces one warp or the stack */
   *stack = (self->group_override > 0 ?
       self->group_override > WARP_ASYNC_GROUP : few ||
       radius >= WARP_LONG_RADIUS) ? WARP_ASYNC_STACK : 1;
   if (*stack > 1 && WARP_LOCAL_MEM (radius, *stack, *rows) >
-      ctx->caps.local_mem_size)
+      gst_cl_context_get_caps (ctx)->local_mem_size)
     *stack = 1;
-  if (WARP_LOCAL_MEM (radius, *stack, *rows) > ctx->caps.local_mem_size)
+  if (WARP_LOCAL_MEM (radius, *stack,
+          *rows) > gst_cl_context_get_caps (ctx)->local_mem_size)
     *stack = 0;
 }
 
@@ -360,8 +366,9 @@ one_radius_kernel (GstClBoxBlur * self, gint radius)
     return ONE_RADIUS_BLOCKS;
   /* the kernels of NVIDIA's GPUs, where no other is forced */
   nv_default =
-      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self))->caps.nv_ptx
-      && !self->small_only && !self->warp_forced;
+      gst_cl_context_get_caps (gst_cl_base_filter_get_context
+      (GST_CL_BASE_FILTER (self)))->nv_ptx && !self->small_only
+      && !self->warp_forced;
   /* where the scan takes the radius at 4 bytes a pixel, it takes it at
    * fewer */
   if ((self->scan_forced || (nv_default && radius >= SCAN_MIN_RADIUS)) &&
@@ -397,7 +404,7 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
 
     g_snprintf (options, ONE_RADIUS_OPTIONS,
         "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d %s", pstride, radius, rows,
-        ctx->caps.nv_ptx ? "-DNV_PTX" : "-DWARP_EMULATED");
+        gst_cl_context_get_caps (ctx)->nv_ptx ? "-DNV_PTX" : "-DWARP_EMULATED");
     if (stack > 0)
       g_snprintf (options + strlen (options),
           ONE_RADIUS_OPTIONS - strlen (options), " -DASYNC_COPY=%d", stack);
@@ -411,7 +418,8 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
   if (kind == ONE_RADIUS_SCAN) {
     /* the ring of rows copied ahead, where the copies are asynchronous or
      * emulated */
-    gboolean ring = ctx->caps.async_copy || !ctx->caps.nv_ptx;
+    gboolean ring = gst_cl_context_get_caps (ctx)->async_copy
+        || !gst_cl_context_get_caps (ctx)->nv_ptx;
 
     *group = self->group_override > 0 ?
         GST_ROUND_UP_32 (self->group_override) : SCAN_GROUP;
@@ -419,15 +427,16 @@ one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
     /* two rows of prefix sums in four words of 16 bytes, the warps'
      * totals, the shuffles' where there are none, and the ring (SCAN_AHEAD
      * + 1 steps of two rows) */
-    if ((gsize) * group > ctx->caps.max_work_group_size ||
-        (gsize) * group * 16 * (8 + (ctx->caps.nv_ptx ? 0 : 1) +
+    if ((gsize) * group > gst_cl_context_get_caps (ctx)->max_work_group_size ||
+        (gsize) * group * 16 * (8 +
+            (gst_cl_context_get_caps (ctx)->nv_ptx ? 0 : 1) +
             (ring ? 2 * (SCAN_AHEAD + 1) : 0)) + 2 * 16 * (*group / 32) >
-        ctx->caps.local_mem_size)
+        gst_cl_context_get_caps (ctx)->local_mem_size)
       return FALSE;
     g_snprintf (options, ONE_RADIUS_OPTIONS,
         "-DCH=%d -DSCAN_RADIUS=%d -DGROUP=%d %s%s", pstride, radius, *group,
-        ctx->caps.nv_ptx ? "-DNV_PTX" : "-DSCAN_EMULATED",
-        ctx->caps.async_copy ? " -DASYNC_COPY" : "");
+        gst_cl_context_get_caps (ctx)->nv_ptx ? "-DNV_PTX" : "-DSCAN_EMULATED",
+        gst_cl_context_get_caps (ctx)->async_copy ? " -DASYNC_COPY" : "");
     if (ring)
       g_snprintf (options + strlen (options),
           ONE_RADIUS_OPTIONS - strlen (options), " -DSCAN_AHEAD=%d",
@@ -468,7 +477,7 @@ one_radius_ready (GstClBoxBlur * self, OneRadiusKernel kind,
             &writers))
       return FALSE;
     /* every plane's asked for, so that all build at once */
-    ready &= gst_cl_context_program_ready (ctx, gst_cl_kernel_boxblur, options);
+    ready &= gst_cl_program_ready (ctx, gst_cl_kernel_boxblur, options);
   }
   return ready;
 }
@@ -533,10 +542,11 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   else if (env && (g_str_equal (env, "blocks") || g_str_equal (env, "small")
           || g_str_equal (env, "warp") || g_str_equal (env, "scan")))
     self->method = BOX_BLUR_BLOCKS;
-  else if (ctx->caps.type & CL_DEVICE_TYPE_CPU)
+  else if (gst_cl_context_get_caps (ctx)->type & CL_DEVICE_TYPE_CPU)
     self->method = BOX_BLUR_BANDS;
-  else if (ctx->caps.max_work_group_size >= GROUP_LARGE &&
-      ctx->caps.local_mem_size >= blocks_local_mem (GROUP_LARGE))
+  else if (gst_cl_context_get_caps (ctx)->max_work_group_size >= GROUP_LARGE &&
+      gst_cl_context_get_caps (ctx)->local_mem_size >=
+      blocks_local_mem (GROUP_LARGE))
     self->method = BOX_BLUR_BLOCKS;
   else
     self->method = BOX_BLUR_RUNS_TRANSPOSED;
@@ -576,7 +586,7 @@ gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
       /* and the strips and the two passes, in the background, for a
        * diameter changed while playing */
       PASSES_OPTIONS (options, pstride);
-      gst_cl_context_program_ready (ctx, gst_cl_kernel_boxblur, options);
+      gst_cl_program_ready (ctx, gst_cl_kernel_boxblur, options);
       if (kind == ONE_RADIUS_NONE || !fits)
         continue;
       fits = one_radius_options (self, kind, radius, pstride,
@@ -602,7 +612,7 @@ blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
   PASSES_OPTIONS (options, in->pstride);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
       "boxblur_reference", error);
-  return k && gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (in->mem),
+  return k && gst_cl_kernel_set_args (k, error, 7, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius)) &&
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
@@ -633,7 +643,7 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlane * in,
   PASSES_OPTIONS (options, in->pstride);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
       bands ? "boxblur_band" : "boxblur_strip", error);
-  return k && gst_cl_set_kernel_args (k, error, 11, GST_CL_ARG (in->mem),
+  return k && gst_cl_kernel_set_args (k, error, 11, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
       GST_CL_ARG (rows), GST_CL_ARG (n), GST_CL_ARG (magic),
@@ -675,7 +685,7 @@ blur_plane_small (GstClBoxBlur * self, OneRadiusKernel kind,
   }
   gst_cl_box_blur_divisor (n, &magic, &shift);
   k = one_radius_get_kernel (self, kind, options, error);
-  return k && gst_cl_set_kernel_args (k, error, 9, GST_CL_ARG (in->mem),
+  return k && gst_cl_kernel_set_args (k, error, 9, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (n),
       GST_CL_ARG (magic), GST_CL_ARG (shift)) &&
@@ -704,7 +714,8 @@ blur_plane_blocks (GstClBoxBlur * self, OneRadiusKernel kind,
   cl_kernel k;
 
   if (!scan && across * ((in->height + rows - 1) / rows) < GROUPS_A_UNIT *
-      gst_cl_base_filter_get_context (base)->caps.compute_units)
+      gst_cl_context_get_caps (gst_cl_base_filter_get_context
+          (base))->compute_units)
     rows = BLOCK_FEW_ROWS;
   if (self->run_override > 0)
     rows = scan ? GST_ROUND_UP_N (self->run_override, SUM_ROWS) :
@@ -713,7 +724,7 @@ blur_plane_blocks (GstClBoxBlur * self, OneRadiusKernel kind,
   global[1] = (in->height + rows - 1) / rows;
   gst_cl_box_blur_divisor (n, &magic, &shift);
   k = one_radius_get_kernel (self, kind, options, error);
-  if (!k || !gst_cl_set_kernel_args (k, error, 10, GST_CL_ARG (in->mem),
+  if (!k || !gst_cl_kernel_set_args (k, error, 10, GST_CL_ARG (in->mem),
           GST_CL_ARG (in->stride), GST_CL_ARG (out->mem),
           GST_CL_ARG (out->stride), GST_CL_ARG (in->width),
           GST_CL_ARG (in->height), GST_CL_ARG (rows), GST_CL_ARG (n),
@@ -732,11 +743,11 @@ blur_plane_blocks (GstClBoxBlur * self, OneRadiusKernel kind,
     cl_kernel ks = sums ? gst_cl_base_filter_get_kernel (base,
         gst_cl_kernel_boxblur, options, "boxblur_block_sums", error) : NULL;
 
-    if (!ks || !gst_cl_set_kernel_args (ks, error, 6, GST_CL_ARG (in->mem),
+    if (!ks || !gst_cl_kernel_set_args (ks, error, 6, GST_CL_ARG (in->mem),
             GST_CL_ARG (in->stride), GST_CL_ARG (sums), GST_CL_ARG (items_a),
             GST_CL_ARG (in->width), GST_CL_ARG (in->height)) ||
         !gst_cl_base_filter_enqueue_kernel (base, ks, 2, sums_global, NULL,
-            error) || !gst_cl_set_kernel_args_from (k, 10, error, 2,
+            error) || !gst_cl_kernel_set_args_from (k, 10, error, 2,
             GST_CL_ARG (sums), GST_CL_ARG (items_a)))
       return FALSE;
   }
@@ -779,13 +790,13 @@ blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
   if (!hsum)
     return FALSE;
 
-  return gst_cl_set_kernel_args (vsum, error, 8, GST_CL_ARG (in->mem),
+  return gst_cl_kernel_set_args (vsum, error, 8, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (tmp), GST_CL_ARG (tmp_stride),
       GST_CL_ARG (vsum_width),
       GST_CL_ARG (in->height), GST_CL_ARG (radius), GST_CL_ARG (run)) &&
       gst_cl_base_filter_enqueue_kernel (base, vsum, 2, vglobal,
       transposed ? tile : NULL, error) &&
-      gst_cl_set_kernel_args (hsum, error, 11, GST_CL_ARG (tmp),
+      gst_cl_kernel_set_args (hsum, error, 11, GST_CL_ARG (tmp),
       GST_CL_ARG (tmp_stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
       GST_CL_ARG (run), GST_CL_ARG (n), GST_CL_ARG (magic),
@@ -804,7 +815,8 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   /* the strips, also for a diameter the blocks were not built for */
   gboolean strips = self->method == BOX_BLUR_STRIPS ||
       (self->method == BOX_BLUR_BLOCKS &&
-      gst_cl_base_filter_get_context (base)->caps.max_work_group_size >= STRIP);
+      gst_cl_context_get_caps (gst_cl_base_filter_get_context
+          (base))->max_work_group_size >= STRIP);
   OneRadiusKernel kind;
   gint radius;
   guint p;

@@ -44,6 +44,8 @@
 #include "cl/gstclerror.h"
 #include "cl/gstclmemory.h"
 #include "cl/gstclpool.h"
+#include "cl/gstclgate.h"
+#include "cl/gstclutils.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_composite_debug);
 #define GST_CAT_DEFAULT gst_cl_composite_debug
@@ -197,7 +199,7 @@ struct _GstClComposite
   GstClVariant variant;
 
   GstClContext *ctx;
-  cl_command_queue queue;       /* the last frame's */
+  GstClQueue *queue;            /* the last frame's */
   cl_kernel kernels[N_KERNELS];
   gboolean bytes_only;          /* GST_CL_COMPOSITE_KERNEL=bytes */
   GstClStaging staging[3];      /* background, overlay, output */
@@ -327,7 +329,7 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
   gint bg_stride = bg ? bg->stride : 0, ov_stride = ov ? ov->stride : 0;
 
   if (!self->kernels[id])
-    self->kernels[id] = gst_cl_context_create_kernel (self->ctx,
+    self->kernels[id] = gst_cl_kernel_new (self->ctx,
         gst_cl_kernel_composite, "", kernel_names[id], error);
   k = self->kernels[id];
   if (!k)
@@ -347,7 +349,7 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
       ((gsize) out->width * out->pstride + 3) / 4;
   global[1] = out->height;
 
-  return gst_cl_set_kernel_args (k, error, 21, GST_CL_ARG (bg_mem),
+  return gst_cl_kernel_set_args (k, error, 21, GST_CL_ARG (bg_mem),
       GST_CL_ARG (bg_stride), GST_CL_ARG (bg_w), GST_CL_ARG (bg_h),
       GST_CL_ARG (layout.fill),
       GST_CL_ARG (ov_mem), GST_CL_ARG (ov_stride), GST_CL_ARG (ov_w),
@@ -357,8 +359,16 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
       GST_CL_ARG (out->pstride), GST_CL_ARG (alpha), GST_CL_ARG (gamma),
       GST_CL_ARG (layout.gamma_mask), GST_CL_ARG (op),
       GST_CL_ARG (layout.alpha_index)) &&
-      gst_cl_context_enqueue_kernel (self->ctx, self->queue, k, 2, global,
-      NULL, error);
+      gst_cl_kernel_enqueue (self->queue, k, 2, global, NULL, error);
+}
+
+/* Takes the calling thread's queue for the frame at hand. */
+static gboolean
+follow_thread (GstClComposite * self, GError ** error)
+{
+  if (!self->queue)
+    self->queue = gst_cl_queue_new (self->ctx);
+  return gst_cl_queue_follow_thread (self->queue, error);
 }
 
 /**
@@ -386,7 +396,7 @@ gst_cl_composite_process (GstClComposite * self, const GstVideoInfo * info,
   g_return_val_if_fail (GST_IS_CL_COMPOSITE (self), FALSE);
   g_return_val_if_fail (self->ctx != NULL, FALSE);
   /* a no-op from the element's own frames, which took the queue already */
-  if (!gst_cl_context_follow_thread (self->ctx, &self->queue, error))
+  if (!follow_thread (self, error))
     return FALSE;
 
   GST_OBJECT_LOCK (self);
@@ -430,7 +440,7 @@ gst_cl_composite_get_context (GstClComposite * self)
  * Returns: (transfer none) (nullable): the queue of the element's last
  *   frame, where gst_cl_composite_process() enqueues
  */
-cl_command_queue
+GstClQueue *
 gst_cl_composite_get_queue (GstClComposite * self)
 {
   g_return_val_if_fail (GST_IS_CL_COMPOSITE (self), NULL);
@@ -492,25 +502,25 @@ gst_cl_composite_aggregate_frames (GstVideoAggregator * vagg,
   memset (&cl_bg, 0, sizeof (cl_bg));
   memset (&cl_ov, 0, sizeof (cl_ov));
   memset (&cl_out, 0, sizeof (cl_out));
-  gst_cl_context_enter (self->ctx);
+  gst_cl_gate_enter (self->ctx);
   /* the output first: where it is copied back to the host, waiting for
    * that copy waits for the inputs' copies to the device too */
-  ok = gst_cl_context_follow_thread (self->ctx, &self->queue, &err) &&
-      gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_out, &vagg->info,
+  ok = follow_thread (self, &err) &&
+      gst_cl_buffer_frame_map (self->queue, &cl_out, &vagg->info,
       outbuf, GST_MAP_WRITE, &self->staging[2], &err);
   in_flags = GST_MAP_READ | (cl_out.mapped ? GST_CL_MAP_FOLLOWED : 0);
   ok = ok &&
-      (!bg || gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_bg,
+      (!bg || gst_cl_buffer_frame_map (self->queue, &cl_bg,
           bg_info, bg, in_flags, &self->staging[0], &err)) &&
-      (!ov || gst_cl_buffer_frame_map (self->ctx, self->queue, &cl_ov,
+      (!ov || gst_cl_buffer_frame_map (self->queue, &cl_ov,
           ov_info, ov, in_flags, &self->staging[1], &err)) &&
       gst_cl_composite_process (self, &vagg->info, bg ? &cl_bg.frame : NULL,
       ov ? &cl_ov.frame : NULL, &cl_out.frame, &err) &&
-      gst_cl_buffer_frame_finish (self->ctx, self->queue, &cl_out, &err);
-  gst_cl_buffer_frame_unmap (self->ctx, self->queue, &cl_out);
-  gst_cl_buffer_frame_unmap (self->ctx, self->queue, &cl_ov);
-  gst_cl_buffer_frame_unmap (self->ctx, self->queue, &cl_bg);
-  gst_cl_context_leave (self->ctx);
+      gst_cl_buffer_frame_finish (self->queue, &cl_out, &err);
+  gst_cl_buffer_frame_unmap (self->queue, &cl_out);
+  gst_cl_buffer_frame_unmap (self->queue, &cl_ov);
+  gst_cl_buffer_frame_unmap (self->queue, &cl_bg);
+  gst_cl_gate_leave (self->ctx);
   if (!ok) {
     GST_CL_POST_ERROR (self, err);
     g_clear_error (&err);
@@ -965,7 +975,7 @@ release_device_state (GstClComposite * self)
   for (i = 0; i < G_N_ELEMENTS (self->staging); i++)
     gst_cl_staging_clear (&self->staging[i]);
   /* the context's, waited for and released with it */
-  self->queue = NULL;
+  g_clear_pointer (&self->queue, gst_cl_queue_free);
 }
 
 /* Both sink pads always exist, and GstAggregator waits for data on every
@@ -1167,8 +1177,8 @@ gst_cl_composite_change_state (GstElement * element, GstStateChange transition)
     watch_unlinked_pads (self, TRUE);
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
     /* what the element enqueued is done before READY */
-    if (self->queue)
-      clFinish (self->queue);
+    if (self->queue && gst_cl_queue_get_handle (self->queue))
+      clFinish (gst_cl_queue_get_handle (self->queue));
     /* the inputs negotiate again, as GstVideoAggregator forgets their
      * info */
     GST_OBJECT_LOCK (self);

@@ -38,7 +38,7 @@ GST_ELEMENT_REGISTER_DECLARE (clcomposite);
 
 GstClContext * gst_cl_composite_get_context (GstClComposite * self);
 
-cl_command_queue gst_cl_composite_get_queue (GstClComposite * self);
+GstClQueue * gst_cl_composite_get_queue (GstClComposite * self);
 
 gboolean gst_cl_composite_process (GstClComposite * self,
     const GstVideoInfo * info, const GstClFrame * bg, const GstClFrame * ov,

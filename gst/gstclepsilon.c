@@ -32,6 +32,7 @@
 
 #include "gstclepsilon.h"
 #include "gstclkernels.h"
+#include "cl/gstclprogram.h"
 
 #include <string.h>
 
@@ -177,7 +178,7 @@ gst_cl_epsilon_set_info (GstClBaseFilter * base,
 {
   GstClEpsilon *self = GST_CL_EPSILON (base);
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
-  cl_device_type type = ctx->caps.type;
+  cl_device_type type = gst_cl_context_get_caps (ctx)->type;
   const gchar *env = g_getenv ("GST_CL_EPSILON_KERNEL");
   guint i;
 
@@ -197,7 +198,8 @@ gst_cl_epsilon_set_info (GstClBaseFilter * base,
     self->kernel = "epsilon_packed";
   else if (g_strcmp0 (env, "tiled") == 0 || g_strcmp0 (env, "tiled-float") == 0)
     self->kernel = "epsilon_tiled";
-  self->halves = ctx->caps.nv_ptx && g_strcmp0 (env, "tiled-float") != 0;
+  self->halves = gst_cl_context_get_caps (ctx)->nv_ptx
+      && g_strcmp0 (env, "tiled-float") != 0;
   if (self->halves && strcmp (self->kernel, "epsilon_tiled") == 0)
     self->pixels = self->pixels_wide_window = HALVES_PIXELS_PER_ITEM;
   GST_DEBUG_OBJECT (self, "%s%s, %u pixels per work-item", self->kernel,
@@ -208,7 +210,7 @@ gst_cl_epsilon_set_info (GstClBaseFilter * base,
   GST_OBJECT_UNLOCK (self);
   /* what serves a diameter changed while playing until its own kernel is
    * built */
-  gst_cl_context_program_ready (ctx, gst_cl_kernel_epsilon, "");
+  gst_cl_program_ready (ctx, gst_cl_kernel_epsilon, "");
   return TRUE;
 }
 
@@ -221,7 +223,7 @@ filter_luma_reference (GstClBaseFilter * base, const GstClPlane * in,
 
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_epsilon, "",
       "epsilon_reference", error);
-  return k && gst_cl_set_kernel_args (k, error, 8, GST_CL_ARG (in->mem),
+  return k && gst_cl_kernel_set_args (k, error, 8, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
       GST_CL_ARG (threshold)) &&
@@ -262,12 +264,12 @@ filter_luma_optimized (GstClBaseFilter * base, const GstClFrame * in,
 
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_epsilon, options,
       kernel, error);
-  if (!k || !gst_cl_set_kernel_args (k, error, 7, GST_CL_ARG (y_in->mem),
+  if (!k || !gst_cl_kernel_set_args (k, error, 7, GST_CL_ARG (y_in->mem),
           GST_CL_ARG (y_in->stride), GST_CL_ARG (y_out->mem),
           GST_CL_ARG (y_out->stride), GST_CL_ARG (y_in->width),
           GST_CL_ARG (y_in->height), GST_CL_ARG (threshold)))
     return FALSE;
-  if (chroma && !gst_cl_set_kernel_args_from (k, 7, error, 10,
+  if (chroma && !gst_cl_kernel_set_args_from (k, 7, error, 10,
           GST_CL_ARG (c0_in->mem), GST_CL_ARG (c0_in->stride),
           GST_CL_ARG (c0_out->mem), GST_CL_ARG (c0_out->stride),
           GST_CL_ARG (c1_in->mem), GST_CL_ARG (c1_in->stride),
@@ -311,8 +313,9 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   tiled_group (halves, local);
   if (strcmp (kernel, "epsilon_tiled") == 0 && (pixels % 4 ||
           tiled_local_size (radius, pixels, local) >
-          ctx->caps.local_mem_size ||
-          local[0] * local[1] > ctx->caps.max_work_group_size))
+          gst_cl_context_get_caps (ctx)->local_mem_size ||
+          local[0] * local[1] >
+          gst_cl_context_get_caps (ctx)->max_work_group_size))
     kernel = "epsilon_packed";
 
   /* the optimized kernels copy the chroma themselves: one command a frame,
@@ -325,7 +328,7 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
    * any, until the optimized one for it is built (a second or two on an
    * H100 the first time) */
   if (!reference && radius != self->negotiated_radius &&
-      !gst_cl_context_program_ready (ctx, gst_cl_kernel_epsilon, options)) {
+      !gst_cl_program_ready (ctx, gst_cl_kernel_epsilon, options)) {
     GST_LOG_OBJECT (self, "d = %d: the reference kernel while the optimized "
         "one builds", 2 * radius + 1);
     reference = TRUE;

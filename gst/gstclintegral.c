@@ -47,6 +47,7 @@
 #include "cl/gstclerror.h"
 #include "cl/gstclmemory.h"
 #include "cl/gstclpool.h"
+#include "cl/gstclevent.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define GST_CAT_DEFAULT gst_cl_integral_debug
@@ -98,7 +99,7 @@ run (GstClBaseFilter * base, const gchar * options, const gchar * name,
   if (!k)
     return FALSE;
   va_start (args, n_args);
-  ok = gst_cl_set_kernel_args_valist (k, error, n_args, args);
+  ok = gst_cl_kernel_set_args_valist (k, error, n_args, args);
   va_end (args);
   if (!ok)
     return FALSE;
@@ -145,10 +146,10 @@ choose_method (GstClContext * ctx)
     return METHOD_STRIPS;
   if (g_strcmp0 (env, "bands") == 0)
     return METHOD_BANDS;
-  if (!(ctx->caps.type & CL_DEVICE_TYPE_GPU))
+  if (!(gst_cl_context_get_caps (ctx)->type & CL_DEVICE_TYPE_GPU))
     return METHOD_BANDS;
-  return ctx->caps.max_work_group_size >= TILE_LX * TILE_LY ?
-      METHOD_TILES : METHOD_BLOCKS;
+  return gst_cl_context_get_caps (ctx)->max_work_group_size >=
+      TILE_LX * TILE_LY ? METHOD_TILES : METHOD_BLOCKS;
 }
 
 /* The three passes over 128 x 32 tiles (kernels/integral.cl): the tiles'
@@ -200,7 +201,7 @@ share_out (GstClBaseFilter * base, gint total, gint per_unit, gint min,
     gint max, gint align, gint * count)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
-  gint units = MAX ((gint) ctx->caps.compute_units, 1);
+  gint units = MAX ((gint) gst_cl_context_get_caps (ctx)->compute_units, 1);
   gint size = CLAMP ((total + units * per_unit - 1) / (units * per_unit), min,
       max);
 
@@ -397,19 +398,18 @@ static gboolean
 tables_enqueued (GstClBaseFilter * base, gboolean ok, GstBuffer * sum,
     GstBuffer * sqsum, GError ** error)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
-  cl_command_queue queue = gst_cl_base_filter_get_queue (base);
+  GstClQueue *queue = gst_cl_base_filter_get_queue (base);
   cl_event done = ok ? gst_cl_queue_mark (queue, error) : NULL;
 
   if (!done) {
-    gst_cl_queue_finish (ctx, queue, NULL);
+    gst_cl_queue_finish (queue, NULL);
     return FALSE;
   }
   gst_cl_memory_add_access (gst_buffer_peek_memory (sum, 0), TRUE, done);
   if (sqsum)
     gst_cl_memory_add_access (gst_buffer_peek_memory (sqsum, 0), TRUE, done);
   clReleaseEvent (done);
-  return gst_cl_result (clFlush (queue), error, "clFlush");
+  return gst_cl_queue_flush (queue, error);
 }
 
 static gboolean

@@ -147,7 +147,8 @@ gst_cl_sobel_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info, GError ** error)
 {
   GstClSobel *self = GST_CL_SOBEL (base);
-  cl_device_type type = gst_cl_base_filter_get_context (base)->caps.type;
+  cl_device_type type =
+      gst_cl_context_get_caps (gst_cl_base_filter_get_context (base))->type;
   const gchar *env = g_getenv ("GST_CL_SOBEL_KERNEL");
   guint i;
 
@@ -184,7 +185,7 @@ sobel_luma (GstClBaseFilter * base, const GstClPlane * in,
 
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_sobel, options, name,
       error);
-  return k && gst_cl_set_kernel_args (k, error, 6, GST_CL_ARG (in->mem),
+  return k && gst_cl_kernel_set_args (k, error, 6, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height)) &&
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local, error);
@@ -223,14 +224,14 @@ gst_cl_sobel_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     g_snprintf (options, sizeof (options), "-DMODE=%d", mode);
   } else if (strcmp (kernel, "sobel_words") == 0) {
     g_snprintf (options, sizeof (options), "-DMODE=%d -DWORDS -DPX_H=%u%s",
-        mode, tile_h, ctx->caps.nv_ptx ? " -DNV_PTX" : "");
+        mode, tile_h, gst_cl_context_get_caps (ctx)->nv_ptx ? " -DNV_PTX" : "");
   } else {
     g_snprintf (options, sizeof (options), "-DMODE=%d -DPX_W=%u -DPX_H=%u",
         mode, tile_w, tile_h);
   }
   /* sobel_words in the work-groups measured best, where the device allows */
   if (strcmp (kernel, "sobel_words") == 0 &&
-      WORDS_LX * WORDS_LY <= ctx->caps.max_work_group_size)
+      WORDS_LX * WORDS_LY <= gst_cl_context_get_caps (ctx)->max_work_group_size)
     local = words_local;
   ok = sobel_luma (base, &in->planes[0], &out->planes[0], kernel, options,
       tile_w, tile_h, local, error);

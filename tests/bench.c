@@ -18,6 +18,7 @@
 #include "cl/gstcldevice.h"
 #include "cl/gstclerror.h"
 #include "cl/gstclpool.h"
+#include "cl/gstclutils.h"
 #include "bench-cases.h"
 #include "gstclcomposite.h"
 
@@ -59,26 +60,33 @@ check (cl_int status, const gchar * what)
 static gdouble
 copy_bandwidth (GstClContext * ctx)
 {
-  gsize size = MIN (256 << 20, ctx->caps.max_mem_alloc_size / 2);
+  cl_command_queue queue =
+      gst_cl_queue_get_handle (gst_cl_context_get_queue (ctx));
+  gsize size =
+      MIN (256 << 20, gst_cl_context_get_caps (ctx)->max_mem_alloc_size / 2);
   cl_int status;
-  cl_mem a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size, NULL,
+  cl_mem a =
+      clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE, size,
+      NULL,
       &status);
-  cl_mem b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size, NULL,
+  cl_mem b =
+      clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE, size,
+      NULL,
       &status);
   guint8 zero = 0;
   gdouble start, best = G_MAXDOUBLE;
 
   check (status, "clCreateBuffer");
-  check (clEnqueueFillBuffer (ctx->queue, a, &zero, 1, 0, size, 0, NULL, NULL),
+  check (clEnqueueFillBuffer (queue, a, &zero, 1, 0, size, 0, NULL, NULL),
       "clEnqueueFillBuffer");
-  check (clEnqueueCopyBuffer (ctx->queue, a, b, 0, 0, size, 0, NULL, NULL),
+  check (clEnqueueCopyBuffer (queue, a, b, 0, 0, size, 0, NULL, NULL),
       "clEnqueueCopyBuffer");
-  clFinish (ctx->queue);
+  clFinish (queue);
   for (guint i = 0; i < 5; i++) {
     start = now ();
-    check (clEnqueueCopyBuffer (ctx->queue, a, b, 0, 0, size, 0, NULL, NULL),
+    check (clEnqueueCopyBuffer (queue, a, b, 0, 0, size, 0, NULL, NULL),
         "clEnqueueCopyBuffer");
-    clFinish (ctx->queue);
+    clFinish (queue);
     best = MIN (best, now () - start);
   }
   clReleaseMemObject (a);
@@ -91,7 +99,9 @@ copy_bandwidth (GstClContext * ctx)
 static gdouble
 launch_overhead_us (GstClContext * ctx)
 {
-  cl_kernel k = gst_cl_context_create_kernel (ctx,
+  cl_command_queue queue =
+      gst_cl_queue_get_handle (gst_cl_context_get_queue (ctx));
+  cl_kernel k = gst_cl_kernel_new (ctx,
       "__kernel void empty (void) { }", "", "empty", NULL);
   gsize one = 1;
   gdouble start;
@@ -99,15 +109,15 @@ launch_overhead_us (GstClContext * ctx)
 
   if (!k)
     return -1;
-  clEnqueueNDRangeKernel (ctx->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL);
-  clFinish (ctx->queue);
+  clEnqueueNDRangeKernel (queue, k, 1, NULL, &one, NULL, 0, NULL, NULL);
+  clFinish (queue);
   start = now ();
   for (guint i = 0; i < n; i++) {
-    clEnqueueNDRangeKernel (ctx->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL);
+    clEnqueueNDRangeKernel (queue, k, 1, NULL, &one, NULL, 0, NULL, NULL);
     if (i % 8 == 7)
-      clFinish (ctx->queue);
+      clFinish (queue);
   }
-  clFinish (ctx->queue);
+  clFinish (queue);
   clReleaseKernel (k);
   return 1e6 * (now () - start) / n;
 }
@@ -126,8 +136,9 @@ device_frame_new (GstClContext * ctx, const GstVideoInfo * info,
 
     for (gsize i = 0; i < size; i++)
       data[i] = g_rand_int (rand) & 0xff;
-    frame->planes[p].mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE |
-        CL_MEM_COPY_HOST_PTR, size, data, &status);
+    frame->planes[p].mem =
+        clCreateBuffer (gst_cl_context_get_handle (ctx),
+        CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size, data, &status);
     check (status, "clCreateBuffer");
     g_free (data);
   }
@@ -145,9 +156,10 @@ typedef struct
 } Timing;
 
 static Timing
-time_enqueues (GstClContext * ctx, cl_command_queue queue,
+time_enqueues (GstClContext * ctx, GstClQueue * own,
     void (*enqueue) (gpointer), gpointer data)
 {
+  cl_command_queue queue = gst_cl_queue_get_handle (own);
   Timing t;
   gdouble start, elapsed, ms;
   guint n = 0, i, round;
@@ -170,10 +182,10 @@ time_enqueues (GstClContext * ctx, cl_command_queue queue,
   t.device_ms = G_MAXDOUBLE;
   start = now ();
   for (round = 0; round < 8; round++) {
-    gst_cl_context_profile_start (ctx);
+    gst_cl_kernel_profile_start (ctx);
     for (i = 0; i < n; i++)
       enqueue (data);
-    ms = gst_cl_context_profile_stop (ctx) / n;
+    ms = gst_cl_kernel_profile_stop (ctx) / n;
     t.device_ms = MIN (t.device_ms, ms);
     if (now () - start > min_seconds)
       break;
@@ -287,7 +299,7 @@ enqueue_copy (gpointer data)
 {
   CopyJob *job = data;
 
-  gst_cl_context_enqueue_kernel (job->ctx, job->ctx->queue, job->kernel, 1,
+  gst_cl_kernel_enqueue (gst_cl_context_get_queue (job->ctx), job->kernel, 1,
       &job->words, NULL, NULL);
 }
 
@@ -301,22 +313,22 @@ time_frame_copy (GstClContext * ctx, gsize bytes)
   cl_int status;
   Timing t;
 
-  job.kernel = gst_cl_context_create_kernel (ctx,
+  job.kernel = gst_cl_kernel_new (ctx,
       "__kernel void copy (__global const uint4 * a, __global uint4 * b)\n"
       "{ b[get_global_id (0)] = a[get_global_id (0)]; }\n", "", "copy", NULL);
   if (!job.kernel) {
     g_printerr ("no copy kernel\n");
     exit (1);
   }
-  a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 16 * job.words, NULL,
-      &status);
+  a = clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE,
+      16 * job.words, NULL, &status);
   check (status, "clCreateBuffer");
-  b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 16 * job.words, NULL,
-      &status);
+  b = clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE,
+      16 * job.words, NULL, &status);
   check (status, "clCreateBuffer");
   check (clSetKernelArg (job.kernel, 0, sizeof (a), &a), "clSetKernelArg");
   check (clSetKernelArg (job.kernel, 1, sizeof (b), &b), "clSetKernelArg");
-  t = time_enqueues (ctx, ctx->queue, enqueue_copy, &job);
+  t = time_enqueues (ctx, gst_cl_context_get_queue (ctx), enqueue_copy, &job);
   clReleaseKernel (job.kernel);
   clReleaseMemObject (a);
   clReleaseMemObject (b);
@@ -491,15 +503,17 @@ static gdouble
 transfer_ms (GstClContext * ctx, cl_mem dev, gpointer host, gsize size,
     gboolean write)
 {
+  cl_command_queue queue =
+      gst_cl_queue_get_handle (gst_cl_context_get_queue (ctx));
   gdouble start, best = G_MAXDOUBLE;
 
   for (guint i = 0; i < 10; i++) {
     start = now ();
     if (write)
-      check (clEnqueueWriteBuffer (ctx->queue, dev, CL_TRUE, 0, size, host, 0,
+      check (clEnqueueWriteBuffer (queue, dev, CL_TRUE, 0, size, host, 0,
               NULL, NULL), "clEnqueueWriteBuffer");
     else
-      check (clEnqueueReadBuffer (ctx->queue, dev, CL_TRUE, 0, size, host, 0,
+      check (clEnqueueReadBuffer (queue, dev, CL_TRUE, 0, size, host, 0,
               NULL, NULL), "clEnqueueReadBuffer");
     best = MIN (best, now () - start);
   }
@@ -514,7 +528,9 @@ run_transfers (GstClContext * ctx)
   GstBuffer *pinned = NULL;
   guint8 *ordinary = g_malloc0 (size);
   cl_int status;
-  cl_mem dev = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size, NULL,
+  cl_mem dev =
+      clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE, size,
+      NULL,
       &status);
   GstMapInfo map;
 
@@ -784,9 +800,11 @@ main (int argc, char **argv)
   }
   bandwidth = copy_bandwidth (ctx);
   g_print ("\ndevice: %s (%s, %u compute units); copy bandwidth %.1f GB/s "
-      "(read + write); an empty kernel every %.1f us\n", ctx->device_name,
-      gst_cl_device_type_name (ctx->caps.type), ctx->caps.compute_units,
-      bandwidth / 1e9, launch_overhead_us (ctx));
+      "(read + write); an empty kernel every %.1f us\n",
+      gst_cl_context_get_device_name (ctx),
+      gst_cl_device_type_name (gst_cl_context_get_caps (ctx)->type),
+      gst_cl_context_get_caps (ctx)->compute_units, bandwidth / 1e9,
+      launch_overhead_us (ctx));
   if (!only)
     run_transfers (ctx);
   run_cases (ctx, bandwidth);

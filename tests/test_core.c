@@ -9,6 +9,12 @@
 #include "cltest.h"
 #include "cl/gstcldevice.h"
 #include "cl/gstclcontext.h"
+#include "cl/gstclcontext-private.h"
+#include "cl/gstclevent.h"
+#include "cl/gstclgate.h"
+#include "cl/gstclprogram.h"
+#include "cl/gstclqueue.h"
+#include "cl/gstclutils.h"
 #include "gstclboxblur.h"
 #include "gstclkernels.h"
 
@@ -124,7 +130,7 @@ build_in_new_context (const gchar * options)
   GError *err = NULL;
 
   fail_unless (ctx != NULL);
-  fail_unless (gst_cl_context_get_program (ctx, gst_cl_kernel_boxblur,
+  fail_unless (gst_cl_program_get (ctx, gst_cl_kernel_boxblur,
           options, &origin, &err) != NULL, "%s", err ? err->message : "");
   gst_object_unref (ctx);
   return origin;
@@ -175,9 +181,8 @@ GST_START_TEST (test_program_cache)
 
   /* within one context, built once */
   ctx = gst_cl_context_new (-1, NULL);
-  gst_cl_context_get_program (ctx, gst_cl_kernel_boxblur, "-DCH=4", NULL, NULL);
-  gst_cl_context_get_program (ctx, gst_cl_kernel_boxblur, "-DCH=4", &origin,
-      NULL);
+  gst_cl_program_get (ctx, gst_cl_kernel_boxblur, "-DCH=4", NULL, NULL);
+  gst_cl_program_get (ctx, gst_cl_kernel_boxblur, "-DCH=4", &origin, NULL);
   fail_unless_equals_int (origin, GST_CL_PROGRAM_MEMORY);
   gst_object_unref (ctx);
 
@@ -215,7 +220,7 @@ GST_START_TEST (test_build_error)
   GstClContext *ctx = gst_cl_context_new (-1, NULL);
   GError *err = NULL;
 
-  fail_unless (gst_cl_context_get_program (ctx, "__kernel void k () { oops; }",
+  fail_unless (gst_cl_program_get (ctx, "__kernel void k () { oops; }",
           "", NULL, &err) == NULL);
   fail_unless (err && strstr (err->message, "CL_BUILD_PROGRAM_FAILURE"),
       "%s", err ? err->message : "no error");
@@ -240,44 +245,35 @@ GST_START_TEST (test_background_build)
   /* not built for this context yet (perhaps on disk): the first ask starts
    * the build and says no */
   g_snprintf (options, sizeof (options), "-DN=%d", 1);
-  fail_if (gst_cl_context_program_ready (ctx, slow_source, options));
+  fail_if (gst_cl_program_ready (ctx, slow_source, options));
   /* who needs it now waits for that build rather than starting another:
    * it gets what the background built */
-  program = gst_cl_context_get_program (ctx, slow_source, options, NULL, &err);
+  program = gst_cl_program_get (ctx, slow_source, options, NULL, &err);
   fail_unless (program != NULL, "%s", err ? err->message : "");
-  fail_unless (gst_cl_context_program_ready (ctx, slow_source, options));
-  fail_unless (gst_cl_context_get_program (ctx, slow_source, options, NULL,
+  fail_unless (gst_cl_program_ready (ctx, slow_source, options));
+  fail_unless (gst_cl_program_get (ctx, slow_source, options, NULL,
           NULL) == program);
 
   /* polled, as an element does frame after frame */
   g_snprintf (options, sizeof (options), "-DN=%d", 2);
-  while (!gst_cl_context_program_ready (ctx, slow_source, options) &&
+  while (!gst_cl_program_ready (ctx, slow_source, options) &&
       g_get_monotonic_time () < deadline)
     g_usleep (10 * 1000);
-  fail_unless (gst_cl_context_program_ready (ctx, slow_source, options));
+  fail_unless (gst_cl_program_ready (ctx, slow_source, options));
 
   /* a failed build is not tried again, and stays not ready */
-  fail_if (gst_cl_context_program_ready (ctx, "__kernel void k () { oops; }",
-          ""));
-  while (g_get_monotonic_time () < deadline) {
-    g_mutex_lock (&ctx->lock);
-    if (g_hash_table_size (ctx->failed) == 1) {
-      g_mutex_unlock (&ctx->lock);
-      break;
-    }
-    g_mutex_unlock (&ctx->lock);
-    g_usleep (10 * 1000);
-  }
-  fail_if (gst_cl_context_program_ready (ctx, "__kernel void k () { oops; }",
-          ""));
-  g_mutex_lock (&ctx->lock);
-  fail_unless_equals_int (g_hash_table_size (ctx->building), 0);
-  g_mutex_unlock (&ctx->lock);
+  fail_if (gst_cl_program_ready (ctx, "__kernel void k () { oops; }", ""));
+  gst_cl_program_wait_builds (ctx);
+  fail_unless (gst_cl_program_failed (ctx, "__kernel void k () { oops; }", ""));
+  fail_if (gst_cl_program_ready (ctx, "__kernel void k () { oops; }", ""));
+  /* no build started again: nothing to wait for */
+  gst_cl_program_wait_builds (ctx);
+  fail_unless (gst_cl_program_failed (ctx, "__kernel void k () { oops; }", ""));
 
   /* freed with builds under way and queued: it waits for the one running */
   for (guint i = 3; i < 6; i++) {
     g_snprintf (options, sizeof (options), "-DN=%u", i);
-    fail_if (gst_cl_context_program_ready (ctx, slow_source, options));
+    fail_if (gst_cl_program_ready (ctx, slow_source, options));
   }
   gst_object_unref (ctx);
 }
@@ -293,7 +289,7 @@ GST_START_TEST (test_wrapped_context)
   cl_uint refs = 0;
 
   fail_unless (a != NULL && a == b, "one wrapper per application context");
-  fail_unless (a->context == app);
+  fail_unless (gst_cl_context_get_handle (a) == app);
   gst_object_unref (a);
   gst_object_unref (b);
   /* the application's reference is still there */
@@ -318,15 +314,15 @@ GST_START_TEST (test_contexts_of_two_devices)
   gint index;
 
   fail_unless (other != NULL && first != NULL && second != NULL);
-  index = other->device_index;
-  other->device_index = index + 1;
+  index = gst_cl_context_get_device_index (other);
+  gst_cl_context_set_device_index (other, index + 1);
   shared = gst_context_new_cl_context (other);
   gst_element_set_context (first, shared);
 
   /* the shared context is of another device: a new one, shared with it */
   fail_unless (gst_cl_ensure_element_context (first, index, &mine));
   fail_unless (mine != NULL && mine != other);
-  fail_unless_equals_int (mine->device_index, index);
+  fail_unless_equals_int (gst_cl_context_get_device_index (mine), index);
   merged = gst_element_get_context (first, GST_CL_CONTEXT_TYPE);
   fail_unless (merged != NULL && merged != shared);
 
@@ -367,6 +363,7 @@ GST_START_TEST (test_sleeping_wait)
 
   for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
     GstClContext *ctx;
+    GstClQueue *own;
     cl_command_queue queue;
     cl_mem mem;
     cl_event done;
@@ -377,14 +374,17 @@ GST_START_TEST (test_sleeping_wait)
       g_setenv ("GST_CL_WAIT", modes[m].env, TRUE);
     ctx = gst_cl_context_new (-1, NULL);
     g_unsetenv ("GST_CL_WAIT");
-    fail_unless (ctx != NULL && ctx->caps.wait == modes[m].wait);
-    queue = gst_cl_context_get_thread_queue (ctx, NULL);
-    mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 64 << 20, NULL,
-        NULL);
+    fail_unless (ctx != NULL
+        && gst_cl_context_get_caps (ctx)->wait == modes[m].wait);
+    own = gst_cl_queue_new (ctx);
+    fail_unless (gst_cl_queue_follow_thread (own, NULL));
+    queue = gst_cl_queue_get_handle (own);
+    mem = clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE,
+        64 << 20, NULL, NULL);
     fail_unless (queue != NULL && mem != NULL);
     fail_unless_equals_int (clEnqueueFillBuffer (queue, mem, &zero, 1, 0,
             64 << 20, 0, NULL, NULL), CL_SUCCESS);
-    done = gst_cl_queue_mark (queue, NULL);
+    done = gst_cl_queue_mark (own, NULL);
     fail_unless (done != NULL);
     fail_unless_equals_int (clFlush (queue), CL_SUCCESS);
     fail_unless (gst_cl_event_wait (ctx, done, NULL));
@@ -393,9 +393,10 @@ GST_START_TEST (test_sleeping_wait)
         CL_SUCCESS);
     fail_unless_equals_int (state, CL_COMPLETE);
     fail_unless (gst_cl_event_wait (ctx, done, NULL));
-    fail_unless (gst_cl_queue_finish (ctx, queue, NULL));
+    fail_unless (gst_cl_queue_finish (own, NULL));
     clReleaseEvent (done);
     clReleaseMemObject (mem);
+    gst_cl_queue_free (own);
     gst_object_unref (ctx);
   }
 }
@@ -406,9 +407,11 @@ static gpointer
 wait_on_own_queue (gpointer data)
 {
   GstClContext *ctx = data;
-  cl_command_queue queue = gst_cl_context_get_thread_queue (ctx, NULL);
-  cl_mem mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 16 << 20,
-      NULL, NULL);
+  GstClQueue *own = gst_cl_queue_new (ctx);
+  cl_command_queue queue = gst_cl_queue_follow_thread (own, NULL) ?
+      gst_cl_queue_get_handle (own) : NULL;
+  cl_mem mem = clCreateBuffer (gst_cl_context_get_handle (ctx),
+      CL_MEM_READ_WRITE, 16 << 20, NULL, NULL);
   guint8 value = 7, back = 0;
   cl_event done = NULL;
   gboolean ok;
@@ -416,12 +419,13 @@ wait_on_own_queue (gpointer data)
   ok = queue && mem && clEnqueueFillBuffer (queue, mem, &value, 1, 0,
       16 << 20, 0, NULL, NULL) == CL_SUCCESS &&
       clEnqueueReadBuffer (queue, mem, CL_FALSE, (16 << 20) - 1, 1, &back, 0,
-      NULL, &done) == CL_SUCCESS && gst_cl_queue_wait (ctx, queue, done,
-      NULL) && back == value;
+      NULL, &done) == CL_SUCCESS && gst_cl_queue_wait (own, done, NULL) &&
+      back == value;
   if (done)
     clReleaseEvent (done);
   if (mem)
     clReleaseMemObject (mem);
+  gst_cl_queue_free (own);
   return GINT_TO_POINTER (ok);
 }
 
@@ -433,14 +437,15 @@ GST_START_TEST (test_concurrent_waits)
   GstClContext *ctx = gst_cl_context_new (-1, NULL);
   GThread *threads[6];
 
-  fail_unless (ctx != NULL && ctx->caps.wait == GST_CL_WAIT_AUTO);
+  fail_unless (ctx != NULL
+      && gst_cl_context_get_caps (ctx)->wait == GST_CL_WAIT_AUTO);
   for (guint round = 0; round < 4; round++) {
     for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
       threads[i] = g_thread_new ("waiter", wait_on_own_queue, ctx);
     for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
       fail_unless (g_thread_join (threads[i]));
   }
-  fail_unless_equals_int (g_atomic_int_get (&ctx->waiting), 0);
+  fail_unless_equals_int (gst_cl_event_get_waiting (ctx), 0);
   gst_object_unref (ctx);
 }
 
@@ -461,14 +466,14 @@ pass_gate (gpointer data)
   for (guint i = 0; i < 20; i++) {
     gint now;
 
-    gst_cl_context_enter (run->ctx);
+    gst_cl_gate_enter (run->ctx);
     now = g_atomic_int_add (&run->inside, 1) + 1;
     for (gint most = g_atomic_int_get (&run->most); now > most &&
         !g_atomic_int_compare_and_exchange (&run->most, most, now);
         most = g_atomic_int_get (&run->most));
     g_usleep (1000);
     g_atomic_int_add (&run->inside, -1);
-    gst_cl_context_leave (run->ctx);
+    gst_cl_gate_leave (run->ctx);
   }
   return NULL;
 }
@@ -489,8 +494,8 @@ gate_most_inside (GstClContext * ctx)
 static gpointer
 enter_and_leave (gpointer data)
 {
-  gst_cl_context_enter (data);
-  gst_cl_context_leave (data);
+  gst_cl_gate_enter (data);
+  gst_cl_gate_leave (data);
   return GINT_TO_POINTER (TRUE);
 }
 
@@ -509,14 +514,14 @@ hold_place (gpointer data)
 {
   Holders *h = data;
 
-  gst_cl_context_enter (h->ctx);
+  gst_cl_gate_enter (h->ctx);
   g_mutex_lock (&h->lock);
   h->in++;
   g_cond_broadcast (&h->cond);
   while (!h->go)
     g_cond_wait (&h->cond, &h->lock);
   g_mutex_unlock (&h->lock);
-  gst_cl_context_leave (h->ctx);
+  gst_cl_gate_leave (h->ctx);
   return NULL;
 }
 
@@ -558,11 +563,11 @@ GST_START_TEST (test_device_threads)
 
   g_setenv ("GST_CL_DEVICE_THREADS", "3", TRUE);
   ctx = gst_cl_context_new (-1, NULL);
-  other = gst_cl_context_new (ctx->device_index, NULL);
+  other = gst_cl_context_new (gst_cl_context_get_device_index (ctx), NULL);
   g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless (ctx != NULL && other != NULL);
-  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), 3);
-  fail_unless_equals_int (gst_cl_context_get_max_threads (other), 3);
+  fail_unless_equals_int (gst_cl_gate_get_limit (ctx), 3);
+  fail_unless_equals_int (gst_cl_gate_get_limit (other), 3);
   fail_unless_equals_int (gate_most_inside (ctx), 3);
 
   /* all three places taken through the other context, by three threads
@@ -588,12 +593,12 @@ GST_START_TEST (test_device_threads)
   fail_unless_equals_int (gate_most_inside (ctx), 3);
 
   /* a thread in goes in again without taking another place */
-  gst_cl_context_enter (ctx);
-  gst_cl_context_enter (other);
+  gst_cl_gate_enter (ctx);
+  gst_cl_gate_enter (other);
   fail_unless_equals_int (gate_most_inside (ctx), 2);
-  gst_cl_context_leave (other);
+  gst_cl_gate_leave (other);
   fail_unless_equals_int (gate_most_inside (ctx), 2);
-  gst_cl_context_leave (ctx);
+  gst_cl_gate_leave (ctx);
   fail_unless_equals_int (gate_most_inside (ctx), 3);
   gst_object_unref (other);
   gst_object_unref (ctx);
@@ -603,7 +608,7 @@ GST_START_TEST (test_device_threads)
   ctx = gst_cl_context_new (-1, NULL);
   g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless (ctx != NULL);
-  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx),
+  fail_unless_equals_int (gst_cl_gate_get_limit (ctx),
       MAX (2, g_get_num_processors () / 2));
   gst_object_unref (ctx);
 
@@ -612,7 +617,7 @@ GST_START_TEST (test_device_threads)
   ctx = gst_cl_context_new (-1, NULL);
   g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless (ctx != NULL);
-  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), 0);
+  fail_unless_equals_int (gst_cl_gate_get_limit (ctx), 0);
   fail_unless (gate_most_inside (ctx) > 3);
   gst_object_unref (ctx);
 }
@@ -636,10 +641,11 @@ GST_START_TEST (test_device_threads_shared)
   cl_uint n = 0;
 
   fail_unless (ctx != NULL);
-  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), alone);
-  if (clCreateSubDevices (ctx->device, equally, 2, sub, &n) != CL_SUCCESS) {
+  fail_unless_equals_int (gst_cl_gate_get_limit (ctx), alone);
+  if (clCreateSubDevices (gst_cl_context_get_device (ctx), equally, 2, sub,
+          &n) != CL_SUCCESS) {
     GST_WARNING ("%s has no sub-devices: the limit of two devices is not "
-        "checked", ctx->device_name);
+        "checked", gst_cl_context_get_device_name (ctx));
     gst_object_unref (ctx);
     return;
   }
@@ -647,8 +653,8 @@ GST_START_TEST (test_device_threads_shared)
   fail_unless (app != NULL);
   second = gst_cl_context_new_wrapped (app, sub[0], NULL);
   fail_unless (second != NULL);
-  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), shared);
-  fail_unless_equals_int (gst_cl_context_get_max_threads (second), shared);
+  fail_unless_equals_int (gst_cl_gate_get_limit (ctx), shared);
+  fail_unless_equals_int (gst_cl_gate_get_limit (second), shared);
   fail_unless_equals_int (gate_most_inside (ctx), MIN (shared, 8));
 
   /* the shared places all taken, one more thread waits; once the second
@@ -671,7 +677,7 @@ GST_START_TEST (test_device_threads_shared)
     if (alone > shared)
       fail_unless (g_get_monotonic_time () - start < G_USEC_PER_SEC / 2,
           "the waiting thread was not let in when the places grew");
-    fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), alone);
+    fail_unless_equals_int (gst_cl_gate_get_limit (ctx), alone);
     release_places (&h, holders, shared);
     g_mutex_clear (&h.lock);
     g_cond_clear (&h.cond);
@@ -683,8 +689,8 @@ GST_START_TEST (test_device_threads_shared)
   second = gst_cl_context_new_wrapped (app, sub[0], NULL);
   g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless (second != NULL);
-  fail_unless_equals_int (gst_cl_context_get_max_threads (second), 3);
-  fail_unless_equals_int (gst_cl_context_get_max_threads (ctx), alone);
+  fail_unless_equals_int (gst_cl_gate_get_limit (second), 3);
+  fail_unless_equals_int (gst_cl_gate_get_limit (ctx), alone);
   gst_object_unref (second);
 
   clReleaseContext (app);

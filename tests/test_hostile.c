@@ -13,6 +13,7 @@
 #include "cltest.h"
 #include "cllinked.h"
 #include "cl/gstclcontext.h"
+#include "cl/gstclutils.h"
 #include "cl/gstclmemory.h"
 
 #include <gst/app/app.h>

@@ -8,6 +8,7 @@
 #include "cltest.h"
 #include "cllinked.h"
 #include "cl/gstclcontext.h"
+#include "cl/gstclutils.h"
 #include "cl/gstclmemory.h"
 #include "cl/gstclpool.h"
 
@@ -465,7 +466,8 @@ device_copy (GstClContext * ctx, GstBuffer * in, const GstVideoInfo * info,
     gst_object_unref (pool);
     gst_caps_unref (caps);
   } else {
-    gsize align = MAX (ctx->caps.mem_base_addr_align / 8, 1);
+    gsize align =
+        MAX (gst_cl_context_get_caps (ctx)->mem_base_addr_align / 8, 1);
     gsize offset = 0;
     GError *err = NULL;
     GstMemory *mem;

@@ -16,7 +16,10 @@
 #include "gstclpool.h"
 #include "gstclmemory.h"
 #include "gstclerror.h"
+#include "gstclgate.h"
+#include "gstclkernel.h"
 #include "gstclkernels.h"
+#include "gstclutils.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
 #define GST_CAT_DEFAULT gst_cl_base_filter_debug
@@ -38,8 +41,8 @@ typedef struct
   GstClVariant variant;
 
   GstClContext *ctx;
-  /* the queue of the last frame: its streaming thread's */
-  cl_command_queue queue;
+  /* the element's work on the device: the queue of its last frame */
+  GstClQueue *queue;
   GHashTable *kernels;
   cl_mem scratch[N_SCRATCH];
   gsize scratch_size[N_SCRATCH];
@@ -127,8 +130,7 @@ release_device_state (GstClBaseFilter * self)
   }
   gst_cl_staging_clear (&priv->in_staging);
   gst_cl_staging_clear (&priv->out_staging);
-  /* the context's, waited for and released with it */
-  priv->queue = NULL;
+  g_clear_pointer (&priv->queue, gst_cl_queue_free);
 }
 
 /**
@@ -145,19 +147,30 @@ gst_cl_base_filter_get_context (GstClBaseFilter * filter)
 /**
  * gst_cl_base_filter_get_queue:
  *
- * Returns: (transfer none) (nullable): the in-order queue of the
- *   element's last frame (see gst_cl_context_get_thread_queue())
+ * Returns: (transfer none) (nullable): the element's work on the device,
+ *   on the queue of its last frame (see gst_cl_queue_follow_thread())
  */
-cl_command_queue
+GstClQueue *
 gst_cl_base_filter_get_queue (GstClBaseFilter * filter)
 {
   return GET_PRIV (filter)->queue;
 }
 
+/* Takes the calling thread's queue for the frame at hand. */
+static gboolean
+follow_thread (GstClBaseFilter * filter, GError ** error)
+{
+  GstClBaseFilterPrivate *priv = GET_PRIV (filter);
+
+  if (!priv->queue)
+    priv->queue = gst_cl_queue_new (priv->ctx);
+  return gst_cl_queue_follow_thread (priv->queue, error);
+}
+
 /**
  * gst_cl_base_filter_enqueue_kernel:
  *
- * gst_cl_context_enqueue_kernel() on the element's queue.
+ * gst_cl_kernel_enqueue() on the element's queue.
  *
  * Returns: %TRUE on success
  */
@@ -167,8 +180,8 @@ gst_cl_base_filter_enqueue_kernel (GstClBaseFilter * filter, cl_kernel kernel,
 {
   GstClBaseFilterPrivate *priv = GET_PRIV (filter);
 
-  return gst_cl_context_enqueue_kernel (priv->ctx, priv->queue, kernel, dims,
-      global, local, error);
+  return gst_cl_kernel_enqueue (priv->queue, kernel, dims, global, local,
+      error);
 }
 
 /**
@@ -207,8 +220,7 @@ gst_cl_base_filter_get_kernel (GstClBaseFilter * filter, const gchar * source,
     g_free (key);
     return kernel;
   }
-  kernel = gst_cl_context_create_kernel (priv->ctx, source, options, name,
-      error);
+  kernel = gst_cl_kernel_new (priv->ctx, source, options, name, error);
   if (kernel)
     g_hash_table_insert (priv->kernels, key, kernel);
   else
@@ -236,7 +248,7 @@ gst_cl_base_filter_get_scratch (GstClBaseFilter * filter, guint slot,
   if (priv->scratch[slot])
     clReleaseMemObject (priv->scratch[slot]);
   /* readable from the host: analysing elements read their results back */
-  priv->scratch[slot] = clCreateBuffer (priv->ctx->context,
+  priv->scratch[slot] = clCreateBuffer (gst_cl_context_get_handle (priv->ctx),
       CL_MEM_READ_WRITE, MAX (size, 1), NULL, &status);
   priv->scratch_size[slot] = size;
   if (!gst_cl_result (status, error, "clCreateBuffer (scratch)")) {
@@ -272,12 +284,11 @@ gst_cl_base_filter_copy_plane (GstClBaseFilter * filter,
       src->height == dst->height && src->pstride == dst->pstride, FALSE);
   /* rows without padding: one plain copy, one call into the driver */
   if (src->stride == row_bytes && dst->stride == row_bytes)
-    return gst_cl_context_enqueue_copy (GET_PRIV (filter)->ctx,
-        GET_PRIV (filter)->queue, src->mem, dst->mem,
-        gst_cl_plane_size (src), error);
+    return gst_cl_kernel_enqueue_copy (GET_PRIV (filter)->queue, src->mem,
+        dst->mem, gst_cl_plane_size (src), error);
   k = gst_cl_base_filter_get_kernel (filter, gst_cl_kernel_plane, "",
       "plane_copy", error);
-  return k && gst_cl_set_kernel_args (k, error, 5, GST_CL_ARG (src->mem),
+  return k && gst_cl_kernel_set_args (k, error, 5, GST_CL_ARG (src->mem),
       GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
       GST_CL_ARG (dst->stride), GST_CL_ARG (row_bytes)) &&
       gst_cl_base_filter_enqueue_kernel (filter, k, 2, global, NULL, error);
@@ -302,12 +313,11 @@ gst_cl_base_filter_fill_plane (GstClBaseFilter * filter,
   cl_kernel k;
 
   if (plane->stride == row_bytes)
-    return gst_cl_context_enqueue_fill (GET_PRIV (filter)->ctx,
-        GET_PRIV (filter)->queue, plane->mem, value,
-        gst_cl_plane_size (plane), error);
+    return gst_cl_kernel_enqueue_fill (GET_PRIV (filter)->queue, plane->mem,
+        value, gst_cl_plane_size (plane), error);
   k = gst_cl_base_filter_get_kernel (filter, gst_cl_kernel_plane, "",
       "plane_fill", error);
-  return k && gst_cl_set_kernel_args (k, error, 4, GST_CL_ARG (plane->mem),
+  return k && gst_cl_kernel_set_args (k, error, 4, GST_CL_ARG (plane->mem),
       GST_CL_ARG (plane->stride), GST_CL_ARG (row_bytes), GST_CL_ARG (fill)) &&
       gst_cl_base_filter_enqueue_kernel (filter, k, 2, global, NULL, error);
 }
@@ -333,8 +343,7 @@ gst_cl_base_filter_process (GstClBaseFilter * filter, const GstClFrame * in,
   gboolean ok;
 
   g_return_val_if_fail (GET_PRIV (filter)->negotiated, FALSE);
-  if (!gst_cl_context_follow_thread (GET_PRIV (filter)->ctx,
-          &GET_PRIV (filter)->queue, error))
+  if (!follow_thread (filter, error))
     return FALSE;
   if (klass->dispatch)
     return klass->dispatch (filter, in, out, error);
@@ -609,25 +618,26 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         ("a buffer arrived before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  gst_cl_context_enter (priv->ctx);
+  gst_cl_gate_enter (priv->ctx);
   /* the output first: where it is copied back to the host, waiting for
    * that copy waits for the input's copy to the device too */
-  ok = gst_cl_context_follow_thread (priv->ctx, &priv->queue, &err) &&
-      gst_cl_buffer_frame_map (priv->ctx, priv->queue, &out, &priv->out_info,
-      outbuf, GST_MAP_WRITE, &priv->out_staging, &err);
+  ok = follow_thread (self, &err) &&
+      gst_cl_buffer_frame_map (priv->queue, &out, &priv->out_info, outbuf,
+      GST_MAP_WRITE, &priv->out_staging, &err);
   if (ok) {
-    in_mapped = gst_cl_buffer_frame_map (priv->ctx, priv->queue, &in,
-        &priv->in_info, inbuf, GST_MAP_READ |
-        (out.mapped ? GST_CL_MAP_FOLLOWED : 0), &priv->in_staging, &err);
-    ok = in_mapped &&
-        (priv->identity ? copy_frame (self, &in.frame, &out.frame, &err) :
-        klass->dispatch (self, &in.frame, &out.frame, &err)) &&
-        gst_cl_buffer_frame_finish (priv->ctx, priv->queue, &out, &err);
-    gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &out);
+    in_mapped =
+        gst_cl_buffer_frame_map (priv->queue, &in, &priv->in_info, inbuf,
+        GST_MAP_READ | (out.mapped ? GST_CL_MAP_FOLLOWED : 0),
+        &priv->in_staging, &err);
+    ok = in_mapped
+        && (priv->identity ? copy_frame (self, &in.frame, &out.frame,
+            &err) : klass->dispatch (self, &in.frame, &out.frame, &err))
+        && gst_cl_buffer_frame_finish (priv->queue, &out, &err);
+    gst_cl_buffer_frame_unmap (priv->queue, &out);
     if (in_mapped)
-      gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &in);
+      gst_cl_buffer_frame_unmap (priv->queue, &in);
   }
-  gst_cl_context_leave (priv->ctx);
+  gst_cl_gate_leave (priv->ctx);
   if (!ok)
     goto failed;
   return GST_FLOW_OK;
@@ -658,16 +668,16 @@ gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
   g_return_val_if_fail (klass->analyse != NULL, GST_FLOW_ERROR);
   /* no reference taken: the buffer must stay writable for analyse() */
-  gst_cl_context_enter (priv->ctx);
-  ok = gst_cl_context_follow_thread (priv->ctx, &priv->queue, &err) &&
-      gst_cl_buffer_frame_map (priv->ctx, priv->queue, &in, &priv->in_info,
+  gst_cl_gate_enter (priv->ctx);
+  ok = follow_thread (self, &err) &&
+      gst_cl_buffer_frame_map (priv->queue, &in, &priv->in_info,
       buf, GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF, &priv->in_staging,
       &err);
   if (ok) {
     ok = klass->analyse (self, &in.frame, buf, &err);
-    gst_cl_buffer_frame_unmap (priv->ctx, priv->queue, &in);
+    gst_cl_buffer_frame_unmap (priv->queue, &in);
   }
-  gst_cl_context_leave (priv->ctx);
+  gst_cl_gate_leave (priv->ctx);
   if (!ok) {
     GST_CL_POST_ERROR (self, err);
     g_clear_error (&err);
@@ -685,8 +695,8 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
   priv->last_qos_message = 0;
   /* frames sent on are complete when their events say so; what is left is
    * the element's own, done before READY */
-  if (priv->queue)
-    clFinish (priv->queue);
+  if (priv->queue && gst_cl_queue_get_handle (priv->queue))
+    clFinish (gst_cl_queue_get_handle (priv->queue));
   return TRUE;
 }
 

@@ -9,6 +9,8 @@
 
 #include "gstclcontext.h"
 #include "gstclframe.h"
+#include "gstclkernel.h"
+#include "gstclqueue.h"
 
 G_BEGIN_DECLS
 
@@ -77,7 +79,7 @@ void           gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass 
 
 GstClContext * gst_cl_base_filter_get_context (GstClBaseFilter * filter);
 
-cl_command_queue gst_cl_base_filter_get_queue (GstClBaseFilter * filter);
+GstClQueue *   gst_cl_base_filter_get_queue (GstClBaseFilter * filter);
 
 gboolean       gst_cl_base_filter_enqueue_kernel (GstClBaseFilter * filter,
                                                   cl_kernel kernel,

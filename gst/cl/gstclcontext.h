@@ -1,4 +1,4 @@
-/* gstclfilters: the shared OpenCL context, and its GstContext sharing
+/* gstclfilters: one OpenCL device and the state kept on it
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -7,21 +7,7 @@
 #include <gst/gst.h>
 #include <CL/cl.h>
 
-#include "gstclprogram.h"
-
 G_BEGIN_DECLS
-
-/**
- * GST_CL_CONTEXT_TYPE:
- *
- * The GstContext type that carries a #GstClContext through a pipeline. Its
- * structure has the fields "context" (#GstClContext), "cl-context" and
- * "cl-device" (gpointer: cl_context, cl_device_id), "device-index" (gint, -1
- * for an application's device the ICD loader does not list), "device-name"
- * (gchararray) and "contexts" (a #GstValueArray of #GstClContext: this one
- * and those of the pipeline's other devices).
- */
-#define GST_CL_CONTEXT_TYPE "gst.cl.context"
 
 /**
  * GstClWait:
@@ -33,7 +19,7 @@ G_BEGIN_DECLS
  * @GST_CL_WAIT_POLL: asleep for short naps between looks at the event's
  *   status (GST_CL_WAIT=poll)
  *
- * How the host waits for a command of the device.
+ * How the host waits for a command of the device (see gstclevent.c).
  */
 typedef enum
 {
@@ -74,159 +60,41 @@ typedef struct
   GstClWait wait;
 } GstClDeviceCaps;
 
-typedef struct _GstClGate GstClGate;
-
-#define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
-G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject)
+/**
+ * GstClQueue:
+ *
+ * An element's device work on the thread at hand: a context and the
+ * in-order queue its commands go on (see gstclqueue.h).
+ */
+typedef struct _GstClQueue GstClQueue;
 
 /**
  * GstClContext:
- * @context: the OpenCL context
- * @device: its one device
- * @queue: an in-order command queue, with profiling, for the few commands
- *   that belong to no frame (maps, pool set-up, copies of a memory); frames
- *   run on the queue of the thread that handles them
- * @device_index: index in gst_cl_device_list(), -1 for an application's
- *   device that is not in it
- * @device_name: "platform device"
- * @caps: the device's capabilities
  *
- * One OpenCL device and the state kept on it. Shared by every cl element of a
- * pipeline. Fields are read-only.
+ * One OpenCL device and the state kept on it: its capabilities, its
+ * programs, the queues of the threads that use it. Shared by every cl
+ * element of a pipeline (see gstclutils.h); opaque.
  */
-struct _GstClContext
-{
-  GstObject parent;
+#define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
+G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject)
 
-  cl_context context;
-  cl_device_id device;
-  cl_command_queue queue;
-  gint device_index;
-  gchar *device_name;
-  GstClDeviceCaps caps;
+GstClContext *          gst_cl_context_new (gint device_index,
+                                            GError ** error);
 
-  /*< private >*/
-  gboolean wrapped;
-  gchar *cache_key;
-  GMutex lock;
-  GHashTable *programs;
-  GHashTable *building;         /* keys of the programs being built */
-  GHashTable *failed;           /* keys of background builds that failed */
-  GCond built;                  /* signalled as each build ends */
-  GThreadPool *builder;         /* gst_cl_context_program_ready()'s */
-  GArray *profile;              /* cl_event of each kernel, while profiling */
-  guint64 serial;               /* never reused, unlike the address */
-  GHashTable *thread_queues;    /* GThread * -> one of queues */
-  GPtrArray *queues;            /* cl_command_queue */
-  guint max_queues;             /* 0: a queue a thread */
-  gint waiting;                 /* threads in gst_cl_event_wait() */
-  gint spinning_waits;          /* the most that wait in clWaitForEvents */
-  GstClGate *gate;              /* the device's, shared by its contexts */
-};
+GstClContext *          gst_cl_context_new_wrapped (cl_context context,
+                                                    cl_device_id device,
+                                                    GError ** error);
 
-GstClContext * gst_cl_context_new (gint device_index, GError ** error);
+cl_context              gst_cl_context_get_handle (GstClContext * ctx);
 
-GstClContext * gst_cl_context_new_wrapped (cl_context context,
-                                           cl_device_id device,
-                                           GError ** error);
+cl_device_id            gst_cl_context_get_device (GstClContext * ctx);
 
-cl_program     gst_cl_context_get_program (GstClContext * ctx,
-                                           const gchar * source,
-                                           const gchar * options,
-                                           GstClProgramOrigin * origin,
-                                           GError ** error);
+gint                    gst_cl_context_get_device_index (GstClContext * ctx);
 
-gboolean       gst_cl_context_program_ready (GstClContext * ctx,
-                                             const gchar * source,
-                                             const gchar * options);
+const gchar *           gst_cl_context_get_device_name (GstClContext * ctx);
 
-cl_kernel      gst_cl_context_create_kernel (GstClContext * ctx,
-                                             const gchar * source,
-                                             const gchar * options,
-                                             const gchar * name,
-                                             GError ** error);
+const GstClDeviceCaps * gst_cl_context_get_caps (GstClContext * ctx);
 
-cl_command_queue gst_cl_context_create_queue (GstClContext * ctx,
-                                             GError ** error);
-
-gboolean       gst_cl_context_enqueue_kernel (GstClContext * ctx,
-                                              cl_command_queue queue,
-                                              cl_kernel kernel, guint dims,
-                                              const gsize * global,
-                                              const gsize * local,
-                                              GError ** error);
-
-gboolean       gst_cl_context_enqueue_copy (GstClContext * ctx,
-                                            cl_command_queue queue,
-                                            cl_mem src, cl_mem dst,
-                                            gsize size, GError ** error);
-
-gboolean       gst_cl_context_enqueue_fill (GstClContext * ctx,
-                                            cl_command_queue queue,
-                                            cl_mem mem, guint8 value,
-                                            gsize size, GError ** error);
-
-cl_int         gst_cl_event_status (cl_event event);
-
-gboolean       gst_cl_event_wait (GstClContext * ctx, cl_event event,
-                                  GError ** error);
-
-gboolean       gst_cl_queue_wait (GstClContext * ctx, cl_command_queue queue,
-                                  cl_event event, GError ** error);
-
-gboolean       gst_cl_queue_finish (GstClContext * ctx,
-                                    cl_command_queue queue, GError ** error);
-
-cl_event       gst_cl_queue_mark (cl_command_queue queue, GError ** error);
-
-gboolean       gst_cl_queue_wait_for (cl_command_queue queue, GArray * events,
-                                      GError ** error);
-
-void           gst_cl_context_profile_start (GstClContext * ctx);
-
-gdouble        gst_cl_context_profile_stop (GstClContext * ctx);
-
-/* One (size, pointer) pair of gst_cl_set_kernel_args(). */
-#define GST_CL_ARG(x) (gsize) sizeof (x), (const void *) &(x)
-
-gboolean       gst_cl_set_kernel_args (cl_kernel kernel, GError ** error,
-                                       guint n_args, ...);
-
-gboolean       gst_cl_set_kernel_args_valist (cl_kernel kernel,
-                                              GError ** error, guint n_args,
-                                              va_list args);
-
-gboolean       gst_cl_set_kernel_args_from (cl_kernel kernel, guint first,
-                                            GError ** error, guint n_args,
-                                            ...);
-
-/* GstContext sharing, after the upstream CUDA helpers */
-gboolean       gst_cl_ensure_element_context (GstElement * element,
-                                              gint device_index,
-                                              GstClContext ** ctx);
-
-gboolean       gst_cl_handle_set_context (GstElement * element,
-                                          GstContext * context,
-                                          gint device_index,
-                                          GstClContext ** ctx);
-
-gboolean       gst_cl_handle_context_query (GstElement * element,
-                                            GstQuery * query,
-                                            GstClContext * ctx);
-
-GstContext *   gst_context_new_cl_context (GstClContext * ctx);
-
-cl_command_queue gst_cl_context_get_thread_queue (GstClContext * ctx,
-                                                 GError ** error);
-
-gboolean       gst_cl_context_follow_thread (GstClContext * ctx,
-                                             cl_command_queue * queue,
-                                             GError ** error);
-
-void           gst_cl_context_enter (GstClContext * ctx);
-
-void           gst_cl_context_leave (GstClContext * ctx);
-
-guint          gst_cl_context_get_max_threads (GstClContext * ctx);
+GstClQueue *            gst_cl_context_get_queue (GstClContext * ctx);
 
 G_END_DECLS

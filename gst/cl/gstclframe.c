@@ -19,6 +19,9 @@
 
 #include "gstclframe.h"
 #include "gstclerror.h"
+#include "gstclevent.h"
+#include "gstclgate.h"
+#include "gstclqueue.h"
 #include "gstclmemory.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_frame_debug);
@@ -84,7 +87,8 @@ ensure_staging (GstClContext * ctx, GstClStaging * staging, guint p,
     return staging->mem[p];
   if (staging->mem[p])
     clReleaseMemObject (staging->mem[p]);
-  staging->mem[p] = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size,
+  staging->mem[p] =
+      clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE, size,
       NULL, &status);
   staging->size[p] = status == CL_SUCCESS ? size : 0;
   if (!gst_cl_result (status, error, "clCreateBuffer"))
@@ -94,18 +98,21 @@ ensure_staging (GstClContext * ctx, GstClStaging * staging, guint p,
 
 /* @upload: (nullable): set to the copy's event */
 static gboolean
-import_plane (GstClContext * ctx, cl_command_queue queue,
-    GstVideoFrame * vframe, guint p, gboolean output, GstClStaging * staging,
-    GstClPlane * plane, gboolean * borrowed, cl_event * upload, GError ** error)
+import_plane (GstClQueue * queue, GstVideoFrame * vframe, guint p,
+    gboolean output, GstClStaging * staging, GstClPlane * plane,
+    gboolean * borrowed, cl_event * upload, GError ** error)
 {
+  GstClContext *ctx = gst_cl_queue_get_context (queue);
   gpointer data = GST_VIDEO_FRAME_PLANE_DATA (vframe, p);
   gsize size = gst_cl_plane_size (plane);
   cl_int status = CL_SUCCESS;
   cl_mem mem;
 
-  if (ctx->caps.unified_memory) {
-    plane->mem = clCreateBuffer (ctx->context, CL_MEM_USE_HOST_PTR |
-        (output ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY), size, data, &status);
+  if (gst_cl_context_get_caps (ctx)->unified_memory) {
+    plane->mem =
+        clCreateBuffer (gst_cl_context_get_handle (ctx),
+        CL_MEM_USE_HOST_PTR | (output ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY),
+        size, data, &status);
     return gst_cl_result (status, error,
         "clCreateBuffer (CL_MEM_USE_HOST_PTR)");
   }
@@ -120,8 +127,9 @@ import_plane (GstClContext * ctx, cl_command_queue queue,
   if (output)
     return TRUE;
   /* non-blocking: the frame stays mapped until the copy is done */
-  return gst_cl_result (clEnqueueWriteBuffer (queue, mem, CL_FALSE, 0,
-          size, data, 0, NULL, upload), error, "clEnqueueWriteBuffer");
+  return gst_cl_result (clEnqueueWriteBuffer (gst_cl_queue_get_handle (queue),
+          mem, CL_FALSE, 0, size, data, 0, NULL, upload), error,
+      "clEnqueueWriteBuffer");
 }
 
 /* Where the planes of @vframe follow each other in memory, each at an
@@ -132,7 +140,7 @@ static gsize
 whole_frame_size (GstClContext * ctx, const GstVideoFrame * vframe,
     const GstClFrame * frame, gboolean output)
 {
-  gsize align = MAX (ctx->caps.mem_base_addr_align / 8, 1);
+  gsize align = MAX (gst_cl_context_get_caps (ctx)->mem_base_addr_align / 8, 1);
   const guint8 *base = GST_VIDEO_FRAME_PLANE_DATA (vframe, 0);
   gsize end = 0;
   guint p;
@@ -165,8 +173,9 @@ ensure_whole_staging (GstClContext * ctx, GstClStaging * staging,
 
   if (!staging->whole || staging->whole_size < size) {
     gst_cl_staging_clear (staging);
-    staging->whole = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size,
-        NULL, &status);
+    staging->whole =
+        clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE,
+        size, NULL, &status);
     if (!gst_cl_result (status, error, "clCreateBuffer")) {
       staging->whole = NULL;
       return NULL;
@@ -220,9 +229,10 @@ buffer_frame_release (GstClBufferFrame * bframe)
  * writable (output), its kernels' buffers: wrapped in place or through
  * @staging. */
 static gboolean
-frame_import (GstClContext * ctx, cl_command_queue queue,
-    GstClBufferFrame * bframe, GstClStaging * staging, GError ** error)
+frame_import (GstClQueue * queue, GstClBufferFrame * bframe,
+    GstClStaging * staging, GError ** error)
 {
+  GstClContext *ctx = gst_cl_queue_get_context (queue);
   GstClFrame *frame = &bframe->frame;
   guint p;
 
@@ -237,7 +247,7 @@ frame_import (GstClContext * ctx, cl_command_queue queue,
   }
   /* planes one after another: one copy each way for them all, where a
    * driver spends as much on each command as on the bytes it moves */
-  if (!ctx->caps.unified_memory && (bframe->whole_size =
+  if (!gst_cl_context_get_caps (ctx)->unified_memory && (bframe->whole_size =
           whole_frame_size (ctx, &bframe->vframe, frame, bframe->output))) {
     for (p = 0; p < frame->n_planes; p++)
       bframe->borrowed[p] = TRUE;
@@ -245,7 +255,8 @@ frame_import (GstClContext * ctx, cl_command_queue queue,
         frame, bframe->whole_size, error);
     if (!bframe->whole)
       goto failed;
-    return bframe->output || gst_cl_result (clEnqueueWriteBuffer (queue,
+    return bframe->output
+        || gst_cl_result (clEnqueueWriteBuffer (gst_cl_queue_get_handle (queue),
             bframe->whole, CL_FALSE, 0, bframe->whole_size,
             GST_VIDEO_FRAME_PLANE_DATA (&bframe->vframe, 0), 0, NULL,
             bframe->followed ? NULL : &bframe->upload), error,
@@ -253,7 +264,7 @@ frame_import (GstClContext * ctx, cl_command_queue queue,
   }
   for (p = 0; p < frame->n_planes; p++) {
     /* in order: the last copy ends after the others */
-    if (!import_plane (ctx, queue, &bframe->vframe, p, bframe->output,
+    if (!import_plane (queue, &bframe->vframe, p, bframe->output,
             staging, &frame->planes[p], &bframe->borrowed[p],
             p + 1 == frame->n_planes && !bframe->followed ?
             &bframe->upload : NULL, error))
@@ -269,16 +280,17 @@ failed:
 /* Waits for the kernels that write @frame and makes the result visible in
  * the mapped output @vframe. */
 static gboolean
-frame_export (GstClContext * ctx, cl_command_queue queue,
-    GstClBufferFrame * bframe, GError ** error)
+frame_export (GstClQueue * queue, GstClBufferFrame * bframe, GError ** error)
 {
+  GstClContext *ctx = gst_cl_queue_get_context (queue);
   GstVideoFrame *vframe = &bframe->vframe;
   GstClFrame *frame = &bframe->frame;
   cl_event done = NULL;
   gboolean ok;
   guint p;
 
-  if (bframe->whole && !gst_cl_result (clEnqueueReadBuffer (queue,
+  if (bframe->whole
+      && !gst_cl_result (clEnqueueReadBuffer (gst_cl_queue_get_handle (queue),
               bframe->whole, CL_FALSE, 0, bframe->whole_size,
               GST_VIDEO_FRAME_PLANE_DATA (vframe, 0), 0, NULL, &done), error,
           "clEnqueueReadBuffer"))
@@ -294,24 +306,25 @@ frame_export (GstClContext * ctx, cl_command_queue queue,
      * down to 5,500) */
     cl_event *event = p + 1 == frame->n_planes ? &done : NULL;
 
-    if (!ctx->caps.unified_memory && plane->stride == plane->width *
-        plane->pstride) {
+    if (!gst_cl_context_get_caps (ctx)->unified_memory
+        && plane->stride == plane->width * plane->pstride) {
       /* rows without padding: one plain copy, which drivers do fastest */
-      if (!gst_cl_result (clEnqueueReadBuffer (queue, plane->mem, CL_FALSE, 0,
-                  size, GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL,
-                  event), error, "clEnqueueReadBuffer"))
+      if (!gst_cl_result (clEnqueueReadBuffer (gst_cl_queue_get_handle (queue),
+                  plane->mem, CL_FALSE, 0, size,
+                  GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, event),
+              error, "clEnqueueReadBuffer"))
         return FALSE;
       continue;
     }
-    if (!ctx->caps.unified_memory) {
+    if (!gst_cl_context_get_caps (ctx)->unified_memory) {
       /* the pixels only: a row's padding may hold another plane */
       const gsize origin[3] = { 0, 0, 0 };
       const gsize region[3] = { (gsize) plane->width * plane->pstride,
         plane->height, 1
       };
 
-      if (!gst_cl_result (clEnqueueReadBufferRect (queue, plane->mem,
-                  CL_FALSE, origin, origin, region,
+      if (!gst_cl_result (clEnqueueReadBufferRect (gst_cl_queue_get_handle
+                  (queue), plane->mem, CL_FALSE, origin, origin, region,
                   plane->stride, 0, plane->stride, 0,
                   GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, event),
               error, "clEnqueueReadBufferRect"))
@@ -320,17 +333,19 @@ frame_export (GstClContext * ctx, cl_command_queue queue,
     }
     /* a map is what makes a CL_MEM_USE_HOST_PTR buffer's host copy current;
      * on unified memory it returns the host pointer itself */
-    ptr = clEnqueueMapBuffer (queue, plane->mem, CL_TRUE, CL_MAP_READ, 0,
-        size, 0, NULL, NULL, &status);
+    ptr =
+        clEnqueueMapBuffer (gst_cl_queue_get_handle (queue), plane->mem,
+        CL_TRUE, CL_MAP_READ, 0, size, 0, NULL, NULL, &status);
     if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
       return FALSE;
-    if (!gst_cl_result (clEnqueueUnmapMemObject (queue, plane->mem, ptr,
-                0, NULL, NULL), error, "clEnqueueUnmapMemObject"))
+    if (!gst_cl_result (clEnqueueUnmapMemObject (gst_cl_queue_get_handle
+                (queue), plane->mem, ptr, 0, NULL, NULL), error,
+            "clEnqueueUnmapMemObject"))
       return FALSE;
   }
   if (!done)
-    return gst_cl_queue_finish (ctx, queue, error);
-  ok = gst_cl_queue_wait (ctx, queue, done, error);
+    return gst_cl_queue_finish (queue, error);
+  ok = gst_cl_queue_wait (queue, done, error);
   clReleaseEvent (done);
   return ok;
 }
@@ -351,7 +366,8 @@ gboolean
 gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
     const GstVideoInfo * info)
 {
-  guint64 limit = MIN ((guint64) G_MAXINT, ctx->caps.max_mem_alloc_size / 2);
+  guint64 limit = MIN ((guint64) G_MAXINT,
+      gst_cl_context_get_caps (ctx)->max_mem_alloc_size / 2);
   guint p;
 
   ensure_debug_category ();
@@ -364,7 +380,8 @@ gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
       GST_ELEMENT_ERROR (element, RESOURCE, NO_SPACE_LEFT,
           ("%dx%d frames are too large for OpenCL device \"%s\"",
               GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
-              ctx->device_name), ("plane %u takes %" G_GUINT64_FORMAT
+              gst_cl_context_get_device_name (ctx)),
+          ("plane %u takes %" G_GUINT64_FORMAT
               " bytes; a plane may take at most %" G_GUINT64_FORMAT " bytes "
               "on this device (2 GiB, and half its largest allocation)", p,
               bytes, limit));
@@ -397,11 +414,12 @@ gst_cl_frame_release (GstClFrame * frame)
  * at an offset the device allows; an input plane starting elsewhere (a crop)
  * is copied on the device into the staging buffer @p. */
 static cl_mem
-device_plane (GstClContext * ctx, cl_command_queue queue, GstBuffer * buffer,
+device_plane (GstClQueue * queue, GstBuffer * buffer,
     gsize offset, const GstClPlane * plane, gboolean output,
     GstClStaging * staging, guint p, GstMemory ** memory, gboolean * borrowed)
 {
-  gsize align = MAX (ctx->caps.mem_base_addr_align / 8, 1);
+  GstClContext *ctx = gst_cl_queue_get_context (queue);
+  gsize align = MAX (gst_cl_context_get_caps (ctx)->mem_base_addr_align / 8, 1);
   guint idx, len;
   gsize skip, origin;
   GstMemory *mem;
@@ -429,9 +447,10 @@ device_plane (GstClContext * ctx, cl_command_queue queue, GstBuffer * buffer,
 
     gst_cl_memory_get_dependencies (mem, FALSE, deps);
     if (!output && staging && ensure_staging (ctx, staging, p, size, NULL))
-      copied = clEnqueueCopyBuffer (queue, gst_cl_memory_get_buffer (mem),
-          staging->mem[p], origin, 0, size, deps->len,
-          (cl_event *) deps->data, NULL);
+      copied =
+          clEnqueueCopyBuffer (gst_cl_queue_get_handle (queue),
+          gst_cl_memory_get_buffer (mem), staging->mem[p], origin, 0, size,
+          deps->len, (cl_event *) deps->data, NULL);
     g_array_unref (deps);
     if (copied != CL_SUCCESS)
       return NULL;
@@ -486,9 +505,8 @@ crop_offset (const GstVideoFormatInfo * finfo, guint p, gint stride,
 /* Makes @frame the planes of @buffer on the device, if it is there, with
  * the commands enqueued next waiting for what its memories wait for. */
 static gboolean
-device_frame (GstClContext * ctx, cl_command_queue queue,
-    const GstVideoInfo * info, GstBuffer * buffer, gboolean output,
-    GstClStaging * staging, GstClBufferFrame * bframe)
+device_frame (GstClQueue * queue, const GstVideoInfo * info, GstBuffer * buffer,
+    gboolean output, GstClStaging * staging, GstClBufferFrame * bframe)
 {
   GstClFrame *frame = &bframe->frame;
   GArray *deps;
@@ -510,7 +528,7 @@ device_frame (GstClContext * ctx, cl_command_queue queue,
   for (p = 0; p < frame->n_planes; p++) {
     if (frame->planes[p].stride <= 0)
       goto not_device;
-    frame->planes[p].mem = device_plane (ctx, queue, buffer,
+    frame->planes[p].mem = device_plane (queue, buffer,
         layout.offset[p], &frame->planes[p], output, staging, p,
         &bframe->device[p], &bframe->borrowed[p]);
     if (!frame->planes[p].mem)
@@ -622,9 +640,9 @@ buffer_holds_frame (const GstVideoInfo * info, GstBuffer * buffer,
  * Returns: %TRUE on success
  */
 gboolean
-gst_cl_buffer_frame_map (GstClContext * ctx, cl_command_queue queue,
-    GstClBufferFrame * frame, const GstVideoInfo * info, GstBuffer * buffer,
-    GstMapFlags flags, GstClStaging * staging, GError ** error)
+gst_cl_buffer_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
+    GstClStaging * staging, GError ** error)
 {
   const GstVideoCropMeta *crop;
   guint p;
@@ -636,7 +654,7 @@ gst_cl_buffer_frame_map (GstClContext * ctx, cl_command_queue queue,
   flags &= ~GST_CL_MAP_FOLLOWED;
   if (!buffer_holds_frame (info, buffer, error))
     return FALSE;
-  if (device_frame (ctx, queue, info, buffer, frame->output, staging, frame)) {
+  if (device_frame (queue, info, buffer, frame->output, staging, frame)) {
     GST_LOG ("%s %" GST_PTR_FORMAT " on the device", frame->output ?
         "output" : "input", buffer);
     return TRUE;
@@ -662,11 +680,11 @@ gst_cl_buffer_frame_map (GstClContext * ctx, cl_command_queue queue,
           (&frame->vframe, p), crop);
   }
   frame->pending = TRUE;
-  if (!frame_import (ctx, queue, frame, staging, error)) {
+  if (!frame_import (queue, frame, staging, error)) {
     /* a plane's copy may be under way when a later one fails: no copy
      * back follows it now, so the unmap waits for it */
     frame->followed = FALSE;
-    gst_cl_buffer_frame_unmap (ctx, queue, frame);
+    gst_cl_buffer_frame_unmap (queue, frame);
     return FALSE;
   }
   return TRUE;
@@ -682,12 +700,12 @@ gst_cl_buffer_frame_map (GstClContext * ctx, cl_command_queue queue,
  * Returns: %TRUE on success
  */
 gboolean
-gst_cl_buffer_frame_finish (GstClContext * ctx, cl_command_queue queue,
-    GstClBufferFrame * frame, GError ** error)
+gst_cl_buffer_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
+    GError ** error)
 {
   if (!frame->mapped)
-    return gst_cl_result (clFlush (queue), error, "clFlush");
-  if (!frame_export (ctx, queue, frame, error))
+    return gst_cl_queue_flush (queue, error);
+  if (!frame_export (queue, frame, error))
     return FALSE;
   frame->pending = FALSE;
   return TRUE;
@@ -696,7 +714,7 @@ gst_cl_buffer_frame_finish (GstClContext * ctx, cl_command_queue queue,
 /* The commands enqueued so far on @queue become the last use of the
  * memories of a device frame: the next ones wait for them. */
 static void
-device_frame_done (cl_command_queue queue, GstClBufferFrame * frame)
+device_frame_done (GstClQueue * queue, GstClBufferFrame * frame)
 {
   cl_event done = NULL;
   guint p;
@@ -707,14 +725,14 @@ device_frame_done (cl_command_queue queue, GstClBufferFrame * frame)
     if (!done && !(done = gst_cl_queue_mark (queue, NULL))) {
       /* no event to wait for: the commands end before anyone goes on */
       GST_WARNING ("no marker: waiting for the queue");
-      clFinish (queue);
+      clFinish (gst_cl_queue_get_handle (queue));
       break;
     }
     gst_cl_memory_add_access (frame->device[p], frame->output, done);
   }
   if (done) {
     clReleaseEvent (done);
-    clFlush (queue);
+    gst_cl_queue_flush (queue, NULL);
   }
   memset (frame->device, 0, sizeof (frame->device));
 }
@@ -727,20 +745,21 @@ device_frame_done (cl_command_queue queue, GstClBufferFrame * frame)
  * host memory is given back only once they are done with it.
  */
 void
-gst_cl_buffer_frame_unmap (GstClContext * ctx, cl_command_queue queue,
-    GstClBufferFrame * frame)
+gst_cl_buffer_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
 {
+  GstClContext *ctx = gst_cl_queue_get_context (queue);
   if (!frame->mapped)
     device_frame_done (queue, frame);
   buffer_frame_release (frame);
   if (!frame->mapped)
     return;
-  if (frame->upload && !ctx->caps.unified_memory && !frame->output) {
+  if (frame->upload && !gst_cl_context_get_caps (ctx)->unified_memory
+      && !frame->output) {
     /* mostly done already (the output's copy back, after it on the same
      * queue, was waited for): then neither flushed nor waited for */
-    gst_cl_queue_wait (ctx, queue, frame->upload, NULL);
+    gst_cl_queue_wait (queue, frame->upload, NULL);
   } else if (frame->pending && !frame->followed)
-    gst_cl_queue_finish (ctx, queue, NULL);
+    gst_cl_queue_finish (queue, NULL);
   if (frame->upload)
     clReleaseEvent (frame->upload);
   frame->upload = NULL;

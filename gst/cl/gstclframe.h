@@ -7,6 +7,7 @@
 #include <gst/video/video.h>
 
 #include "gstclcontext.h"
+#include "gstclqueue.h"
 
 G_BEGIN_DECLS
 
@@ -113,19 +114,17 @@ void     gst_cl_frame_release (GstClFrame * frame);
 gboolean gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
                                    const GstVideoInfo * info);
 
-gboolean gst_cl_buffer_frame_map (GstClContext * ctx, cl_command_queue queue,
+gboolean gst_cl_buffer_frame_map (GstClQueue * queue,
                                   GstClBufferFrame * frame,
                                   const GstVideoInfo * info,
                                   GstBuffer * buffer, GstMapFlags flags,
                                   GstClStaging * staging, GError ** error);
 
-gboolean gst_cl_buffer_frame_finish (GstClContext * ctx,
-                                     cl_command_queue queue,
+gboolean gst_cl_buffer_frame_finish (GstClQueue * queue,
                                      GstClBufferFrame * frame,
                                      GError ** error);
 
-void     gst_cl_buffer_frame_unmap (GstClContext * ctx,
-                                    cl_command_queue queue,
+void     gst_cl_buffer_frame_unmap (GstClQueue * queue,
                                     GstClBufferFrame * frame);
 
 void     gst_cl_staging_clear (GstClStaging * staging);

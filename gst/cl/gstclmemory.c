@@ -20,6 +20,9 @@
 
 #include "gstclmemory.h"
 #include "gstclerror.h"
+#include "gstclevent.h"
+#include "gstclgate.h"
+#include "gstclqueue.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_debug);
 #define GST_CAT_DEFAULT gst_cl_memory_debug
@@ -101,10 +104,11 @@ gst_cl_memory_new (GstClContext * ctx, gsize size, GError ** error)
   cl_mem buffer;
 
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
-  gst_cl_context_enter (ctx);
-  buffer = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, MAX (size, 1),
-      NULL, &status);
-  gst_cl_context_leave (ctx);
+  gst_cl_gate_enter (ctx);
+  buffer =
+      clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE,
+      MAX (size, 1), NULL, &status);
+  gst_cl_gate_leave (ctx);
   if (!gst_cl_result (status, error, "clCreateBuffer"))
     return NULL;
   return GST_MEMORY_CAST (wrap (ctx, buffer, 0, NULL, size, 0, size));
@@ -146,27 +150,6 @@ gst_cl_memory_get_context (GstMemory * mem)
 {
   g_return_val_if_fail (gst_is_cl_memory (mem), NULL);
   return ((GstClMemory *) mem)->ctx;
-}
-
-static void
-release_event (gpointer event)
-{
-  clReleaseEvent (*(cl_event *) event);
-}
-
-/**
- * gst_cl_event_array_new:
- *
- * Returns: (transfer full): an empty array of cl_event that releases them
- *   when cleared
- */
-GArray *
-gst_cl_event_array_new (void)
-{
-  GArray *events = g_array_new (FALSE, FALSE, sizeof (cl_event));
-
-  g_array_set_clear_func (events, release_event);
-  return events;
 }
 
 static GstClMemory *
@@ -253,7 +236,7 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
   gpointer data;
 
   /* the device's gate before the memory's lock, never the other way */
-  gst_cl_context_enter (self->ctx);
+  gst_cl_gate_enter (self->ctx);
   g_mutex_lock (&self->lock);
   if (self->map_count == 0) {
     /* GstMemory refuses a write map while a read one lasts: the first map's
@@ -264,9 +247,10 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
 
     gst_cl_memory_get_dependencies (mem, (flags & GST_MAP_WRITE) != 0, deps);
     /* an empty memory still has a byte of buffer */
-    self->map_data = clEnqueueMapBuffer (self->ctx->queue, self->buffer,
-        CL_TRUE, cl_flags, 0, MAX (mem->maxsize, 1), deps->len,
-        (cl_event *) deps->data, NULL, &status);
+    self->map_data =
+        clEnqueueMapBuffer (gst_cl_queue_get_handle (gst_cl_context_get_queue
+            (self->ctx)), self->buffer, CL_TRUE, cl_flags, 0, MAX (mem->maxsize,
+            1), deps->len, (cl_event *) deps->data, NULL, &status);
     g_array_unref (deps);
     if (status != CL_SUCCESS) {
       GST_ERROR ("clEnqueueMapBuffer of %" G_GSIZE_FORMAT " bytes failed: %s",
@@ -278,7 +262,7 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
     self->map_count++;
   data = self->map_data;
   g_mutex_unlock (&self->lock);
-  gst_cl_context_leave (self->ctx);
+  gst_cl_gate_leave (self->ctx);
   return data;
 }
 
@@ -321,12 +305,14 @@ gst_cl_memory_unmap (GstMemory * mem)
   cl_event done = NULL;
   cl_int status;
 
-  gst_cl_context_enter (self->ctx);
+  gst_cl_gate_enter (self->ctx);
   g_mutex_lock (&self->lock);
   if (self->map_count > 0 && --self->map_count == 0) {
     /* written bytes reach the device before anyone uses the buffer again */
-    status = clEnqueueUnmapMemObject (self->ctx->queue, self->buffer,
-        self->map_data, 0, NULL, &done);
+    status =
+        clEnqueueUnmapMemObject (gst_cl_queue_get_handle
+        (gst_cl_context_get_queue (self->ctx)), self->buffer, self->map_data, 0,
+        NULL, &done);
     if (status == CL_SUCCESS)
       status = clWaitForEvents (1, &done);
     if (status != CL_SUCCESS)
@@ -337,7 +323,7 @@ gst_cl_memory_unmap (GstMemory * mem)
     self->map_data = NULL;
   }
   g_mutex_unlock (&self->lock);
-  gst_cl_context_leave (self->ctx);
+  gst_cl_gate_leave (self->ctx);
 }
 
 static void
@@ -363,9 +349,10 @@ gst_cl_memory_copy (GstMemory * mem, gssize offset, gssize size)
   copy = gst_cl_memory_new (self->ctx, size, &err);
   gst_cl_memory_get_dependencies (mem, FALSE, deps);
   if (copy && size > 0 && !gst_cl_result (clEnqueueCopyBuffer
-          (self->ctx->queue, self->buffer, ((GstClMemory *) copy)->buffer,
-              mem->offset + offset, 0, size, deps->len,
-              (cl_event *) deps->data, &done), &err, "clEnqueueCopyBuffer")) {
+          (gst_cl_queue_get_handle (gst_cl_context_get_queue (self->ctx)),
+              self->buffer, ((GstClMemory *) copy)->buffer,
+              mem->offset + offset, 0, size, deps->len, (cl_event *) deps->data,
+              &done), &err, "clEnqueueCopyBuffer")) {
     gst_memory_unref (copy);
     copy = NULL;
   }
@@ -374,7 +361,7 @@ gst_cl_memory_copy (GstMemory * mem, gssize offset, gssize size)
     gst_cl_memory_add_access (mem, FALSE, done);
     gst_cl_memory_add_access (copy, TRUE, done);
     clReleaseEvent (done);
-    clFlush (self->ctx->queue);
+    clFlush (gst_cl_queue_get_handle (gst_cl_context_get_queue (self->ctx)));
   }
   if (!copy) {
     GST_ERROR ("no copy of an OpenCL memory: %s", err->message);

@@ -65,8 +65,6 @@ void           gst_cl_memory_get_dependencies (GstMemory * mem,
 void           gst_cl_memory_add_access (GstMemory * mem, gboolean write,
                                          cl_event done);
 
-GArray *       gst_cl_event_array_new (void);
-
 gboolean       gst_cl_caps_has_memory_feature (GstCaps * caps);
 
 GstCaps *      gst_cl_caps_add_memory_feature (GstCaps * caps);

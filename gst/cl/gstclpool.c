@@ -19,6 +19,9 @@
 
 #include "gstclpool.h"
 #include "gstclerror.h"
+#include "gstclevent.h"
+#include "gstclgate.h"
+#include "gstclqueue.h"
 #include "gstclmemory.h"
 
 #include <gst/video/video.h>
@@ -62,8 +65,9 @@ pinned_free (gpointer user_data)
 
   /* not through the device's gate: a pool frees its buffers holding its
    * lock, which a thread in the gate may want as it gives a buffer back */
-  if (clEnqueueUnmapMemObject (pinned->ctx->queue, pinned->mem, pinned->data,
-          0, NULL, &done) == CL_SUCCESS && done) {
+  if (clEnqueueUnmapMemObject (gst_cl_queue_get_handle (gst_cl_context_get_queue
+              (pinned->ctx)), pinned->mem, pinned->data, 0, NULL,
+          &done) == CL_SUCCESS && done) {
     clWaitForEvents (1, &done);
     clReleaseEvent (done);
   }
@@ -109,16 +113,19 @@ new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
 
   /* hundreds of streams start at once: their pools' allocations take turns
    * at the device too */
-  gst_cl_context_enter (self->ctx);
-  pinned->mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE |
-      CL_MEM_ALLOC_HOST_PTR, MAX (size, 1), NULL, &status);
+  gst_cl_gate_enter (self->ctx);
+  pinned->mem =
+      clCreateBuffer (gst_cl_context_get_handle (self->ctx),
+      CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, MAX (size, 1), NULL, &status);
   if (!gst_cl_result (status, error, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)"))
     goto failed;
-  pinned->data = clEnqueueMapBuffer (self->ctx->queue, pinned->mem, CL_TRUE,
-      CL_MAP_READ | CL_MAP_WRITE, 0, MAX (size, 1), 0, NULL, NULL, &status);
+  pinned->data =
+      clEnqueueMapBuffer (gst_cl_queue_get_handle (gst_cl_context_get_queue
+          (self->ctx)), pinned->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+      MAX (size, 1), 0, NULL, NULL, &status);
   if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
     goto failed;
-  gst_cl_context_leave (self->ctx);
+  gst_cl_gate_leave (self->ctx);
   pinned->ctx = gst_object_ref (self->ctx);
   return gst_memory_new_wrapped (0, pinned->data, MAX (size, 1), 0, size,
       pinned, pinned_free);
@@ -126,7 +133,7 @@ new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
 failed:
   if (pinned->mem)
     clReleaseMemObject (pinned->mem);
-  gst_cl_context_leave (self->ctx);
+  gst_cl_gate_leave (self->ctx);
   g_free (pinned);
   return NULL;
 }
@@ -310,7 +317,7 @@ gst_cl_propose_allocation (GstElement * element, GstClContext * ctx,
   if (!ctx || !caps || !gst_video_info_from_caps (&info, caps))
     return;
   device = gst_cl_caps_has_memory_feature (caps);
-  if (!device && (ctx->caps.unified_memory || !need_pool))
+  if (!device && (gst_cl_context_get_caps (ctx)->unified_memory || !need_pool))
     return;
   pool = gst_cl_buffer_pool_new (ctx, device ? GST_CL_POOL_DEVICE :
       GST_CL_POOL_PINNED);
@@ -366,7 +373,8 @@ gst_cl_decide_allocation (GstElement * element, GstClContext * ctx,
   GstStructure *config;
   GstCaps *caps;
   guint size, min = 0, max = 0;
-  gsize align = MAX (ctx->caps.mem_base_addr_align / 8, 1) - 1;
+  gsize align =
+      MAX (gst_cl_context_get_caps (ctx)->mem_base_addr_align / 8, 1) - 1;
   gboolean update = gst_query_get_n_allocation_pools (query) > 0;
   gboolean device;
 
@@ -396,7 +404,7 @@ gst_cl_decide_allocation (GstElement * element, GstClContext * ctx,
     size = GST_VIDEO_INFO_SIZE (info);
     if (device)
       pool = gst_cl_buffer_pool_new (ctx, GST_CL_POOL_DEVICE);
-    else if (ctx->caps.unified_memory)
+    else if (gst_cl_context_get_caps (ctx)->unified_memory)
       pool = gst_video_buffer_pool_new ();
     else
       pool = gst_cl_buffer_pool_new (ctx, GST_CL_POOL_PINNED);

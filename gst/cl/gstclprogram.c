@@ -2,6 +2,8 @@
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
+ * A context's programs are kept in its table, built once each, in the
+ * background where an element can go on with another kernel meanwhile.
  * Cache entries live in $XDG_CACHE_HOME/gstclfilters/<sha256>.bin, keyed by the
  * device, its driver, the kernel source and the build options. Each entry holds
  * a header with that key and the payload's checksum, so a truncated or corrupt
@@ -9,6 +11,7 @@
  * and rebuilt.
  */
 #include "gstclprogram.h"
+#include "gstclcontext-private.h"
 #include "gstclerror.h"
 
 #include <string.h>
@@ -297,4 +300,253 @@ gst_cl_program_build (cl_context context, cl_device_id device,
   }
   g_free (path);
   return program;
+}
+
+/* The programs built on a context, kept until it goes: a program a
+ * (source, options) */
+struct _GstClProgramTable
+{
+  GMutex lock;
+  GHashTable *programs;
+  GHashTable *building;         /* keys of the programs being built */
+  GHashTable *failed;           /* keys of background builds that failed */
+  GCond built;                  /* signalled as each build ends */
+  GThreadPool *builder;         /* gst_cl_program_ready()'s */
+};
+
+static void
+release_program (gpointer program)
+{
+  clReleaseProgram (program);
+}
+
+GstClProgramTable *
+gst_cl_program_table_new (void)
+{
+  GstClProgramTable *table = g_new0 (GstClProgramTable, 1);
+
+  g_mutex_init (&table->lock);
+  g_cond_init (&table->built);
+  table->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      release_program);
+  table->building = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      NULL);
+  table->failed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return table;
+}
+
+/* A build under way ends first: it uses the context. */
+void
+gst_cl_program_table_free (GstClProgramTable * table)
+{
+  if (!table)
+    return;
+  if (table->builder)
+    g_thread_pool_free (table->builder, TRUE, TRUE);
+  g_hash_table_unref (table->programs);
+  g_hash_table_unref (table->building);
+  g_hash_table_unref (table->failed);
+  g_cond_clear (&table->built);
+  g_mutex_clear (&table->lock);
+  g_free (table);
+}
+
+/* the key of a program in the context's tables: the embedded sources are
+ * told apart by address */
+static gchar *
+program_key (const gchar * source, const gchar * options)
+{
+  return g_strdup_printf ("%p|%s", source, options);
+}
+
+/* Builds outside the lock, so that a build of seconds holds up no other
+ * use of the context; a (source, options) being built is in the table's
+ * building, and whoever wants it waits for built rather than building it
+ * again.
+ * Called and returns with the lock held. */
+static cl_program
+build_locked (GstClContext * ctx, const gchar * source, const gchar * options,
+    const gchar * key, GstClProgramOrigin * origin, GError ** error)
+{
+  GstClProgramTable *table = gst_cl_context_get_program_table (ctx);
+  cl_program program;
+  gint64 start = g_get_monotonic_time ();
+
+  g_hash_table_add (table->building, g_strdup (key));
+  g_mutex_unlock (&table->lock);
+  program = gst_cl_program_build (gst_cl_context_get_handle (ctx),
+      gst_cl_context_get_device (ctx), gst_cl_context_get_cache_key (ctx),
+      source, options, origin, error);
+  GST_DEBUG_OBJECT (ctx, "program \"%s\" ready in %.1f ms", options,
+      (g_get_monotonic_time () - start) / 1000.0);
+  g_mutex_lock (&table->lock);
+  g_hash_table_remove (table->building, key);
+  if (program)
+    g_hash_table_insert (table->programs, g_strdup (key), program);
+  g_cond_broadcast (&table->built);
+  return program;
+}
+
+/**
+ * gst_cl_program_get:
+ * @source: OpenCL C source, one of the embedded kernels/ files
+ * @options: build options, carrying the compile-time constants
+ * @origin: (out) (optional): where the program came from
+ *
+ * Builds once per (source, options) and context, and once per machine
+ * thanks to the disk cache. A program that another thread is building is
+ * waited for.
+ *
+ * Returns: (transfer none) (nullable): the program, owned by @ctx
+ */
+cl_program
+gst_cl_program_get (GstClContext * ctx, const gchar * source,
+    const gchar * options, GstClProgramOrigin * origin, GError ** error)
+{
+  GstClProgramTable *table;
+  gchar *key;
+  cl_program program;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
+
+  ensure_debug_category ();
+  table = gst_cl_context_get_program_table (ctx);
+  key = program_key (source, options);
+  g_mutex_lock (&table->lock);
+  while (!(program = g_hash_table_lookup (table->programs, key)) &&
+      g_hash_table_contains (table->building, key))
+    g_cond_wait (&table->built, &table->lock);
+  if (program) {
+    if (origin)
+      *origin = GST_CL_PROGRAM_MEMORY;
+  } else {
+    program = build_locked (ctx, source, options, key, origin, error);
+  }
+  g_mutex_unlock (&table->lock);
+  g_free (key);
+  return program;
+}
+
+typedef struct
+{
+  GstClContext *ctx;
+  const gchar *source;
+  gchar *options;
+  gchar *key;
+} BuildJob;
+
+static void
+build_job_free (BuildJob * job)
+{
+  g_free (job->options);
+  g_free (job->key);
+  g_free (job);
+}
+
+static void
+build_in_background (gpointer data, gpointer user_data)
+{
+  BuildJob *job = data;
+  GstClProgramTable *table = user_data;
+  GstClContext *ctx = job->ctx;
+  GError *error = NULL;
+
+  g_mutex_lock (&table->lock);
+  if (!build_locked (ctx, job->source, job->options, job->key, NULL, &error)) {
+    GST_WARNING_OBJECT (ctx, "program \"%s\" failed: %s", job->options,
+        error->message);
+    g_hash_table_add (table->failed, g_strdup (job->key));
+    g_clear_error (&error);
+  }
+  g_mutex_unlock (&table->lock);
+  build_job_free (job);
+}
+
+/**
+ * gst_cl_program_ready:
+ * @source: OpenCL C source, one of the embedded kernels/ files
+ * @options: build options
+ *
+ * Whether gst_cl_program_get() would return the program at once.
+ * If not, and no thread is building it, it is built on a thread of the
+ * context's, so that an element can go on with another kernel meanwhile
+ * (at most one such build at a time; a context waits for it when it is
+ * freed). A build that failed there is not tried again: the element keeps
+ * to its other kernel.
+ *
+ * Returns: %TRUE when the program is built
+ */
+gboolean
+gst_cl_program_ready (GstClContext * ctx, const gchar * source,
+    const gchar * options)
+{
+  GstClProgramTable *table;
+  gchar *key;
+  gboolean ready;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), FALSE);
+
+  ensure_debug_category ();
+  table = gst_cl_context_get_program_table (ctx);
+  key = program_key (source, options);
+  g_mutex_lock (&table->lock);
+  ready = g_hash_table_contains (table->programs, key);
+  if (!ready && !g_hash_table_contains (table->building, key) &&
+      !g_hash_table_contains (table->failed, key)) {
+    BuildJob *job = g_new0 (BuildJob, 1);
+
+    if (!table->builder)
+      table->builder = g_thread_pool_new_full (build_in_background, table,
+          (GDestroyNotify) build_job_free, 1, FALSE, NULL);
+    /* no reference: the context frees the pool, waiting, before itself */
+    job->ctx = ctx;
+    job->source = source;
+    job->options = g_strdup (options);
+    job->key = g_strdup (key);
+    /* marked now, so that it is queued once */
+    g_hash_table_add (table->building, g_strdup (key));
+    GST_DEBUG_OBJECT (ctx, "program \"%s\" built in the background", options);
+    g_thread_pool_push (table->builder, job, NULL);
+  }
+  g_mutex_unlock (&table->lock);
+  g_free (key);
+  return ready;
+}
+
+/**
+ * gst_cl_program_failed:
+ *
+ * Returns: whether a build of @source with @options that
+ *   gst_cl_program_ready() started failed (and is not tried again)
+ */
+gboolean
+gst_cl_program_failed (GstClContext * ctx, const gchar * source,
+    const gchar * options)
+{
+  GstClProgramTable *table = gst_cl_context_get_program_table (ctx);
+  gchar *key = program_key (source, options);
+  gboolean failed;
+
+  g_mutex_lock (&table->lock);
+  failed = g_hash_table_contains (table->failed, key);
+  g_mutex_unlock (&table->lock);
+  g_free (key);
+  return failed;
+}
+
+/**
+ * gst_cl_program_wait_builds:
+ *
+ * Waits until no program of @ctx is being built, in the background or by
+ * another thread.
+ */
+void
+gst_cl_program_wait_builds (GstClContext * ctx)
+{
+  GstClProgramTable *table = gst_cl_context_get_program_table (ctx);
+
+  g_mutex_lock (&table->lock);
+  while (g_hash_table_size (table->building) > 0)
+    g_cond_wait (&table->built, &table->lock);
+  g_mutex_unlock (&table->lock);
 }

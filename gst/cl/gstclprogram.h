@@ -1,4 +1,4 @@
-/* gstclfilters: building OpenCL programs, with an on-disk binary cache
+/* gstclfilters: a context's OpenCL programs, with an on-disk binary cache
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -6,6 +6,8 @@
 
 #include <gst/gst.h>
 #include <CL/cl.h>
+
+#include "gstclcontext.h"
 
 G_BEGIN_DECLS
 
@@ -26,5 +28,17 @@ cl_program gst_cl_program_build (cl_context context, cl_device_id device,
                                  const gchar * cache_key, const gchar * source,
                                  const gchar * options,
                                  GstClProgramOrigin * origin, GError ** error);
+
+cl_program gst_cl_program_get (GstClContext * ctx, const gchar * source,
+                               const gchar * options,
+                               GstClProgramOrigin * origin, GError ** error);
+
+gboolean   gst_cl_program_ready (GstClContext * ctx, const gchar * source,
+                                 const gchar * options);
+
+gboolean   gst_cl_program_failed (GstClContext * ctx, const gchar * source,
+                                  const gchar * options);
+
+void       gst_cl_program_wait_builds (GstClContext * ctx);
 
 G_END_DECLS

@@ -1,0 +1,225 @@
+/* gstclfilters: events, and how the host waits for them
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A driver may spin a core in clWaitForEvents (NVIDIA's does): the quickest
+ * way to wait while there are cores to spin, and the worst when hundreds of
+ * streams wait at once. The device's #GstClWait says how its waits go;
+ * docs/design.md gives what each way was measured to do.
+ */
+#include "gstclevent.h"
+#include "gstclcontext-private.h"
+#include "gstclerror.h"
+
+struct _GstClWaits
+{
+  gint waiting;                 /* threads in a wait now */
+  gint spinning_waits;          /* the most that wait in clWaitForEvents */
+};
+
+GstClWaits *
+gst_cl_event_waits_new (void)
+{
+  GstClWaits *waits = g_new0 (GstClWaits, 1);
+  const gchar *env = g_getenv ("GST_CL_SPINNING_WAITS");
+
+  /* GST_CL_SPINNING_WAITS=N: at most N threads in clWaitForEvents */
+  waits->spinning_waits = env ? (gint) g_ascii_strtoll (env, NULL, 10) :
+      (gint) g_get_num_processors ();
+  return waits;
+}
+
+void
+gst_cl_event_waits_free (GstClWaits * waits)
+{
+  g_free (waits);
+}
+
+/**
+ * gst_cl_event_get_waiting:
+ *
+ * Returns: how many threads wait for commands of @ctx's device now
+ */
+gint
+gst_cl_event_get_waiting (GstClContext * ctx)
+{
+  return g_atomic_int_get (&gst_cl_context_get_waits (ctx)->waiting);
+}
+
+static void
+release_event (gpointer event)
+{
+  clReleaseEvent (*(cl_event *) event);
+}
+
+/**
+ * gst_cl_event_array_new:
+ *
+ * Returns: (transfer full): an empty array of cl_event that releases them
+ *   when cleared
+ */
+GArray *
+gst_cl_event_array_new (void)
+{
+  GArray *events = g_array_new (FALSE, FALSE, sizeof (cl_event));
+
+  g_array_set_clear_func (events, release_event);
+  return events;
+}
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+  cl_int status;
+} Waiter;
+
+static void CL_CALLBACK
+waiter_wake (cl_event event, cl_int status, void *data)
+{
+  Waiter *w = data;
+
+  g_mutex_lock (&w->lock);
+  w->status = status;
+  w->done = TRUE;
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+}
+
+/* Some drivers spin a core in clWaitForEvents; a callback lets the thread
+ * sleep until the driver says the event is complete. */
+static gboolean
+wait_sleeping (cl_event event, GError ** error)
+{
+  Waiter w = { 0, };
+  cl_int status;
+
+  g_mutex_init (&w.lock);
+  g_cond_init (&w.cond);
+  status = clSetEventCallback (event, CL_COMPLETE, waiter_wake, &w);
+  if (status == CL_SUCCESS) {
+    g_mutex_lock (&w.lock);
+    while (!w.done)
+      g_cond_wait (&w.cond, &w.lock);
+    g_mutex_unlock (&w.lock);
+    /* a negative status: the command ended in an error */
+    status = w.status < 0 ? w.status : CL_SUCCESS;
+  }
+  g_mutex_clear (&w.lock);
+  g_cond_clear (&w.cond);
+  return gst_cl_result (status, error, "clSetEventCallback (waiting for a "
+      "command)");
+}
+
+/* Naps between looks at the status, no core spinning and no driver thread
+ * running a callback: 20 us, then twice as long each time up to 160 us, a
+ * few looks a wait. Not one nap of most of the wait: a stream's thread has
+ * one frame in flight, so what a nap overshoots, the stream loses (that
+ * cost 8 streams a quarter of their frames on an H100). */
+static gboolean
+wait_polling (cl_event event, GError ** error)
+{
+  gulong nap = 20;
+  cl_int state = CL_QUEUED;
+  cl_int status;
+
+  while ((status = clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+              sizeof (state), &state, NULL)) == CL_SUCCESS &&
+      state > CL_COMPLETE) {
+    g_usleep (nap);
+    nap = MIN (nap * 2, 160);
+  }
+  if (status != CL_SUCCESS)
+    return gst_cl_result (clWaitForEvents (1, &event), error,
+        "clWaitForEvents");
+  return gst_cl_result (state < 0 ? state : CL_SUCCESS, error,
+      "clGetEventInfo (waiting for a command)");
+}
+
+/**
+ * gst_cl_event_status:
+ *
+ * Returns: the execution status of @event's command: %CL_COMPLETE, a
+ *   negative error code where it failed, else %CL_QUEUED, %CL_SUBMITTED or
+ *   %CL_RUNNING (%CL_QUEUED where the status cannot be read)
+ */
+cl_int
+gst_cl_event_status (cl_event event)
+{
+  cl_int state = CL_QUEUED;
+
+  if (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (state), &state, NULL) != CL_SUCCESS)
+    return CL_QUEUED;
+  return state;
+}
+
+/* Waits for @event; @queue (where not %NULL) is its queue, not flushed yet. */
+static gboolean
+event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
+    GError ** error)
+{
+  GstClWaits *waits = gst_cl_context_get_waits (ctx);
+  GstClWait how = gst_cl_context_get_caps (ctx)->wait;
+  gboolean ok;
+
+  /* often done already: a later command was waited for */
+  if (gst_cl_event_status (event) == CL_COMPLETE)
+    return TRUE;
+  /* A driver may spin a core in clWaitForEvents (NVIDIA's does): the
+   * quickest way while there are cores to spin, but more spinning waits
+   * than cores take them from the threads that would give the device its
+   * next commands. So threads beyond as many as the cores nap
+   * (GST_CL_SPINNING_WAITS=N to try other numbers; on an H100, 8 and 4 did
+   * no better, see docs/benchmarks.md). */
+  if (g_atomic_int_add (&waits->waiting, 1) >= waits->spinning_waits &&
+      how == GST_CL_WAIT_AUTO)
+    how = GST_CL_WAIT_POLL;
+  /* clWaitForEvents flushes the event's queue itself (the spec says so):
+   * a flush before it would be one more turn at the driver's lock a frame.
+   * The other ways only look at the event, so the queue is flushed first. */
+  if (queue && how != GST_CL_WAIT_BLOCK && how != GST_CL_WAIT_AUTO &&
+      !gst_cl_result (clFlush (queue), error, "clFlush"))
+    ok = FALSE;
+  else if (how == GST_CL_WAIT_CALLBACK)
+    ok = wait_sleeping (event, error);
+  else if (how == GST_CL_WAIT_POLL)
+    ok = wait_polling (event, error);
+  else
+    ok = gst_cl_result (clWaitForEvents (1, &event), error, "clWaitForEvents");
+  g_atomic_int_add (&waits->waiting, -1);
+  return ok;
+}
+
+/**
+ * gst_cl_event_wait:
+ * @ctx: the context of @event, whose device says how to wait
+ *
+ * Blocks until @event is complete. The command must have been flushed, or
+ * be waited for with gst_cl_event_wait_queued().
+ *
+ * Returns: %TRUE when the command ended without an error
+ */
+gboolean
+gst_cl_event_wait (GstClContext * ctx, cl_event event, GError ** error)
+{
+  return event_wait (ctx, NULL, event, error);
+}
+
+/**
+ * gst_cl_event_wait_queued:
+ * @ctx: the context of @queue
+ * @event: a command's on @queue, which may not be flushed yet
+ *
+ * Blocks until @event is complete, @queue's commands sent to the device
+ * first (by clWaitForEvents, which flushes its event's queue, or a flush).
+ *
+ * Returns: %TRUE when the command ended without an error
+ */
+gboolean
+gst_cl_event_wait_queued (GstClContext * ctx, cl_command_queue queue,
+    cl_event event, GError ** error)
+{
+  return event_wait (ctx, queue, event, error);
+}

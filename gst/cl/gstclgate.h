@@ -1,0 +1,17 @@
+/* gstclfilters: how many threads have frames in a device's driver at once
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "gstclcontext.h"
+
+G_BEGIN_DECLS
+
+void  gst_cl_gate_enter (GstClContext * ctx);
+
+void  gst_cl_gate_leave (GstClContext * ctx);
+
+guint gst_cl_gate_get_limit (GstClContext * ctx);
+
+G_END_DECLS
