@@ -126,7 +126,7 @@ typedef enum
  * the bands about 0.45 ms at 1080p, the strips 0.5 (0.85 with 8 pixels a
  * step); the two scans with vector columns 1.42
  * ms at 1080p, 6.84 at 4K; the 4x4 blocks 1.95 and 9.88; the reference 1.81
- * and 22.6 (docs/benchmarks.md). H100: the blocks 0.267
+ * and 22.6 (docs/benchmarks-journal.md). H100: the blocks 0.267
  * and 0.593 ms against 0.745 and 1.931 for the reference; the tiles, on
  * devices whose work-groups take 32 x 8 work-items, see docs/clintegral.md.
  * GST_CL_INTEGRAL_METHOD=scans|strips|bands|blocks|tiles overrides, to test

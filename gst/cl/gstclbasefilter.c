@@ -761,7 +761,7 @@ gst_cl_base_filter_finalize (GObject * object)
  * pipeline falling late together, a message a frame made hundreds of
  * streaming threads post to the one bus at once, whose queue waits for an
  * earlier writer by spinning: on 16 cores the streams stalled
- * (docs/benchmarks.md). */
+ * (docs/benchmarks-journal.md). */
 #define QOS_MESSAGE_INTERVAL G_USEC_PER_SEC
 
 static gboolean

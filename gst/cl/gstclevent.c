@@ -172,7 +172,7 @@ event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
    * than cores take them from the threads that would give the device its
    * next commands. So threads beyond as many as the cores nap
    * (GST_CL_SPINNING_WAITS=N to try other numbers; on an H100, 8 and 4 did
-   * no better, see docs/benchmarks.md). */
+   * no better, see docs/benchmarks-journal.md). */
   if (g_atomic_int_add (&waits->waiting, 1) >= waits->spinning_waits &&
       how == GST_CL_WAIT_AUTO)
     how = GST_CL_WAIT_POLL;

@@ -85,7 +85,7 @@ gate_set_limit (GstClGate * gate, gint limit)
 /* The default, half the cores (the rest for the threads that fill and
  * drain frames), is the process's, shared by the devices it uses at once:
  * two GPUs on 32 cores let through 3-8% more frames with 8 threads each
- * than with 16 (docs/benchmarks.md). Called with gates_lock. */
+ * than with 16 (docs/benchmarks-journal.md). Called with gates_lock. */
 static void
 gates_share_default_limit (void)
 {
