@@ -6,7 +6,7 @@
 
 #include <gst/video/video.h>
 
-#include "cl/gstclframe.h"
+#include "cl/gstclaggregator.h"
 
 G_BEGIN_DECLS
 
@@ -28,20 +28,12 @@ GType gst_cl_composite_operator_get_type (void);
 
 #define GST_TYPE_CL_COMPOSITE_PAD (gst_cl_composite_pad_get_type ())
 G_DECLARE_FINAL_TYPE (GstClCompositePad, gst_cl_composite_pad, GST,
-    CL_COMPOSITE_PAD, GstVideoAggregatorPad)
+    CL_COMPOSITE_PAD, GstClAggregatorPad)
 
 #define GST_TYPE_CL_COMPOSITE (gst_cl_composite_get_type ())
 G_DECLARE_FINAL_TYPE (GstClComposite, gst_cl_composite, GST, CL_COMPOSITE,
-    GstVideoAggregator)
+    GstClAggregator)
 
 GST_ELEMENT_REGISTER_DECLARE (clcomposite);
-
-GstClContext * gst_cl_composite_get_context (GstClComposite * self);
-
-GstClQueue * gst_cl_composite_get_queue (GstClComposite * self);
-
-gboolean gst_cl_composite_process (GstClComposite * self,
-    const GstVideoInfo * info, const GstClFrame * bg, const GstClFrame * ov,
-    const GstClFrame * out, GError ** error);
 
 G_END_DECLS

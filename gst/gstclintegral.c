@@ -47,7 +47,6 @@
 #include "cl/gstclerror.h"
 #include "cl/gstclmemory.h"
 #include "cl/gstclpool.h"
-#include "cl/gstclevent.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define GST_CAT_DEFAULT gst_cl_integral_debug
@@ -348,17 +347,12 @@ clear_pool (GstBufferPool ** pool)
 /* A buffer of @size bytes from @pool (replaced when its buffers are of
  * another size): one #GstClMemory, which the kernels write the table into
  * and which stays on the device until someone maps it; the map waits for
- * them, and is in place where the device shares host memory. Commands
- * enqueued from now on wait for any still using it. */
+ * them, and is in place where the device shares host memory. */
 static GstBuffer *
 acquire_table (GstClBaseFilter * base, GstBufferPool ** pool, gsize size,
-    cl_mem * table, GError ** error)
+    GError ** error)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   GstBuffer *buf = NULL;
-  GstMemory *mem;
-  GArray *deps;
-  gboolean ok;
 
   if (*pool) {
     GstStructure *config = gst_buffer_pool_get_config (*pool);
@@ -370,7 +364,8 @@ acquire_table (GstClBaseFilter * base, GstBufferPool ** pool, gsize size,
       clear_pool (pool);
   }
   if (!*pool) {
-    *pool = gst_cl_buffer_pool_new_active (ctx, GST_CL_POOL_DEVICE, size);
+    *pool = gst_cl_buffer_pool_new_active (gst_cl_base_filter_get_context
+        (base), GST_CL_POOL_DEVICE, size);
     gst_cl_buffer_pool_set_element (*pool, GST_ELEMENT (base));
   }
   if (gst_buffer_pool_acquire_buffer (*pool, &buf, NULL) != GST_FLOW_OK) {
@@ -378,38 +373,28 @@ acquire_table (GstClBaseFilter * base, GstBufferPool ** pool, gsize size,
         "could not allocate a %" G_GSIZE_FORMAT "-byte integral image", size);
     return NULL;
   }
-  mem = gst_buffer_peek_memory (buf, 0);
-  deps = gst_cl_event_array_new ();
-  gst_cl_memory_get_dependencies (mem, TRUE, deps);
-  ok = gst_cl_queue_wait_for (gst_cl_base_filter_get_queue (base), deps, error);
-  g_array_unref (deps);
-  if (!ok) {
-    gst_buffer_unref (buf);
-    return NULL;
-  }
-  *table = gst_cl_memory_get_buffer (mem);
   return buf;
 }
 
-/* Makes the commands enqueued so far the writers of @sum and @sqsum (NULL
- * without squared), which maps and later frames wait for; on failure,
- * waits for them itself, as nothing else would. */
+/* The tables @sum and, where not NULL, @sqsum of @luma, enqueued: the
+ * frame layer makes the kernels wait for what still uses the tables, and
+ * makes them the tables' writers, which maps and later frames wait for. */
 static gboolean
-tables_enqueued (GstClBaseFilter * base, gboolean ok, GstBuffer * sum,
-    GstBuffer * sqsum, GError ** error)
+enqueue_tables (GstClBaseFilter * base, const GstClPlane * luma,
+    GstBuffer * sum, GstBuffer * sqsum, GError ** error)
 {
   GstClQueue *queue = gst_cl_base_filter_get_queue (base);
-  cl_event done = ok ? gst_cl_queue_mark (queue, error) : NULL;
+  GstBuffer *buffers[2] = { sum, sqsum };
+  GstClBufferFrame tables;
+  gboolean ok;
 
-  if (!done) {
-    gst_cl_queue_finish (queue, NULL);
+  if (!gst_cl_buffer_frame_map_tables (queue, &tables, buffers,
+          sqsum ? 2 : 1, GST_MAP_WRITE, error))
     return FALSE;
-  }
-  gst_cl_memory_add_access (gst_buffer_peek_memory (sum, 0), TRUE, done);
-  if (sqsum)
-    gst_cl_memory_add_access (gst_buffer_peek_memory (sqsum, 0), TRUE, done);
-  clReleaseEvent (done);
-  return gst_cl_queue_flush (queue, error);
+  ok = integral_tables (base, luma, tables.frame.planes[0].mem,
+      sqsum ? tables.frame.planes[1].mem : NULL, error);
+  gst_cl_buffer_frame_unmap (queue, &tables);
+  return ok;
 }
 
 static gboolean
@@ -425,19 +410,17 @@ gst_cl_integral_analyse (GstClBaseFilter * base, const GstClFrame * in,
   GstBuffer *sum = NULL, *sqsum = NULL;
   GstCustomMeta *meta;
   GstStructure *s;
-  cl_mem table = NULL, sq_table = NULL;
   gboolean squared;
 
   GST_OBJECT_LOCK (self);
   squared = self->squared;
   GST_OBJECT_UNLOCK (self);
 
-  sum = acquire_table (base, &self->pools[0], size, &table, error);
+  sum = acquire_table (base, &self->pools[0], size, error);
   if (sum && squared)
-    sqsum = acquire_table (base, &self->pools[1], sq_size, &sq_table, error);
+    sqsum = acquire_table (base, &self->pools[1], sq_size, error);
   if (!sum || (squared && !sqsum) ||
-      !tables_enqueued (base, integral_tables (base, luma, table, sq_table,
-              error), sum, sqsum, error)) {
+      !enqueue_tables (base, luma, sum, sqsum, error)) {
     gst_clear_buffer (&sum);
     gst_clear_buffer (&sqsum);
     return FALSE;

@@ -395,18 +395,24 @@ run_cases (GstClContext * ctx, gdouble bandwidth)
  * half the size in the middle of the background. */
 typedef struct
 {
-  GstClComposite *composite;
+  GstClAggregator *composite;
   GstVideoInfo info;
   GstClFrame bg, ov, out;
 } CompositeJob;
 
+static gboolean
+process_composite (CompositeJob * job, GError ** error)
+{
+  const GstClFrame *inputs[2] = { &job->bg, &job->ov };
+
+  return gst_cl_aggregator_process (job->composite, &job->info, inputs,
+      &job->out, error);
+}
+
 static void
 enqueue_composite (gpointer data)
 {
-  CompositeJob *job = data;
-
-  gst_cl_composite_process (job->composite, &job->info, &job->bg, &job->ov,
-      &job->out, NULL);
+  process_composite (data, NULL);
 }
 
 static Timing
@@ -422,7 +428,7 @@ time_composite (GstVideoFormat format, gint width, gint height,
   gchar **kv = g_strsplit (props, "=", 2);
   Timing t;
 
-  job.composite = GST_CL_COMPOSITE (element);
+  job.composite = GST_CL_AGGREGATOR (element);
   gst_util_set_object_arg (G_OBJECT (element), kv[0], kv[1]);
   g_strfreev (kv);
   gst_util_set_object_arg (G_OBJECT (element), "variant", variant);
@@ -433,18 +439,17 @@ time_composite (GstVideoFormat format, gint width, gint height,
     g_printerr ("clcomposite did not reach READY\n");
     exit (1);
   }
-  ctx = gst_cl_composite_get_context (job.composite);
+  ctx = gst_cl_aggregator_get_context (job.composite);
   gst_video_info_set_format (&job.info, format, width, height);
   gst_video_info_set_format (&ov_info, format, width / 2, height / 2);
   device_frame_new (ctx, &job.info, &job.bg, 1);
   device_frame_new (ctx, &ov_info, &job.ov, 2);
   device_frame_new (ctx, &job.info, &job.out, 3);
-  if (!gst_cl_composite_process (job.composite, &job.info, &job.bg, &job.ov,
-          &job.out, &err)) {
+  if (!process_composite (&job, &err)) {
     g_printerr ("clcomposite: %s\n", err->message);
     exit (1);
   }
-  t = time_enqueues (ctx, gst_cl_composite_get_queue (job.composite),
+  t = time_enqueues (ctx, gst_cl_aggregator_get_queue (job.composite),
       enqueue_composite, &job);
   gst_cl_frame_release (&job.bg);
   gst_cl_frame_release (&job.ov);

@@ -24,9 +24,6 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
 #define GST_CAT_DEFAULT gst_cl_base_filter_debug
 
-#define DEFAULT_DEVICE_INDEX -1
-#define DEFAULT_VARIANT GST_CL_VARIANT_OPTIMIZED
-#define N_SCRATCH 4
 
 enum
 {
@@ -37,17 +34,7 @@ enum
 
 typedef struct
 {
-  gint device_index;
-  GstClVariant variant;
-
-  GstClContext *ctx;
-  /* the element's work on the device: the queue of its last frame */
-  GstClQueue *queue;
-  GHashTable *kernels;
-  cl_mem scratch[N_SCRATCH];
-  gsize scratch_size[N_SCRATCH];
-  GstClStaging in_staging;
-  GstClStaging out_staging;
+  GstClCore *core;
 
   GstVideoInfo in_info;
   GstVideoInfo out_info;
@@ -67,25 +54,6 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClBaseFilter, gst_cl_base_filter,
 
 #define GET_PRIV(f) \
     ((GstClBaseFilterPrivate *) gst_cl_base_filter_get_instance_private (f))
-
-GType
-gst_cl_variant_get_type (void)
-{
-  static gsize id = 0;
-  static const GEnumValue values[] = {
-    {GST_CL_VARIANT_REFERENCE, "One output per work-item, the baseline",
-        "reference"},
-    {GST_CL_VARIANT_OPTIMIZED, "The fast kernels for this device",
-        "optimized"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&id)) {
-    GType type = g_enum_register_static ("GstClVariant", values);
-    g_once_init_leave (&id, type);
-  }
-  return (GType) id;
-}
 
 /**
  * gst_cl_base_filter_class_add_pad_templates:
@@ -115,24 +83,6 @@ gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass * klass,
   gst_caps_unref (templ);
 }
 
-static void
-release_device_state (GstClBaseFilter * self)
-{
-  GstClBaseFilterPrivate *priv = GET_PRIV (self);
-  guint i;
-
-  g_hash_table_remove_all (priv->kernels);
-  for (i = 0; i < N_SCRATCH; i++) {
-    if (priv->scratch[i])
-      clReleaseMemObject (priv->scratch[i]);
-    priv->scratch[i] = NULL;
-    priv->scratch_size[i] = 0;
-  }
-  gst_cl_staging_clear (&priv->in_staging);
-  gst_cl_staging_clear (&priv->out_staging);
-  g_clear_pointer (&priv->queue, gst_cl_queue_free);
-}
-
 /**
  * gst_cl_base_filter_get_context:
  *
@@ -141,7 +91,7 @@ release_device_state (GstClBaseFilter * self)
 GstClContext *
 gst_cl_base_filter_get_context (GstClBaseFilter * filter)
 {
-  return GET_PRIV (filter)->ctx;
+  return gst_cl_core_get_context (GET_PRIV (filter)->core);
 }
 
 /**
@@ -153,18 +103,7 @@ gst_cl_base_filter_get_context (GstClBaseFilter * filter)
 GstClQueue *
 gst_cl_base_filter_get_queue (GstClBaseFilter * filter)
 {
-  return GET_PRIV (filter)->queue;
-}
-
-/* Takes the calling thread's queue for the frame at hand. */
-static gboolean
-follow_thread (GstClBaseFilter * filter, GError ** error)
-{
-  GstClBaseFilterPrivate *priv = GET_PRIV (filter);
-
-  if (!priv->queue)
-    priv->queue = gst_cl_queue_new (priv->ctx);
-  return gst_cl_queue_follow_thread (priv->queue, error);
+  return gst_cl_core_get_queue (GET_PRIV (filter)->core);
 }
 
 /**
@@ -178,10 +117,8 @@ gboolean
 gst_cl_base_filter_enqueue_kernel (GstClBaseFilter * filter, cl_kernel kernel,
     guint dims, const gsize * global, const gsize * local, GError ** error)
 {
-  GstClBaseFilterPrivate *priv = GET_PRIV (filter);
-
-  return gst_cl_kernel_enqueue (priv->queue, kernel, dims, global, local,
-      error);
+  return gst_cl_kernel_enqueue (gst_cl_base_filter_get_queue (filter), kernel,
+      dims, global, local, error);
 }
 
 /**
@@ -192,19 +129,13 @@ gst_cl_base_filter_enqueue_kernel (GstClBaseFilter * filter, cl_kernel kernel,
 GstClVariant
 gst_cl_base_filter_get_variant (GstClBaseFilter * filter)
 {
-  GstClVariant variant;
-
-  GST_OBJECT_LOCK (filter);
-  variant = GET_PRIV (filter)->variant;
-  GST_OBJECT_UNLOCK (filter);
-  return variant;
+  return gst_cl_core_get_variant (GET_PRIV (filter)->core);
 }
 
 /**
  * gst_cl_base_filter_get_kernel:
  *
- * Kernels are created once per (source, options, name) and kept until the
- * element goes back to NULL; their programs are shared by the context.
+ * See gst_cl_core_get_kernel().
  *
  * Returns: (transfer none) (nullable): the kernel
  */
@@ -212,20 +143,8 @@ cl_kernel
 gst_cl_base_filter_get_kernel (GstClBaseFilter * filter, const gchar * source,
     const gchar * options, const gchar * name, GError ** error)
 {
-  GstClBaseFilterPrivate *priv = GET_PRIV (filter);
-  gchar *key = g_strdup_printf ("%p|%s|%s", source, options, name);
-  cl_kernel kernel = g_hash_table_lookup (priv->kernels, key);
-
-  if (kernel) {
-    g_free (key);
-    return kernel;
-  }
-  kernel = gst_cl_kernel_new (priv->ctx, source, options, name, error);
-  if (kernel)
-    g_hash_table_insert (priv->kernels, key, kernel);
-  else
-    g_free (key);
-  return kernel;
+  return gst_cl_core_get_kernel (GET_PRIV (filter)->core, source, options,
+      name, error);
 }
 
 /**
@@ -239,36 +158,13 @@ cl_mem
 gst_cl_base_filter_get_scratch (GstClBaseFilter * filter, guint slot,
     gsize size, GError ** error)
 {
-  GstClBaseFilterPrivate *priv = GET_PRIV (filter);
-  cl_int status = CL_SUCCESS;
-
-  g_return_val_if_fail (slot < N_SCRATCH, NULL);
-  if (priv->scratch[slot] && priv->scratch_size[slot] >= size)
-    return priv->scratch[slot];
-  if (priv->scratch[slot])
-    clReleaseMemObject (priv->scratch[slot]);
-  /* readable from the host: analysing elements read their results back */
-  priv->scratch[slot] = clCreateBuffer (gst_cl_context_get_handle (priv->ctx),
-      CL_MEM_READ_WRITE, MAX (size, 1), NULL, &status);
-  priv->scratch_size[slot] = size;
-  if (!gst_cl_result (status, error, "clCreateBuffer (scratch)")) {
-    priv->scratch[slot] = NULL;
-    priv->scratch_size[slot] = 0;
-  }
-  return priv->scratch[slot];
+  return gst_cl_core_get_scratch (GET_PRIV (filter)->core, slot, size, error);
 }
-
-/* work-items of kernels/plane.cl for a row: 16 bytes each */
-#define PLANE_CHUNKS(row_bytes) (((gsize) (row_bytes) + 15) / 16)
 
 /**
  * gst_cl_base_filter_copy_plane:
- * @src: a plane of the same size and pixel stride as @dst
  *
- * Enqueues a copy of the pixels of @src into @dst, whatever their strides:
- * clEnqueueCopyBuffer where neither has padding, else a kernel. Not
- * clEnqueueCopyBufferRect: drivers differ on whether a rectangle may end
- * before the last row's full pitch, which a plane's buffer does.
+ * See gst_cl_core_copy_plane().
  *
  * Returns: %TRUE on success
  */
@@ -276,31 +172,13 @@ gboolean
 gst_cl_base_filter_copy_plane (GstClBaseFilter * filter,
     const GstClPlane * src, const GstClPlane * dst, GError ** error)
 {
-  gint row_bytes = src->width * src->pstride;
-  gsize global[2] = { PLANE_CHUNKS (row_bytes), src->height };
-  cl_kernel k;
-
-  g_return_val_if_fail (src->width == dst->width &&
-      src->height == dst->height && src->pstride == dst->pstride, FALSE);
-  /* rows without padding: one plain copy, one call into the driver */
-  if (src->stride == row_bytes && dst->stride == row_bytes)
-    return gst_cl_kernel_enqueue_copy (GET_PRIV (filter)->queue, src->mem,
-        dst->mem, gst_cl_plane_size (src), error);
-  k = gst_cl_base_filter_get_kernel (filter, gst_cl_kernel_plane, "",
-      "plane_copy", error);
-  return k && gst_cl_kernel_set_args (k, error, 5, GST_CL_ARG (src->mem),
-      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-      GST_CL_ARG (dst->stride), GST_CL_ARG (row_bytes)) &&
-      gst_cl_base_filter_enqueue_kernel (filter, k, 2, global, NULL, error);
+  return gst_cl_core_copy_plane (GET_PRIV (filter)->core, src, dst, error);
 }
 
 /**
  * gst_cl_base_filter_fill_plane:
  *
- * Enqueues setting every byte of the pixels of @plane to @value. The padding
- * at the end of the rows is left alone: a GstVideoMeta may place another
- * plane there, and clEnqueueFillBuffer knows no strides, so it fills only
- * planes without padding.
+ * See gst_cl_core_fill_plane().
  *
  * Returns: %TRUE on success
  */
@@ -308,18 +186,7 @@ gboolean
 gst_cl_base_filter_fill_plane (GstClBaseFilter * filter,
     const GstClPlane * plane, guint8 value, GError ** error)
 {
-  gint row_bytes = plane->width * plane->pstride, fill = value;
-  gsize global[2] = { PLANE_CHUNKS (row_bytes), plane->height };
-  cl_kernel k;
-
-  if (plane->stride == row_bytes)
-    return gst_cl_kernel_enqueue_fill (GET_PRIV (filter)->queue, plane->mem,
-        value, gst_cl_plane_size (plane), error);
-  k = gst_cl_base_filter_get_kernel (filter, gst_cl_kernel_plane, "",
-      "plane_fill", error);
-  return k && gst_cl_kernel_set_args (k, error, 4, GST_CL_ARG (plane->mem),
-      GST_CL_ARG (plane->stride), GST_CL_ARG (row_bytes), GST_CL_ARG (fill)) &&
-      gst_cl_base_filter_enqueue_kernel (filter, k, 2, global, NULL, error);
+  return gst_cl_core_fill_plane (GET_PRIV (filter)->core, plane, value, error);
 }
 
 /**
@@ -343,7 +210,7 @@ gst_cl_base_filter_process (GstClBaseFilter * filter, const GstClFrame * in,
   gboolean ok;
 
   g_return_val_if_fail (GET_PRIV (filter)->negotiated, FALSE);
-  if (!follow_thread (filter, error))
+  if (!gst_cl_core_follow_thread (GET_PRIV (filter)->core, error))
     return FALSE;
   if (klass->dispatch)
     return klass->dispatch (filter, in, out, error);
@@ -364,16 +231,14 @@ gst_cl_base_filter_change_state (GstElement * element,
   GstStateChangeReturn ret;
 
   if (transition == GST_STATE_CHANGE_NULL_TO_READY &&
-      !gst_cl_ensure_element_context (element, priv->device_index, &priv->ctx))
+      !gst_cl_core_open (priv->core))
     return GST_STATE_CHANGE_FAILURE;
 
   ret = GST_ELEMENT_CLASS (gst_cl_base_filter_parent_class)->change_state
       (element, transition);
 
-  if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
-    release_device_state (self);
-    gst_clear_object (&priv->ctx);
-  }
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    gst_cl_core_close (priv->core);
   return ret;
 }
 
@@ -382,7 +247,7 @@ gst_cl_base_filter_set_context (GstElement * element, GstContext * context)
 {
   GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (element));
 
-  gst_cl_handle_set_context (element, context, priv->device_index, &priv->ctx);
+  gst_cl_core_set_context (priv->core, context);
   GST_ELEMENT_CLASS (gst_cl_base_filter_parent_class)->set_context (element,
       context);
 }
@@ -395,8 +260,7 @@ gst_cl_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   gboolean ok, accepted;
   GstCaps *caps;
 
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cl_handle_context_query (GST_ELEMENT (trans), query, priv->ctx))
+  if (gst_cl_core_query (priv->core, query))
     return TRUE;
   ok = GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->query
       (trans, direction, query);
@@ -445,7 +309,7 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   /* at its identity setting, such a filter copies frames to the device */
   priv->uploads = !gst_cl_caps_has_memory_feature (incaps) &&
       gst_cl_caps_has_memory_feature (outcaps);
-  if (!gst_cl_frame_fits_device (GST_ELEMENT (self), priv->ctx, &priv->in_info))
+  if (!gst_cl_core_fits_device (priv->core, &priv->in_info))
     return FALSE;
   if (klass->set_info && !klass->set_info (self, &priv->in_info,
           &priv->out_info, &err))
@@ -559,7 +423,7 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
   if (!decide_query)
     return TRUE;
   gst_cl_propose_allocation (GST_ELEMENT (trans),
-      GET_PRIV (GST_CL_BASE_FILTER (trans))->ctx, query);
+      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (trans)), query);
   return TRUE;
 }
 
@@ -569,8 +433,8 @@ gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
 {
   GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (trans));
 
-  return gst_cl_decide_allocation (GST_ELEMENT (trans), priv->ctx, query,
-      &priv->out_info) &&
+  return gst_cl_decide_allocation (GST_ELEMENT (trans),
+      gst_cl_core_get_context (priv->core), query, &priv->out_info) &&
       GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)
       ->decide_allocation (trans, query);
 }
@@ -589,17 +453,17 @@ gst_cl_base_filter_transform_size (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* One frame's kernels, or a copy where the properties leave it unchanged */
 static gboolean
-copy_frame (GstClBaseFilter * self, const GstClFrame * in,
+run_dispatch (gpointer data, const GstClFrame * const *in,
     const GstClFrame * out, GError ** error)
 {
-  guint p;
+  GstClBaseFilter *self = data;
 
-  for (p = 0; p < out->n_planes; p++)
-    if (!gst_cl_base_filter_copy_plane (self, &in->planes[p], &out->planes[p],
-            error))
-      return FALSE;
-  return TRUE;
+  if (GET_PRIV (self)->identity)
+    return gst_cl_core_copy_frame (GET_PRIV (self)->core, in[0], out, error);
+  return GST_CL_BASE_FILTER_GET_CLASS (self)->dispatch (self, in[0], out,
+      error);
 }
 
 static GstFlowReturn
@@ -608,44 +472,37 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 {
   GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
   GstClBaseFilterPrivate *priv = GET_PRIV (self);
-  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
-  GstClBufferFrame in, out;
+  const GstVideoInfo *in_info = &priv->in_info;
   GError *err = NULL;
-  gboolean ok, in_mapped;
 
   if (!priv->negotiated) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
         ("a buffer arrived before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  gst_cl_gate_enter (priv->ctx);
-  /* the output first: where it is copied back to the host, waiting for
-   * that copy waits for the input's copy to the device too */
-  ok = follow_thread (self, &err) &&
-      gst_cl_buffer_frame_map (priv->queue, &out, &priv->out_info, outbuf,
-      GST_MAP_WRITE, &priv->out_staging, &err);
-  if (ok) {
-    in_mapped =
-        gst_cl_buffer_frame_map (priv->queue, &in, &priv->in_info, inbuf,
-        GST_MAP_READ | (out.mapped ? GST_CL_MAP_FOLLOWED : 0),
-        &priv->in_staging, &err);
-    ok = in_mapped
-        && (priv->identity ? copy_frame (self, &in.frame, &out.frame,
-            &err) : klass->dispatch (self, &in.frame, &out.frame, &err))
-        && gst_cl_buffer_frame_finish (priv->queue, &out, &err);
-    gst_cl_buffer_frame_unmap (priv->queue, &out);
-    if (in_mapped)
-      gst_cl_buffer_frame_unmap (priv->queue, &in);
+  if (!gst_cl_core_process (priv->core, outbuf, &priv->out_info, 1, &inbuf,
+          &in_info, 0, run_dispatch, self, &err)) {
+    GST_CL_POST_ERROR (self, err);
+    g_clear_error (&err);
+    return GST_FLOW_ERROR;
   }
-  gst_cl_gate_leave (priv->ctx);
-  if (!ok)
-    goto failed;
   return GST_FLOW_OK;
+}
 
-failed:
-  GST_CL_POST_ERROR (self, err);
-  g_clear_error (&err);
-  return GST_FLOW_ERROR;
+typedef struct
+{
+  GstClBaseFilter *self;
+  GstBuffer *buffer;
+} Analysis;
+
+static gboolean
+run_analyse (gpointer data, const GstClFrame * const *in,
+    const GstClFrame * out, GError ** error)
+{
+  Analysis *a = data;
+
+  return GST_CL_BASE_FILTER_GET_CLASS (a->self)->analyse (a->self, in[0],
+      a->buffer, error);
 }
 
 /* For the elements that read frames and pass them through: the frame goes
@@ -656,29 +513,21 @@ gst_cl_base_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
   GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
   GstClBaseFilterPrivate *priv = GET_PRIV (self);
-  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
-  GstClBufferFrame in;
+  const GstVideoInfo *in_info = &priv->in_info;
+  Analysis analysis = { self, buf };
   GError *err = NULL;
-  gboolean ok;
 
   if (!priv->negotiated) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
         ("a buffer arrived before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  g_return_val_if_fail (klass->analyse != NULL, GST_FLOW_ERROR);
+  g_return_val_if_fail (GST_CL_BASE_FILTER_GET_CLASS (self)->analyse != NULL,
+      GST_FLOW_ERROR);
   /* no reference taken: the buffer must stay writable for analyse() */
-  gst_cl_gate_enter (priv->ctx);
-  ok = follow_thread (self, &err) &&
-      gst_cl_buffer_frame_map (priv->queue, &in, &priv->in_info,
-      buf, GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF, &priv->in_staging,
-      &err);
-  if (ok) {
-    ok = klass->analyse (self, &in.frame, buf, &err);
-    gst_cl_buffer_frame_unmap (priv->queue, &in);
-  }
-  gst_cl_gate_leave (priv->ctx);
-  if (!ok) {
+  if (!gst_cl_core_process (priv->core, NULL, NULL, 1, &buf, &in_info,
+          (GstMapFlags) GST_VIDEO_FRAME_MAP_FLAG_NO_REF, run_analyse, &analysis,
+          &err)) {
     GST_CL_POST_ERROR (self, err);
     g_clear_error (&err);
     return GST_FLOW_ERROR;
@@ -693,10 +542,7 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
 
   priv->negotiated = FALSE;
   priv->last_qos_message = 0;
-  /* frames sent on are complete when their events say so; what is left is
-   * the element's own, done before READY */
-  if (priv->queue && gst_cl_queue_get_handle (priv->queue))
-    clFinish (gst_cl_queue_get_handle (priv->queue));
+  gst_cl_core_stop (priv->core);
   return TRUE;
 }
 
@@ -706,19 +552,8 @@ gst_cl_base_filter_set_property (GObject * object, guint prop_id,
 {
   GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (object));
 
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_DEVICE_INDEX:
-      priv->device_index = g_value_get_int (value);
-      break;
-    case PROP_VARIANT:
-      priv->variant = g_value_get_enum (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
+  if (!gst_cl_core_set_property (priv->core, prop_id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -727,30 +562,14 @@ gst_cl_base_filter_get_property (GObject * object, guint prop_id,
 {
   GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (object));
 
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_DEVICE_INDEX:
-      g_value_set_int (value, priv->device_index);
-      break;
-    case PROP_VARIANT:
-      g_value_set_enum (value, priv->variant);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
+  if (!gst_cl_core_get_property (priv->core, prop_id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
 gst_cl_base_filter_finalize (GObject * object)
 {
-  GstClBaseFilter *self = GST_CL_BASE_FILTER (object);
-  GstClBaseFilterPrivate *priv = GET_PRIV (self);
-
-  release_device_state (self);
-  g_hash_table_unref (priv->kernels);
-  gst_clear_object (&priv->ctx);
+  gst_cl_core_free (GET_PRIV (GST_CL_BASE_FILTER (object))->core);
   G_OBJECT_CLASS (gst_cl_base_filter_parent_class)->finalize (object);
 }
 
@@ -796,7 +615,7 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   gobject_class->get_property = gst_cl_base_filter_get_property;
   gobject_class->finalize = gst_cl_base_filter_finalize;
 
-  gst_cl_install_element_properties (gobject_class, PROP_DEVICE_INDEX,
+  gst_cl_core_install_properties (gobject_class, PROP_DEVICE_INDEX,
       PROP_VARIANT);
 
   element_class->change_state =
@@ -831,48 +650,11 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CL_VARIANT, 0);
 }
 
-/**
- * gst_cl_install_element_properties:
- * @device_index_id: the property id to give `device-index`
- * @variant_id: the property id to give `variant`
- *
- * Installs the properties every cl element has, for the elements that are
- * not #GstClBaseFilter subclasses.
- */
-void
-gst_cl_install_element_properties (GObjectClass * klass,
-    guint device_index_id, guint variant_id)
-{
-  g_object_class_install_property (klass, device_index_id,
-      g_param_spec_int ("device-index", "Device index",
-          "OpenCL device to use, counting platform by platform as clinfo -l "
-          "lists them; -1 picks "
-          "the one GST_CL_DEVICE names, else a GPU, else an accelerator, "
-          "else a CPU; set it in the NULL state, the device is taken on the "
-          "way to READY", -1, G_MAXINT, DEFAULT_DEVICE_INDEX,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (klass, variant_id,
-      g_param_spec_enum ("variant", "Variant",
-          "Kernel implementation; both give the same output",
-          GST_TYPE_CL_VARIANT, DEFAULT_VARIANT, G_PARAM_READWRITE |
-          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
-}
-
-static void
-release_kernel (gpointer kernel)
-{
-  clReleaseKernel (kernel);
-}
-
 static void
 gst_cl_base_filter_init (GstClBaseFilter * self)
 {
-  GstClBaseFilterPrivate *priv = GET_PRIV (self);
-
-  priv->device_index = DEFAULT_DEVICE_INDEX;
-  priv->variant = DEFAULT_VARIANT;
-  priv->kernels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-      release_kernel);
+  GET_PRIV (self)->core = gst_cl_core_new (GST_ELEMENT (self),
+      PROP_DEVICE_INDEX, PROP_VARIANT);
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
   gst_cl_watch_caps_events (GST_BASE_TRANSFORM_SINK_PAD (self));
 }

@@ -8,26 +8,12 @@
 #include <gst/video/video.h>
 
 #include "gstclcontext.h"
+#include "gstclcore.h"
 #include "gstclframe.h"
 #include "gstclkernel.h"
 #include "gstclqueue.h"
 
 G_BEGIN_DECLS
-
-/**
- * GstClVariant:
- * @GST_CL_VARIANT_REFERENCE: one output per work-item, the straightforward
- *   kernel kept as correctness and speed baseline
- * @GST_CL_VARIANT_OPTIMIZED: the fast kernels
- */
-typedef enum
-{
-  GST_CL_VARIANT_REFERENCE,
-  GST_CL_VARIANT_OPTIMIZED,
-} GstClVariant;
-
-#define GST_TYPE_CL_VARIANT (gst_cl_variant_get_type ())
-GType gst_cl_variant_get_type (void);
 
 #define GST_TYPE_CL_BASE_FILTER (gst_cl_base_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
@@ -69,10 +55,6 @@ struct _GstClBaseFilterClass
   /*< private >*/
   gpointer _gst_reserved[GST_PADDING];
 };
-
-void           gst_cl_install_element_properties (GObjectClass * klass,
-                                                  guint device_index_id,
-                                                  guint variant_id);
 
 void           gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass * klass,
                                                            const gchar * caps);

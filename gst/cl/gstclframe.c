@@ -691,6 +691,60 @@ gst_cl_buffer_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
 }
 
 /**
+ * gst_cl_buffer_frame_map_tables:
+ * @buffers: @n buffers, each of one #GstClMemory of @queue's context
+ *   that starts at its buffer's start (a table an element computes, not a
+ *   video frame)
+ *
+ * Maps @buffers as the planes of one frame on the device, in order, each
+ * plane the whole memory, with no geometry: the commands enqueued next
+ * wait for what the memories wait for. gst_cl_buffer_frame_unmap() makes
+ * the commands enqueued until then their last use, once for them all.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_buffer_frame_map_tables (GstClQueue * queue, GstClBufferFrame * frame,
+    GstBuffer * const *buffers, guint n, GstMapFlags flags, GError ** error)
+{
+  GstClContext *ctx = gst_cl_queue_get_context (queue);
+  GArray *deps;
+  gboolean ok;
+  guint p;
+
+  g_return_val_if_fail (n <= GST_VIDEO_MAX_PLANES, FALSE);
+
+  memset (frame, 0, sizeof (*frame));
+  frame->output = (flags & GST_MAP_WRITE) != 0;
+  frame->frame.n_planes = n;
+  deps = gst_cl_event_array_new ();
+  for (p = 0; p < n; p++) {
+    GstMemory *mem = gst_buffer_n_memory (buffers[p]) == 1 ?
+        gst_buffer_peek_memory (buffers[p], 0) : NULL;
+
+    if (!mem || !gst_is_cl_memory (mem) || mem->offset != 0 ||
+        gst_cl_memory_get_context (mem) != ctx) {
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+          "a table is not one OpenCL buffer of the element's context");
+      g_array_unref (deps);
+      memset (frame->device, 0, sizeof (frame->device));
+      return FALSE;
+    }
+    frame->device[p] = mem;
+    frame->borrowed[p] = TRUE;
+    frame->frame.planes[p].mem = gst_cl_memory_get_buffer (mem);
+    gst_cl_memory_get_dependencies (mem, frame->output, deps);
+  }
+  ok = gst_cl_queue_wait_for (queue, deps, error);
+  g_array_unref (deps);
+  if (!ok) {
+    buffer_frame_release (frame);
+    memset (frame->device, 0, sizeof (frame->device));
+  }
+  return ok;
+}
+
+/**
  * gst_cl_buffer_frame_finish:
  *
  * After the kernels that write the output @frame are enqueued: a mapped

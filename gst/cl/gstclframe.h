@@ -120,6 +120,12 @@ gboolean gst_cl_buffer_frame_map (GstClQueue * queue,
                                   GstBuffer * buffer, GstMapFlags flags,
                                   GstClStaging * staging, GError ** error);
 
+gboolean gst_cl_buffer_frame_map_tables (GstClQueue * queue,
+                                         GstClBufferFrame * frame,
+                                         GstBuffer * const * buffers,
+                                         guint n, GstMapFlags flags,
+                                         GError ** error);
+
 gboolean gst_cl_buffer_frame_finish (GstClQueue * queue,
                                      GstClBufferFrame * frame,
                                      GError ** error);

@@ -1,0 +1,533 @@
+/* gstclfilters: what a cl element keeps on its device, and its frame pass
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Shared by the two element bases, the filter (GstBaseTransform) and the
+ * aggregator (GstVideoAggregator): the context found or created on the way
+ * to READY and shared through GstContext, the element's queue, the kernels
+ * and buffers it keeps on the device, and one pass of a frame: map the
+ * output and the inputs, run the element's kernels, send the output on its
+ * way, unmap. Elements never touch queues, events or mapping themselves.
+ */
+#include "gstclcore.h"
+#include "gstclerror.h"
+#include "gstclgate.h"
+#include "gstclkernel.h"
+#include "gstclkernels.h"
+#include "gstclqueue.h"
+#include "gstclutils.h"
+
+#define DEFAULT_DEVICE_INDEX -1
+#define DEFAULT_VARIANT GST_CL_VARIANT_OPTIMIZED
+#define N_SCRATCH 4
+/* staging: the output's, then an input's each */
+#define N_STAGING (1 + GST_CL_CORE_MAX_INPUTS)
+
+struct _GstClCore
+{
+  GstElement *element;          /* the core's owner: no reference */
+  guint device_index_id;
+  guint variant_id;
+  /* properties, under the element's object lock */
+  gint device_index;
+  GstClVariant variant;
+
+  GstClContext *ctx;
+  /* the element's work on the device: the queue of its last frame */
+  GstClQueue *queue;
+  GHashTable *kernels;          /* "source|options|name" -> cl_kernel */
+  cl_mem scratch[N_SCRATCH];
+  gsize scratch_size[N_SCRATCH];
+  GstClStaging staging[N_STAGING];
+};
+
+GType
+gst_cl_variant_get_type (void)
+{
+  static gsize id = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_VARIANT_REFERENCE, "One output per work-item, the baseline",
+        "reference"},
+    {GST_CL_VARIANT_OPTIMIZED, "The fast kernels for this device",
+        "optimized"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&id)) {
+    GType type = g_enum_register_static ("GstClVariant", values);
+    g_once_init_leave (&id, type);
+  }
+  return (GType) id;
+}
+
+/**
+ * gst_cl_core_install_properties:
+ * @device_index_id: the property id to give `device-index`
+ * @variant_id: the property id to give `variant`
+ *
+ * Installs the properties every cl element has; the element passes the
+ * same ids to gst_cl_core_new().
+ */
+void
+gst_cl_core_install_properties (GObjectClass * klass, guint device_index_id,
+    guint variant_id)
+{
+  g_object_class_install_property (klass, device_index_id,
+      g_param_spec_int ("device-index", "Device index",
+          "OpenCL device to use, counting platform by platform as clinfo -l "
+          "lists them; -1 picks "
+          "the one GST_CL_DEVICE names, else a GPU, else an accelerator, "
+          "else a CPU; set it in the NULL state, the device is taken on the "
+          "way to READY", -1, G_MAXINT, DEFAULT_DEVICE_INDEX,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (klass, variant_id,
+      g_param_spec_enum ("variant", "Variant",
+          "Kernel implementation; both give the same output",
+          GST_TYPE_CL_VARIANT, DEFAULT_VARIANT, G_PARAM_READWRITE |
+          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+}
+
+static void
+release_kernel (gpointer kernel)
+{
+  clReleaseKernel (kernel);
+}
+
+/**
+ * gst_cl_core_new:
+ * @element: the element the core is for; it frees the core before itself
+ *
+ * Returns: (transfer full): a new core, with no context until
+ *   gst_cl_core_open() or gst_cl_core_set_context()
+ */
+GstClCore *
+gst_cl_core_new (GstElement * element, guint device_index_id, guint variant_id)
+{
+  GstClCore *core = g_new0 (GstClCore, 1);
+
+  core->element = element;
+  core->device_index_id = device_index_id;
+  core->variant_id = variant_id;
+  core->device_index = DEFAULT_DEVICE_INDEX;
+  core->variant = DEFAULT_VARIANT;
+  core->kernels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      release_kernel);
+  return core;
+}
+
+/* What the element keeps on the device, released before its context. */
+static void
+release_device_state (GstClCore * core)
+{
+  guint i;
+
+  g_hash_table_remove_all (core->kernels);
+  for (i = 0; i < N_SCRATCH; i++) {
+    if (core->scratch[i])
+      clReleaseMemObject (core->scratch[i]);
+    core->scratch[i] = NULL;
+    core->scratch_size[i] = 0;
+  }
+  for (i = 0; i < N_STAGING; i++)
+    gst_cl_staging_clear (&core->staging[i]);
+  g_clear_pointer (&core->queue, gst_cl_queue_free);
+}
+
+void
+gst_cl_core_free (GstClCore * core)
+{
+  if (!core)
+    return;
+  release_device_state (core);
+  g_hash_table_unref (core->kernels);
+  gst_clear_object (&core->ctx);
+  g_free (core);
+}
+
+/**
+ * gst_cl_core_set_property:
+ *
+ * Returns: %TRUE where @prop_id is one of the core's, now set
+ */
+gboolean
+gst_cl_core_set_property (GstClCore * core, guint prop_id, const GValue * value)
+{
+  if (prop_id != core->device_index_id && prop_id != core->variant_id)
+    return FALSE;
+  GST_OBJECT_LOCK (core->element);
+  if (prop_id == core->device_index_id)
+    core->device_index = g_value_get_int (value);
+  else
+    core->variant = g_value_get_enum (value);
+  GST_OBJECT_UNLOCK (core->element);
+  return TRUE;
+}
+
+/**
+ * gst_cl_core_get_property:
+ *
+ * Returns: %TRUE where @prop_id is one of the core's, now in @value
+ */
+gboolean
+gst_cl_core_get_property (GstClCore * core, guint prop_id, GValue * value)
+{
+  if (prop_id != core->device_index_id && prop_id != core->variant_id)
+    return FALSE;
+  GST_OBJECT_LOCK (core->element);
+  if (prop_id == core->device_index_id)
+    g_value_set_int (value, core->device_index);
+  else
+    g_value_set_enum (value, core->variant);
+  GST_OBJECT_UNLOCK (core->element);
+  return TRUE;
+}
+
+/**
+ * gst_cl_core_get_variant:
+ *
+ * Returns: the `variant` property, read under the object lock
+ */
+GstClVariant
+gst_cl_core_get_variant (GstClCore * core)
+{
+  GstClVariant variant;
+
+  GST_OBJECT_LOCK (core->element);
+  variant = core->variant;
+  GST_OBJECT_UNLOCK (core->element);
+  return variant;
+}
+
+/**
+ * gst_cl_core_open:
+ *
+ * On the way to READY: takes a context shared in the pipeline, or creates
+ * one (see gst_cl_ensure_element_context()); posts an element error where
+ * none can be had.
+ *
+ * Returns: %TRUE when the core has a context
+ */
+gboolean
+gst_cl_core_open (GstClCore * core)
+{
+  return gst_cl_ensure_element_context (core->element, core->device_index,
+      &core->ctx);
+}
+
+/**
+ * gst_cl_core_stop:
+ *
+ * On the way back to READY: frames sent on are complete when their events
+ * say so; what is left on the queue is the element's own, done here.
+ */
+void
+gst_cl_core_stop (GstClCore * core)
+{
+  if (core->queue && gst_cl_queue_get_handle (core->queue))
+    clFinish (gst_cl_queue_get_handle (core->queue));
+}
+
+/**
+ * gst_cl_core_close:
+ *
+ * On the way to NULL: releases what the element keeps on the device, and
+ * its context.
+ */
+void
+gst_cl_core_close (GstClCore * core)
+{
+  release_device_state (core);
+  gst_clear_object (&core->ctx);
+}
+
+/**
+ * gst_cl_core_set_context:
+ *
+ * For the element's set_context(): takes a context of its device that the
+ * pipeline shares, where it has none yet.
+ */
+void
+gst_cl_core_set_context (GstClCore * core, GstContext * context)
+{
+  gst_cl_handle_set_context (core->element, context, core->device_index,
+      &core->ctx);
+}
+
+/**
+ * gst_cl_core_query:
+ *
+ * Returns: %TRUE where @query was a context query, answered
+ */
+gboolean
+gst_cl_core_query (GstClCore * core, GstQuery * query)
+{
+  return GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_cl_handle_context_query (core->element, query, core->ctx);
+}
+
+/**
+ * gst_cl_core_get_context:
+ *
+ * Returns: (transfer none) (nullable): the context, set from READY on
+ */
+GstClContext *
+gst_cl_core_get_context (GstClCore * core)
+{
+  return core->ctx;
+}
+
+/**
+ * gst_cl_core_get_queue:
+ *
+ * Returns: (transfer none) (nullable): the element's work on the device,
+ *   on the queue of its last frame
+ */
+GstClQueue *
+gst_cl_core_get_queue (GstClCore * core)
+{
+  return core->queue;
+}
+
+/**
+ * gst_cl_core_follow_thread:
+ *
+ * Takes the calling thread's queue for the frame at hand (see
+ * gst_cl_queue_follow_thread()).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_core_follow_thread (GstClCore * core, GError ** error)
+{
+  g_return_val_if_fail (core->ctx != NULL, FALSE);
+
+  if (!core->queue)
+    core->queue = gst_cl_queue_new (core->ctx);
+  return gst_cl_queue_follow_thread (core->queue, error);
+}
+
+/**
+ * gst_cl_core_get_kernel:
+ *
+ * Kernels are created once per (source, options, name) and kept until the
+ * element goes back to NULL; their programs are shared by the context.
+ *
+ * Returns: (transfer none) (nullable): the kernel
+ */
+cl_kernel
+gst_cl_core_get_kernel (GstClCore * core, const gchar * source,
+    const gchar * options, const gchar * name, GError ** error)
+{
+  gchar *key = g_strdup_printf ("%p|%s|%s", source, options, name);
+  cl_kernel kernel = g_hash_table_lookup (core->kernels, key);
+
+  if (kernel) {
+    g_free (key);
+    return kernel;
+  }
+  kernel = gst_cl_kernel_new (core->ctx, source, options, name, error);
+  if (kernel)
+    g_hash_table_insert (core->kernels, key, kernel);
+  else
+    g_free (key);
+  return kernel;
+}
+
+/**
+ * gst_cl_core_get_scratch:
+ * @slot: which of the element's scratch buffers, 0 to 3
+ *
+ * Returns: (transfer none) (nullable): a device buffer of at least @size
+ *   bytes, kept from frame to frame
+ */
+cl_mem
+gst_cl_core_get_scratch (GstClCore * core, guint slot, gsize size,
+    GError ** error)
+{
+  cl_int status = CL_SUCCESS;
+
+  g_return_val_if_fail (slot < N_SCRATCH, NULL);
+  if (core->scratch[slot] && core->scratch_size[slot] >= size)
+    return core->scratch[slot];
+  if (core->scratch[slot])
+    clReleaseMemObject (core->scratch[slot]);
+  /* readable from the host: analysing elements read their results back */
+  core->scratch[slot] = clCreateBuffer (gst_cl_context_get_handle (core->ctx),
+      CL_MEM_READ_WRITE, MAX (size, 1), NULL, &status);
+  core->scratch_size[slot] = size;
+  if (!gst_cl_result (status, error, "clCreateBuffer (scratch)")) {
+    core->scratch[slot] = NULL;
+    core->scratch_size[slot] = 0;
+  }
+  return core->scratch[slot];
+}
+
+/* work-items of kernels/plane.cl for a row: 16 bytes each */
+#define PLANE_CHUNKS(row_bytes) (((gsize) (row_bytes) + 15) / 16)
+
+/**
+ * gst_cl_core_copy_plane:
+ * @src: a plane of the same size and pixel stride as @dst
+ *
+ * Enqueues a copy of the pixels of @src into @dst, whatever their strides:
+ * clEnqueueCopyBuffer where neither has padding, else a kernel. Not
+ * clEnqueueCopyBufferRect: drivers differ on whether a rectangle may end
+ * before the last row's full pitch, which a plane's buffer does.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_core_copy_plane (GstClCore * core, const GstClPlane * src,
+    const GstClPlane * dst, GError ** error)
+{
+  gint row_bytes = src->width * src->pstride;
+  gsize global[2] = { PLANE_CHUNKS (row_bytes), src->height };
+  cl_kernel k;
+
+  g_return_val_if_fail (src->width == dst->width &&
+      src->height == dst->height && src->pstride == dst->pstride, FALSE);
+  /* rows without padding: one plain copy, one call into the driver */
+  if (src->stride == row_bytes && dst->stride == row_bytes)
+    return gst_cl_kernel_enqueue_copy (core->queue, src->mem, dst->mem,
+        gst_cl_plane_size (src), error);
+  k = gst_cl_core_get_kernel (core, gst_cl_kernel_plane, "", "plane_copy",
+      error);
+  return k && gst_cl_kernel_set_args (k, error, 5, GST_CL_ARG (src->mem),
+      GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+      GST_CL_ARG (dst->stride), GST_CL_ARG (row_bytes)) &&
+      gst_cl_kernel_enqueue (core->queue, k, 2, global, NULL, error);
+}
+
+/**
+ * gst_cl_core_fill_plane:
+ *
+ * Enqueues setting every byte of the pixels of @plane to @value. The padding
+ * at the end of the rows is left alone: a GstVideoMeta may place another
+ * plane there, and clEnqueueFillBuffer knows no strides, so it fills only
+ * planes without padding.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_core_fill_plane (GstClCore * core, const GstClPlane * plane,
+    guint8 value, GError ** error)
+{
+  gint row_bytes = plane->width * plane->pstride, fill = value;
+  gsize global[2] = { PLANE_CHUNKS (row_bytes), plane->height };
+  cl_kernel k;
+
+  if (plane->stride == row_bytes)
+    return gst_cl_kernel_enqueue_fill (core->queue, plane->mem, value,
+        gst_cl_plane_size (plane), error);
+  k = gst_cl_core_get_kernel (core, gst_cl_kernel_plane, "", "plane_fill",
+      error);
+  return k && gst_cl_kernel_set_args (k, error, 4, GST_CL_ARG (plane->mem),
+      GST_CL_ARG (plane->stride), GST_CL_ARG (row_bytes), GST_CL_ARG (fill)) &&
+      gst_cl_kernel_enqueue (core->queue, k, 2, global, NULL, error);
+}
+
+/**
+ * gst_cl_core_copy_frame:
+ *
+ * gst_cl_core_copy_plane() for every plane of @dst.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_core_copy_frame (GstClCore * core, const GstClFrame * src,
+    const GstClFrame * dst, GError ** error)
+{
+  guint p;
+
+  for (p = 0; p < dst->n_planes; p++)
+    if (!gst_cl_core_copy_plane (core, &src->planes[p], &dst->planes[p], error))
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * gst_cl_core_fits_device:
+ *
+ * Returns: whether frames of @info fit the device (see
+ *   gst_cl_frame_fits_device(), which posts the error where not); %TRUE
+ *   before the core has a context
+ */
+gboolean
+gst_cl_core_fits_device (GstClCore * core, const GstVideoInfo * info)
+{
+  return !core->ctx || gst_cl_frame_fits_device (core->element, core->ctx,
+      info);
+}
+
+/**
+ * gst_cl_core_caps_fit_device:
+ *
+ * gst_cl_core_fits_device() for video caps; %TRUE for caps that are not.
+ */
+gboolean
+gst_cl_core_caps_fit_device (GstClCore * core, GstCaps * caps)
+{
+  GstVideoInfo info;
+
+  return !gst_video_info_from_caps (&info, caps) ||
+      gst_cl_core_fits_device (core, &info);
+}
+
+/**
+ * gst_cl_core_process:
+ * @output: (nullable): the output buffer, writable, or %NULL for none
+ * @out_info: (nullable): its layout
+ * @inputs: @n_inputs buffers, %NULL for an input without a frame
+ * @in_infos: their layouts
+ * @in_flags: more map flags for the inputs (%GST_VIDEO_FRAME_MAP_FLAG_NO_REF
+ *   for an input that stays writable, as an analysing element's)
+ * @run: enqueues the kernels, given the frames on the device
+ *
+ * One frame pass: in the device's gate, on the calling thread's queue, the
+ * output and the inputs on the device (their own memory, in place, or
+ * through the core's staging buffers), @run, the output sent on (copied
+ * back where it is in host memory), every frame unmapped.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_core_process (GstClCore * core, GstBuffer * output,
+    const GstVideoInfo * out_info, guint n_inputs, GstBuffer * const *inputs,
+    const GstVideoInfo * const *in_infos, GstMapFlags in_flags,
+    GstClCoreRun run, gpointer data, GError ** error)
+{
+  GstClBufferFrame out, in[GST_CL_CORE_MAX_INPUTS];
+  const GstClFrame *frames[GST_CL_CORE_MAX_INPUTS] = { NULL, };
+  gboolean ok, out_mapped = FALSE;
+  guint i, n_mapped = 0;
+
+  g_return_val_if_fail (n_inputs <= GST_CL_CORE_MAX_INPUTS, FALSE);
+
+  gst_cl_gate_enter (core->ctx);
+  /* the output first: where it is copied back to the host, waiting for
+   * that copy waits for the inputs' copies to the device too */
+  ok = gst_cl_core_follow_thread (core, error);
+  if (ok && output)
+    ok = out_mapped = gst_cl_buffer_frame_map (core->queue, &out, out_info,
+        output, GST_MAP_WRITE, &core->staging[0], error);
+  if (out_mapped && out.mapped)
+    in_flags |= GST_CL_MAP_FOLLOWED;
+  for (i = 0; ok && i < n_inputs; i++, n_mapped++) {
+    if (!inputs[i])
+      continue;
+    ok = gst_cl_buffer_frame_map (core->queue, &in[i], in_infos[i],
+        inputs[i], GST_MAP_READ | in_flags, &core->staging[1 + i], error);
+    if (ok)
+      frames[i] = &in[i].frame;
+  }
+  ok = ok && run (data, frames, output ? &out.frame : NULL, error) &&
+      (!output || gst_cl_buffer_frame_finish (core->queue, &out, error));
+  if (out_mapped)
+    gst_cl_buffer_frame_unmap (core->queue, &out);
+  /* an input that failed to map is not mapped */
+  for (i = n_mapped; i > 0; i--)
+    if (frames[i - 1])
+      gst_cl_buffer_frame_unmap (core->queue, &in[i - 1]);
+  gst_cl_gate_leave (core->ctx);
+  return ok;
+}
