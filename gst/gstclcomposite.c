@@ -266,8 +266,9 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
   gint comp[GST_VIDEO_MAX_COMPONENTS];
   PlaneLayout layout;
   CompositeKernel id = pick_kernel (self, variant, out->pstride);
-  cl_kernel k = gst_cl_aggregator_get_kernel (GST_CL_AGGREGATOR (self),
-      gst_cl_kernel_composite, "", kernel_names[id], error);
+  GstClCore *core = gst_cl_aggregator_get_core (GST_CL_AGGREGATOR (self));
+  cl_kernel k = gst_cl_core_get_kernel (core, gst_cl_kernel_composite, "",
+      kernel_names[id], error);
   gsize global[2];
   gint bg_w = bg ? bg->width : 0, bg_h = bg ? bg->height : 0;
   gint ov_w = ov ? ov->width : 0, ov_h = ov ? ov->height : 0, ox, oy;
@@ -301,8 +302,8 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
       GST_CL_ARG (out->pstride), GST_CL_ARG (alpha), GST_CL_ARG (gamma),
       GST_CL_ARG (layout.gamma_mask), GST_CL_ARG (op),
       GST_CL_ARG (layout.alpha_index)) &&
-      gst_cl_kernel_enqueue (gst_cl_aggregator_get_queue (GST_CL_AGGREGATOR
-          (self)), k, 2, global, NULL, error);
+      gst_cl_kernel_enqueue (gst_cl_core_get_queue (core), k, 2, global, NULL,
+      error);
 }
 
 /* The composition with the current properties, of @inputs: the background
@@ -315,7 +316,8 @@ gst_cl_composite_dispatch (GstClAggregator * agg, const GstVideoInfo * info,
   const GstClFrame *bg = inputs[0], *ov = inputs[1];
   GstClCompositePad *pad = GST_CL_COMPOSITE_PAD (gst_cl_aggregator_get_pad
       (agg, 1));
-  GstClVariant variant = gst_cl_aggregator_get_variant (agg);
+  GstClVariant variant =
+      gst_cl_core_get_variant (gst_cl_aggregator_get_core (agg));
   gfloat alpha;
   gint gamma, op, xpos, ypos;
   gboolean ok;

@@ -383,17 +383,15 @@ static gboolean
 enqueue_tables (GstClBaseFilter * base, const GstClPlane * luma,
     GstBuffer * sum, GstBuffer * sqsum, GError ** error)
 {
-  GstClQueue *queue = gst_cl_base_filter_get_queue (base);
+  GstClCore *core = gst_cl_base_filter_get_core (base);
   GstBuffer *buffers[2] = { sum, sqsum };
-  GstClBufferFrame tables;
+  cl_mem tables[2] = { NULL, NULL };
   gboolean ok;
 
-  if (!gst_cl_buffer_frame_map_tables (queue, &tables, buffers,
-          sqsum ? 2 : 1, GST_MAP_WRITE, error))
+  if (!gst_cl_core_map_tables (core, buffers, sqsum ? 2 : 1, tables, error))
     return FALSE;
-  ok = integral_tables (base, luma, tables.frame.planes[0].mem,
-      sqsum ? tables.frame.planes[1].mem : NULL, error);
-  gst_cl_buffer_frame_unmap (queue, &tables);
+  ok = integral_tables (base, luma, tables[0], tables[1], error);
+  gst_cl_core_unmap_tables (core);
   return ok;
 }
 

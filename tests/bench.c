@@ -439,7 +439,7 @@ time_composite (GstVideoFormat format, gint width, gint height,
     g_printerr ("clcomposite did not reach READY\n");
     exit (1);
   }
-  ctx = gst_cl_aggregator_get_context (job.composite);
+  ctx = gst_cl_core_get_context (gst_cl_aggregator_get_core (job.composite));
   gst_video_info_set_format (&job.info, format, width, height);
   gst_video_info_set_format (&ov_info, format, width / 2, height / 2);
   device_frame_new (ctx, &job.info, &job.bg, 1);
@@ -449,7 +449,8 @@ time_composite (GstVideoFormat format, gint width, gint height,
     g_printerr ("clcomposite: %s\n", err->message);
     exit (1);
   }
-  t = time_enqueues (ctx, gst_cl_aggregator_get_queue (job.composite),
+  t = time_enqueues (ctx,
+      gst_cl_core_get_queue (gst_cl_aggregator_get_core (job.composite)),
       enqueue_composite, &job);
   gst_cl_frame_release (&job.bg);
   gst_cl_frame_release (&job.ov);

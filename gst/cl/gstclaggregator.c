@@ -107,26 +107,21 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClAggregator, gst_cl_aggregator,
  *   %GST_CL_CORE_MAX_INPUTS
  * @pad_type: their type, a #GstClAggregatorPad
  *
- * Adds the "src" and sink pad templates of @caps, progressive, in
- * memory:OpenCL and in system memory.
+ * Adds the "src" and sink pad templates of @caps (see
+ * gst_cl_core_template_caps()).
  */
 void
 gst_cl_aggregator_class_add_pad_templates (GstClAggregatorClass * klass,
     const gchar * caps, guint n_inputs, GType pad_type)
 {
   GstElementClass *eclass = GST_ELEMENT_CLASS (klass);
-  GstCaps *raw = gst_caps_from_string (caps);
   GstCaps *templ;
   guint i;
 
   g_return_if_fail (n_inputs <= GST_CL_CORE_MAX_INPUTS);
   g_return_if_fail (g_type_is_a (pad_type, GST_TYPE_CL_AGGREGATOR_PAD));
 
-  /* fields of interlaced frames would be mixed as one picture */
-  gst_caps_set_simple (raw, "interlace-mode", G_TYPE_STRING, "progressive",
-      NULL);
-  templ = gst_cl_caps_add_memory_feature (raw);
-  gst_caps_unref (raw);
+  templ = gst_cl_core_template_caps (caps);
   gst_element_class_add_pad_template (eclass,
       gst_pad_template_new_with_gtype ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
           templ, GST_TYPE_AGGREGATOR_PAD));
@@ -142,52 +137,15 @@ gst_cl_aggregator_class_add_pad_templates (GstClAggregatorClass * klass,
 }
 
 /**
- * gst_cl_aggregator_get_context:
+ * gst_cl_aggregator_get_core:
  *
- * Returns: (transfer none) (nullable): the context, set from READY on
+ * Returns: (transfer none): what the element keeps on its device: its
+ *   context, queue and kernels (see gstclcore.h)
  */
-GstClContext *
-gst_cl_aggregator_get_context (GstClAggregator * agg)
+GstClCore *
+gst_cl_aggregator_get_core (GstClAggregator * agg)
 {
-  return gst_cl_core_get_context (GET_PRIV (agg)->core);
-}
-
-/**
- * gst_cl_aggregator_get_queue:
- *
- * Returns: (transfer none) (nullable): the element's work on the device, on
- *   the queue of its last frame
- */
-GstClQueue *
-gst_cl_aggregator_get_queue (GstClAggregator * agg)
-{
-  return gst_cl_core_get_queue (GET_PRIV (agg)->core);
-}
-
-/**
- * gst_cl_aggregator_get_variant:
- *
- * Returns: the `variant` property, read under the object lock
- */
-GstClVariant
-gst_cl_aggregator_get_variant (GstClAggregator * agg)
-{
-  return gst_cl_core_get_variant (GET_PRIV (agg)->core);
-}
-
-/**
- * gst_cl_aggregator_get_kernel:
- *
- * See gst_cl_core_get_kernel().
- *
- * Returns: (transfer none) (nullable): the kernel
- */
-cl_kernel
-gst_cl_aggregator_get_kernel (GstClAggregator * agg, const gchar * source,
-    const gchar * options, const gchar * name, GError ** error)
-{
-  return gst_cl_core_get_kernel (GET_PRIV (agg)->core, source, options, name,
-      error);
+  return GET_PRIV (agg)->core;
 }
 
 /**
@@ -861,7 +819,8 @@ gst_cl_aggregator_propose_allocation (GstAggregator * agg,
     GstAggregatorPad * pad, GstQuery * decide_query, GstQuery * query)
 {
   gst_cl_propose_allocation (GST_ELEMENT (agg),
-      gst_cl_aggregator_get_context (GST_CL_AGGREGATOR (agg)), query);
+      gst_cl_core_get_context (GET_PRIV (GST_CL_AGGREGATOR (agg))->core),
+      query);
   return TRUE;
 }
 
@@ -869,7 +828,7 @@ static gboolean
 gst_cl_aggregator_decide_allocation (GstAggregator * agg, GstQuery * query)
 {
   return gst_cl_decide_allocation (GST_ELEMENT (agg),
-      gst_cl_aggregator_get_context (GST_CL_AGGREGATOR (agg)), query,
+      gst_cl_core_get_context (GET_PRIV (GST_CL_AGGREGATOR (agg))->core), query,
       &GST_VIDEO_AGGREGATOR (agg)->info);
 }
 

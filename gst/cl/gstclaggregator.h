@@ -60,17 +60,7 @@ void           gst_cl_aggregator_class_add_pad_templates (GstClAggregatorClass *
                                                           guint n_inputs,
                                                           GType pad_type);
 
-GstClContext * gst_cl_aggregator_get_context (GstClAggregator * agg);
-
-GstClQueue *   gst_cl_aggregator_get_queue (GstClAggregator * agg);
-
-GstClVariant   gst_cl_aggregator_get_variant (GstClAggregator * agg);
-
-cl_kernel      gst_cl_aggregator_get_kernel (GstClAggregator * agg,
-                                             const gchar * source,
-                                             const gchar * options,
-                                             const gchar * name,
-                                             GError ** error);
+GstClCore *    gst_cl_aggregator_get_core (GstClAggregator * agg);
 
 GstClAggregatorPad * gst_cl_aggregator_get_pad (GstClAggregator * agg,
                                                 guint index);

@@ -59,28 +59,32 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClBaseFilter, gst_cl_base_filter,
  * gst_cl_base_filter_class_add_pad_templates:
  * @caps: the formats, the same on both pads
  *
- * Adds always "sink" and "src" pad templates of @caps, in memory:OpenCL
- * and in system memory.
+ * Adds always "sink" and "src" pad templates of @caps (see
+ * gst_cl_core_template_caps()).
  */
 void
 gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass * klass,
     const gchar * caps)
 {
   GstElementClass *eclass = GST_ELEMENT_CLASS (klass);
-  GstCaps *raw = gst_caps_from_string (caps);
-  GstCaps *templ;
-
-  /* the neighbourhood filters would mix the two fields of interlaced video */
-  gst_caps_set_simple (raw, "interlace-mode", G_TYPE_STRING, "progressive",
-      NULL);
-  templ = gst_cl_caps_add_memory_feature (raw);
-  gst_caps_unref (raw);
+  GstCaps *templ = gst_cl_core_template_caps (caps);
 
   gst_element_class_add_pad_template (eclass,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, templ));
   gst_element_class_add_pad_template (eclass,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, templ));
   gst_caps_unref (templ);
+}
+
+/**
+ * gst_cl_base_filter_get_core:
+ *
+ * Returns: (transfer none): what the element keeps on its device
+ */
+GstClCore *
+gst_cl_base_filter_get_core (GstClBaseFilter * filter)
+{
+  return GET_PRIV (filter)->core;
 }
 
 /**

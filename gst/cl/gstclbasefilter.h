@@ -59,6 +59,8 @@ struct _GstClBaseFilterClass
 void           gst_cl_base_filter_class_add_pad_templates (GstClBaseFilterClass * klass,
                                                            const gchar * caps);
 
+GstClCore *    gst_cl_base_filter_get_core (GstClBaseFilter * filter);
+
 GstClContext * gst_cl_base_filter_get_context (GstClBaseFilter * filter);
 
 GstClQueue *   gst_cl_base_filter_get_queue (GstClBaseFilter * filter);

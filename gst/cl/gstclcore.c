@@ -11,9 +11,11 @@
  */
 #include "gstclcore.h"
 #include "gstclerror.h"
+#include "gstclframe-private.h"
 #include "gstclgate.h"
 #include "gstclkernel.h"
 #include "gstclkernels.h"
+#include "gstclmemory.h"
 #include "gstclqueue.h"
 #include "gstclutils.h"
 
@@ -39,6 +41,7 @@ struct _GstClCore
   cl_mem scratch[N_SCRATCH];
   gsize scratch_size[N_SCRATCH];
   GstClStaging staging[N_STAGING];
+  GstClBufferFrame tables;      /* gst_cl_core_map_tables()'s */
 };
 
 GType
@@ -85,6 +88,27 @@ gst_cl_core_install_properties (GObjectClass * klass, guint device_index_id,
           "Kernel implementation; both give the same output",
           GST_TYPE_CL_VARIANT, DEFAULT_VARIANT, G_PARAM_READWRITE |
           GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+}
+
+/**
+ * gst_cl_core_template_caps:
+ * @caps: video caps of the formats an element takes
+ *
+ * Returns: (transfer full): @caps as a cl element's pad templates take
+ *   them: in memory:OpenCL and in system memory, and progressive, as the
+ *   kernels would mix the two fields of interlaced video
+ */
+GstCaps *
+gst_cl_core_template_caps (const gchar * caps)
+{
+  GstCaps *raw = gst_caps_from_string (caps);
+  GstCaps *templ;
+
+  gst_caps_set_simple (raw, "interlace-mode", G_TYPE_STRING, "progressive",
+      NULL);
+  templ = gst_cl_caps_add_memory_feature (raw);
+  gst_caps_unref (raw);
+  return templ;
 }
 
 static void
@@ -530,4 +554,42 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
       gst_cl_buffer_frame_unmap (core->queue, &in[i - 1]);
   gst_cl_gate_leave (core->ctx);
   return ok;
+}
+
+/**
+ * gst_cl_core_map_tables:
+ * @buffers: @n buffers, each one #GstClMemory of the core's context, for
+ *   tables the element computes (not video frames)
+ * @mems: (out caller-allocates): their device buffers, @n of them
+ *
+ * Inside a frame pass, before the element's kernels write the tables: the
+ * kernels enqueued next wait for what still uses them. Followed by
+ * gst_cl_core_unmap_tables() once they are enqueued.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_core_map_tables (GstClCore * core, GstBuffer * const *buffers,
+    guint n, cl_mem * mems, GError ** error)
+{
+  guint i;
+
+  if (!gst_cl_buffer_frame_map_tables (core->queue, &core->tables, buffers, n,
+          GST_MAP_WRITE, error))
+    return FALSE;
+  for (i = 0; i < n; i++)
+    mems[i] = core->tables.frame.planes[i].mem;
+  return TRUE;
+}
+
+/**
+ * gst_cl_core_unmap_tables:
+ *
+ * The commands enqueued so far become the writers of the tables of
+ * gst_cl_core_map_tables(), which maps and later frames wait for.
+ */
+void
+gst_cl_core_unmap_tables (GstClCore * core)
+{
+  gst_cl_buffer_frame_unmap (core->queue, &core->tables);
 }

@@ -61,6 +61,8 @@ void           gst_cl_core_install_properties (GObjectClass * klass,
                                                guint device_index_id,
                                                guint variant_id);
 
+GstCaps *      gst_cl_core_template_caps (const gchar * caps);
+
 GstClCore *    gst_cl_core_new (GstElement * element,
                                 guint device_index_id, guint variant_id);
 
@@ -126,5 +128,12 @@ gboolean       gst_cl_core_process (GstClCore * core, GstBuffer * output,
                                     const GstVideoInfo * const * in_infos,
                                     GstMapFlags in_flags, GstClCoreRun run,
                                     gpointer data, GError ** error);
+
+gboolean       gst_cl_core_map_tables (GstClCore * core,
+                                       GstBuffer * const * buffers,
+                                       guint n, cl_mem * mems,
+                                       GError ** error);
+
+void           gst_cl_core_unmap_tables (GstClCore * core);
 
 G_END_DECLS

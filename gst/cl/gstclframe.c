@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include "gstclframe.h"
+#include "gstclframe-private.h"
 #include "gstclerror.h"
 #include "gstclevent.h"
 #include "gstclgate.h"

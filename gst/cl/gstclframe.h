@@ -7,7 +7,6 @@
 #include <gst/video/video.h>
 
 #include "gstclcontext.h"
-#include "gstclqueue.h"
 
 G_BEGIN_DECLS
 
@@ -39,71 +38,6 @@ typedef struct
   GstClPlane planes[GST_VIDEO_MAX_PLANES];
 } GstClFrame;
 
-/**
- * GstClStaging:
- *
- * Device buffers reused from frame to frame where the device cannot use host
- * memory in place.
- */
-typedef struct
-{
-  cl_mem mem[GST_VIDEO_MAX_PLANES];
-  gsize size[GST_VIDEO_MAX_PLANES];
-
-  /*< private >*/
-  /* a frame whose planes follow each other in host memory: one buffer for
-   * them all, its planes after the first as sub-buffers */
-  cl_mem whole;
-  gsize whole_size;
-  cl_mem sub[GST_VIDEO_MAX_PLANES];
-  gsize sub_offset[GST_VIDEO_MAX_PLANES];
-  gsize sub_size[GST_VIDEO_MAX_PLANES];
-} GstClStaging;
-
-/**
- * GST_CL_MAP_FOLLOWED:
- *
- * A map flag for an input of gst_cl_buffer_frame_map(): before this frame is
- * unmapped, its caller waits for a later command on the same queue (a
- * mapped output's copy back, gst_cl_buffer_frame_finish(), and that frame
- * unmapped first). The queue is in order, so the input's copies to the
- * device are done by then: they take no event of their own, which spares
- * a driver one event a frame to make, look at and release.
- */
-#define GST_CL_MAP_FOLLOWED (GST_VIDEO_FRAME_MAP_FLAG_LAST << 0)
-
-/**
- * GstClBufferFrame:
- * @frame: the planes the kernels use
- *
- * A #GstBuffer's video frame as kernels see it: the buffer's own device
- * memory where it is #GstClMemory of the element's context, else the mapped
- * frame, used in place or copied through staging buffers.
- */
-typedef struct
-{
-  GstClFrame frame;
-
-  /*< private >*/
-  GstVideoFrame vframe;
-  gboolean mapped;
-  gboolean output;
-  /* a device frame's memories, a plane's each, for their events */
-  GstMemory *device[GST_VIDEO_MAX_PLANES];
-  /* planes whose buffer is not the frame's to release: a memory's own, or
-   * a staging buffer */
-  gboolean borrowed[GST_VIDEO_MAX_PLANES];
-  /* a mapped frame: the last copy of an input to the device, and whether
-   * commands on the queue may still use the host memory */
-  cl_event upload;
-  gboolean pending;
-  /* mapped with GST_CL_MAP_FOLLOWED: nothing to wait for when unmapped */
-  gboolean followed;
-  /* a mapped frame copied whole, in one copy each way: its bytes */
-  cl_mem whole;
-  gsize whole_size;
-} GstClBufferFrame;
-
 void     gst_cl_frame_set_geometry (GstClFrame * frame,
                                     const GstVideoInfo * info);
 
@@ -113,26 +47,5 @@ void     gst_cl_frame_release (GstClFrame * frame);
 
 gboolean gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
                                    const GstVideoInfo * info);
-
-gboolean gst_cl_buffer_frame_map (GstClQueue * queue,
-                                  GstClBufferFrame * frame,
-                                  const GstVideoInfo * info,
-                                  GstBuffer * buffer, GstMapFlags flags,
-                                  GstClStaging * staging, GError ** error);
-
-gboolean gst_cl_buffer_frame_map_tables (GstClQueue * queue,
-                                         GstClBufferFrame * frame,
-                                         GstBuffer * const * buffers,
-                                         guint n, GstMapFlags flags,
-                                         GError ** error);
-
-gboolean gst_cl_buffer_frame_finish (GstClQueue * queue,
-                                     GstClBufferFrame * frame,
-                                     GError ** error);
-
-void     gst_cl_buffer_frame_unmap (GstClQueue * queue,
-                                    GstClBufferFrame * frame);
-
-void     gst_cl_staging_clear (GstClStaging * staging);
 
 G_END_DECLS
