@@ -3,10 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "bench-cases.h"
-#include "gstclboxblur.h"
-#include "gstclcomposite.h"
+#include "gstclelements.h"
 #include "gstclepsilon.h"
-#include "gstclintegral.h"
 #include "gstclsobel.h"
 
 #define RGBA GST_VIDEO_FORMAT_RGBA
@@ -121,9 +119,7 @@ bench_tunings (void)
 void
 bench_register_elements (void)
 {
-  GST_ELEMENT_REGISTER (clboxblur, NULL);
-  GST_ELEMENT_REGISTER (clcomposite, NULL);
-  GST_ELEMENT_REGISTER (clsobel, NULL);
-  GST_ELEMENT_REGISTER (clepsilon, NULL);
-  GST_ELEMENT_REGISTER (clintegral, NULL);
+#define REGISTER(name) GST_ELEMENT_REGISTER (name, NULL);
+  GST_CL_ELEMENTS (REGISTER)
+#undef REGISTER
 }
