@@ -6,22 +6,16 @@
 #include "config.h"
 #endif
 
-#include "gstclboxblur.h"
-#include "gstclcomposite.h"
-#include "gstclepsilon.h"
-#include "gstclintegral.h"
-#include "gstclsobel.h"
+#include "gstclelements.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
 
-  ret |= GST_ELEMENT_REGISTER (clboxblur, plugin);
-  ret |= GST_ELEMENT_REGISTER (clcomposite, plugin);
-  ret |= GST_ELEMENT_REGISTER (clsobel, plugin);
-  ret |= GST_ELEMENT_REGISTER (clepsilon, plugin);
-  ret |= GST_ELEMENT_REGISTER (clintegral, plugin);
+#define REGISTER(name) ret |= GST_ELEMENT_REGISTER (name, plugin);
+  GST_CL_ELEMENTS (REGISTER)
+#undef REGISTER
   return ret;
 }
 

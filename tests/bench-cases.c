@@ -3,10 +3,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "bench-cases.h"
-#include "gstclboxblur.h"
-#include "gstclcomposite.h"
+#include "clelements.h"
+#include "gstclelements.h"
 #include "gstclepsilon.h"
-#include "gstclintegral.h"
 #include "gstclsobel.h"
 
 #define RGBA GST_VIDEO_FORMAT_RGBA
@@ -51,10 +50,37 @@ static const BenchCase cases[] = {
   {NULL, NULL, GST_VIDEO_FORMAT_UNKNOWN, 0, 0, FALSE}
 };
 
+static gboolean
+has_cases (const gchar * factory)
+{
+  for (const BenchCase * c = cases; c->factory; c++)
+    if (g_str_equal (c->factory, factory))
+      return TRUE;
+  return FALSE;
+}
+
+/* The cases above, and one for each filter of the list that has none there,
+ * at 1080p in its first format with its defaults: a new element is timed
+ * at once. clcomposite, an aggregator, is timed by bench.c's own table. */
 const BenchCase *
 bench_cases (void)
 {
-  return cases;
+  static GArray *all;
+
+  if (all)
+    return (const BenchCase *) all->data;
+  /* zero-terminated: the last case's factory is NULL */
+  all = g_array_new (TRUE, TRUE, sizeof (BenchCase));
+  g_array_append_vals (all, cases, G_N_ELEMENTS (cases) - 1);
+  for (const gchar * const *name = cl_test_element_names (); *name; name++) {
+    BenchCase c = { *name, "", GST_VIDEO_FORMAT_UNKNOWN, 1920, 1080, FALSE };
+
+    if (has_cases (*name) || !cl_test_element_is_filter (*name))
+      continue;
+    cl_test_element_formats (*name, &c.format, 1);
+    g_array_append_val (all, c);
+  }
+  return (const BenchCase *) all->data;
 }
 
 static void
@@ -121,9 +147,7 @@ bench_tunings (void)
 void
 bench_register_elements (void)
 {
-  GST_ELEMENT_REGISTER (clboxblur, NULL);
-  GST_ELEMENT_REGISTER (clcomposite, NULL);
-  GST_ELEMENT_REGISTER (clsobel, NULL);
-  GST_ELEMENT_REGISTER (clepsilon, NULL);
-  GST_ELEMENT_REGISTER (clintegral, NULL);
+#define REGISTER(name) GST_ELEMENT_REGISTER (name, NULL);
+  GST_CL_ELEMENTS (REGISTER)
+#undef REGISTER
 }

@@ -3,11 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "cllinked.h"
-#include "gstclboxblur.h"
-#include "gstclcomposite.h"
-#include "gstclepsilon.h"
-#include "gstclintegral.h"
-#include "gstclsobel.h"
+#include "gstclelements.h"
 
 #include <gst/check/gstcheck.h>
 
@@ -18,10 +14,9 @@ cl_test_register_elements (void)
 
   if (done)
     return;
-  fail_unless (GST_ELEMENT_REGISTER (clboxblur, NULL) &&
-      GST_ELEMENT_REGISTER (clcomposite, NULL) &&
-      GST_ELEMENT_REGISTER (clsobel, NULL) &&
-      GST_ELEMENT_REGISTER (clepsilon, NULL) &&
-      GST_ELEMENT_REGISTER (clintegral, NULL));
+#define REGISTER(name) \
+  fail_unless (GST_ELEMENT_REGISTER (name, NULL), "%s not registered", #name);
+  GST_CL_ELEMENTS (REGISTER)
+#undef REGISTER
   done = TRUE;
 }

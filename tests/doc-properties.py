@@ -9,8 +9,9 @@
 # (which every number must give), its default (the value of a new element,
 # as gst-inspect-1.0 shows it), its enum values, and "controllable" and
 # "changeable while playing" in the notes only where they hold. Every
-# property the element's own classes install must have a row; inherited
-# ones (qos, GstAggregator's) may.
+# property the element's own classes install (its pads' too) must have a
+# row; inherited ones (qos, GstAggregator's) may. The elements are those the
+# plugin registers (tests/clelements.py).
 #
 #   tests/doc-properties.py SOURCE_ROOT
 import os
@@ -19,10 +20,11 @@ import sys
 
 import gi
 
+import clelements
+
 gi.require_version("Gst", "1.0")
 from gi.repository import GObject, Gst  # noqa: E402
 
-ELEMENTS = ["clboxblur", "clsobel", "clepsilon", "clintegral", "clcomposite"]
 TYPES = {
     "int": "gint", "uint": "guint", "double": "gdouble",
     "bool": "gboolean", "boolean": "gboolean",
@@ -121,8 +123,13 @@ def check_row(owner, name, row):
     return errors
 
 
-def own_properties(obj, base):
-    """Properties installed by our classes: those a plain @base lacks."""
+def own_properties(obj):
+    """Properties installed by our classes: those the first of GStreamer's
+    classes it derives from (GstBaseTransform, GstVideoAggregatorPad...)
+    lacks."""
+    base = obj.__gtype__
+    while base.name.startswith("GstCl"):
+        base = base.parent
     inherited = {p.name for p in GObject.list_properties(base)}
     return {p.name for p in obj.list_properties() if p.name not in inherited}
 
@@ -132,15 +139,20 @@ def check_page(root, element):
     el = Gst.ElementFactory.make(element)
     if el is None:
         return [f"{element}: no such element (is GST_PLUGIN_PATH set?)"]
-    is_agg = el.__gtype__.is_a(GObject.type_from_name("GstAggregator"))
-    pads = {p.get_name(): p for p in el.sinkpads} if is_agg else {}
-    base = GObject.type_from_name(
-        "GstVideoAggregator" if is_agg else "GstBaseTransform")
-    undocumented = own_properties(el, base)
-    if pads:
-        pad_base = GObject.type_from_name("GstVideoAggregatorPad")
-        undocumented |= {f"sink_1::{n}"
-                         for n in own_properties(pads["sink_1"], pad_base)}
+    # its inputs, one of each template of pads on request
+    for t in el.get_pad_template_list():
+        if (t.direction == Gst.PadDirection.SINK and
+                t.presence == Gst.PadPresence.REQUEST):
+            el.request_pad_simple(t.name_template)
+    pads = {p.get_name(): p for p in el.sinkpads}
+    undocumented = own_properties(el)
+    # a pad class's own properties need a row on one of its pads
+    # (clcomposite's sink_1: sink_0, of the same class, shows them too)
+    pad_undocumented = {}
+    for pad in pads.values():
+        for n in own_properties(pad):
+            pad_undocumented.setdefault((pad.__gtype__.name, n), []).append(
+                pad.get_name())
     errors, rows = [], 0
     for line, row in property_rows(path):
         rows += 1
@@ -150,25 +162,31 @@ def check_page(root, element):
             errors.append(f"{path}:{line}: no pad '{where}'")
             continue
         for name in re.findall(r"`([a-z][a-z0-9-]*)`", row["property"]):
-            undocumented.discard(name if owner is el else f"{where}::{name}")
+            if owner is el:
+                undocumented.discard(name)
+            else:
+                pad_undocumented.pop((owner.__gtype__.name, name), None)
             errors += [f"{path}:{line}: {e}"
                        for e in check_row(owner, name, row)]
     if rows == 0:
         errors.append(f"{path}: no property table")
     errors += [f"{path}: '{n}' has no row" for n in sorted(undocumented)]
+    errors += [f"{path}: '{n}' of pad {' or '.join(sorted(names))} has no row"
+               for (_, n), names in sorted(pad_undocumented.items())]
     print(f"{'ok  ' if not errors else 'FAIL'} {element}: {rows} rows")
     return errors
 
 
 def main():
     Gst.init(None)
+    elements = clelements.describe(Gst, GObject)
     failed = 0
-    for element in ELEMENTS:
+    for element in elements:
         errors = check_page(sys.argv[1], element)
         for e in errors:
             print("  " + e)
         failed += bool(errors)
-    print(f"{len(ELEMENTS) - failed} passed, {failed} failed")
+    print(f"{len(elements) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -24,11 +24,15 @@ the next); the position query answers, within a frame of an accurate seek
 in PAUSED; EOS arrives; no GStreamer object is left alive (when the
 leaks tracer runs, GST_TRACERS=leaks, as under meson test).
 
---quick runs a few scenarios on the memory:OpenCL chain and clcomposite;
-meson test runs that.  Without it, every scenario on every target."""
+The targets are every element of the plugin (tests/clelements.py: a
+filter beside videobalance, or with more than one input a mixer beside
+compositor), the chain, and the peers.  --quick runs a few scenarios on
+the memory:OpenCL chain and on each element outside it; meson test runs
+that.  Without it, every scenario on every target."""
 
 import argparse
 import gc
+import itertools
 import json
 import os
 import re
@@ -38,6 +42,8 @@ import tempfile
 import threading
 import time
 
+import clelements
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 FPS = 30
@@ -45,22 +51,20 @@ FRAMES = 60                     # two seconds
 WIDTH, HEIGHT = 160, 120
 KEY_DIST = 15                   # a keyframe every half second
 
-# name: (kind, element(s), peer)
-TARGETS = {
-    "clboxblur": ("filter", "clboxblur diameter=5", "videobalance"),
-    "clsobel": ("filter", "clsobel", "videobalance"),
-    "clepsilon": ("filter", "clepsilon", "videobalance"),
-    "clintegral": ("filter", "clintegral squared=true", "videobalance"),
+# name: (kind, element(s), peer, inputs); the plugin's elements are added
+# by set_targets(), before these
+OTHER_TARGETS = {
     "chain": ("filter", "clboxblur diameter=3 ! clsobel name=middle ! "
               "clepsilon",
-              "videobalance"),
-    "clcomposite": ("mixer", "clcomposite alpha=0.3", "compositor"),
-    "videobalance": ("filter", "videobalance saturation=0.5", None),
-    "compositor": ("mixer", "compositor sink_1::alpha=0.3", None),
+              "videobalance", ["sink"]),
+    "videobalance": ("filter", "videobalance saturation=0.5", None, ["sink"]),
+    "compositor": ("mixer", "compositor sink_1::alpha=0.3 sink_1::xpos=40 "
+                   "sink_1::ypos=30", None, ["sink_0", "sink_1"]),
     # timestamps turned into running time in one segment: the checks must
     # catch it, or they check nothing
-    "control": ("filter", "identity single-segment=true", None),
+    "control": ("filter", "identity single-segment=true", None, ["sink"]),
 }
+TARGETS = {}
 
 SCENARIOS = ["play", "seek-forward", "seek-backward", "seek-key-unit",
              "seek-non-flushing", "seek-storm", "seek-past-end",
@@ -69,11 +73,10 @@ SCENARIOS = ["play", "seek-forward", "seek-backward", "seek-key-unit",
              "rapid-state-changes",
              "null-cycles", "reverse", "scrub"]
 UNSYNCED = ("seek-storm-unsynced",)
-QUICK = [("chain", s) for s in ("seek-backward", "seek-storm",
-                                "property-changes", "rapid-state-changes",
-                                "reverse", "scrub")] + \
-        [("clcomposite", s) for s in ("seek-forward", "rapid-state-changes",
-                                      "scrub")]
+# --quick: these on the chain, and the others on each element outside it
+QUICK_CHAIN = ("seek-backward", "seek-storm", "property-changes",
+               "rapid-state-changes", "reverse", "scrub")
+QUICK_OTHERS = ("seek-forward", "rapid-state-changes", "scrub")
 
 # tools/valgrind.py runs cases under memcheck, tens of times slower
 TIMEOUT_SCALE = float(os.environ.get("CL_SCENARIO_TIMEOUT_SCALE", "1"))
@@ -107,9 +110,35 @@ def make_clips(directory):
     return clips
 
 
+def set_targets(described):
+    """TARGETS: the plugin's elements, @described by clelements.describe(),
+    each with its settings and its peer, then the others; and what
+    property-changes turns on them."""
+    TARGETS.clear()
+    for name, d in described.items():
+        mixer = len(d["inputs"]) > 1
+        TARGETS[name] = ("mixer" if mixer else "filter",
+                         ("%s %s" % (name, clelements.extra(
+                             d, name, "scenario"))).strip(),
+                         "compositor" if mixer else "videobalance",
+                         d["inputs"])
+        TOGGLES[name] = clelements.extra(d, name, "toggles")
+    TARGETS.update(OTHER_TARGETS)
+
+
+def quick_cases():
+    """--quick's: QUICK_CHAIN on the chain, QUICK_OTHERS on each of the
+    plugin's elements that is not in it."""
+    in_chain = {e.split()[0] for e in TARGETS["chain"][1].split("!")}
+    return [("chain", s) for s in QUICK_CHAIN] + \
+        [(t, s) for t in TARGETS
+         if t not in OTHER_TARGETS and t not in in_chain
+         for s in QUICK_OTHERS]
+
+
 def pipeline_description(target, clips, sync=True):
     """decodebin's pads are linked by Case, each time they appear."""
-    kind, element, _ = TARGETS[target]
+    kind, element, _, inputs = TARGETS[target]
     decoded = ("filesrc location=%s ! decodebin name=decode%d "
                "videoconvert name=convert%d")
     # system memory out, as a display or an encoder wants it: fakesink
@@ -117,10 +146,10 @@ def pipeline_description(target, clips, sync=True):
     sink = "video/x-raw ! fakesink name=sink sync=%s" % str(sync).lower()
     if kind == "filter":
         return "%s ! %s ! %s" % (decoded % (clips[0], 0, 0), element, sink)
-    return ("%s name=mix sink_1::xpos=40 sink_1::ypos=30 ! %s "
-            "%s ! mix.sink_0 %s ! mix.sink_1" %
-            (element, sink, decoded % (clips[0], 0, 0),
-             decoded % (clips[1], 1, 1)))
+    # the larger clip into the first input, the smaller into the others
+    return "%s name=mix ! %s %s" % (element, sink, " ".join(
+        "%s ! mix.%s" % (decoded % (clips[min(i, 1)], i, i), pad)
+        for i, pad in enumerate(inputs)))
 
 
 # ---------------------------------------------------------------- one case
@@ -138,12 +167,13 @@ class Case:
         # gst-launch's delayed links are made once, and decodebin removes
         # its pads in READY: link them again whenever they come back, as
         # an application does
-        for i in (0, 1):
+        for i in itertools.count():
             decode = self.pipeline.get_by_name("decode%d" % i)
-            if decode is not None:
-                convert = self.pipeline.get_by_name("convert%d" % i)
-                decode.connect("pad-added", self.link_decoded,
-                               convert.get_static_pad("sink"))
+            if decode is None:
+                break
+            convert = self.pipeline.get_by_name("convert%d" % i)
+            decode.connect("pad-added", self.link_decoded,
+                           convert.get_static_pad("sink"))
         self.chain_caps = []
         middle = self.pipeline.get_by_name("middle")
         if middle is not None:
@@ -460,15 +490,13 @@ def scenario_fast_forward(c):
     c.wait_eos()
 
 
-# what property-changes turns, per element factory; identity values
-# (diameter 1, threshold 0, saturation 1) switch passthrough on and off
+# what property-changes turns, per element factory: [(property, values)];
+# identity values (diameter 1, threshold 0, saturation 1) switch
+# passthrough on and off. The plugin's elements' come from
+# tests/clelements.py (set_targets()).
 TOGGLES = {
-    "clboxblur": ("diameter", ["1", "5", "9", "3"]),
-    "clsobel": ("mode", ["l2", "x", "y", "l1"]),
-    "clepsilon": ("threshold", ["0", "35", "20"]),
-    "clcomposite": ("alpha", ["0", "1", "0.3"]),
-    "videobalance": ("saturation", ["1", "0.2", "0.5"]),
-    "compositor": ("background", ["black", "white", "checker"]),
+    "videobalance": [("saturation", ["1", "0.2", "0.5"])],
+    "compositor": [("background", ["black", "white", "checker"])],
 }
 
 
@@ -481,8 +509,8 @@ def scenario_property_changes(c):
     c.set(c.Gst.State.PLAYING)
     for i in range(24):
         for e in elements:
-            prop, values = TOGGLES[e.get_factory().get_name()]
-            c.Gst.util_set_object_arg(e, prop, values[i % len(values)])
+            for prop, values in TOGGLES[e.get_factory().get_name()]:
+                c.Gst.util_set_object_arg(e, prop, values[i % len(values)])
         if i % 8 == 7:
             c.seek(1.0, F.FLUSH | F.ACCURATE, ms(0.05 * i))
         time.sleep(0.03)
@@ -546,8 +574,9 @@ def run_case(target, scenario, clips):
     """In the child process: one scenario, the results as JSON."""
     import gi
     gi.require_version("Gst", "1.0")
-    from gi.repository import Gst
+    from gi.repository import GObject, Gst
     Gst.init(None)
+    set_targets(clelements.describe(Gst, GObject))
     # unsynchronised, frames run as fast as the elements go
     c = Case(Gst, pipeline_description(target, clips,
                                        scenario not in UNSYNCED))
@@ -624,6 +653,14 @@ def main():
         tempfile.gettempdir(), "clfilters-scenario-clips-%d" % os.getuid())
     os.makedirs(clip_dir, exist_ok=True)
     clips = make_clips(clip_dir)
+    # the plugin's elements, asked in a process with the test's environment
+    res = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tests", "clelements.py")],
+        env=env, capture_output=True, text=True)
+    if res.returncode != 0:
+        print("the plugin's elements: %s" % res.stderr.strip())
+        return 1
+    set_targets(json.loads(res.stdout))
 
     if args.cases:
         wanted = []
@@ -631,7 +668,7 @@ def main():
             t, _, s = spec.partition(":")
             wanted += [(t, x) for x in ([s] if s else SCENARIOS)]
     elif args.quick:
-        wanted = QUICK
+        wanted = quick_cases()
     else:
         wanted = [(t, s) for t in TARGETS if t != "control"
                   for s in SCENARIOS]

@@ -5,6 +5,7 @@
 #include <CL/cl.h>
 
 #include "cltest.h"
+#include "clelements.h"
 
 #define CHAIN "videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,width=64," \
   "height=48 ! clboxblur name=a ! videoconvert ! video/x-raw,format=NV12 ! "  \
@@ -59,28 +60,52 @@ GST_START_TEST (test_elements_share_one_context)
 
 GST_END_TEST;
 
-/* the aggregator and the analyser join the filters' context */
-GST_START_TEST (test_every_element_shares_it)
+/* every element, the aggregator and the analyser too, joins the context of
+ * a filter upstream: through the pipeline, system memory between them, and
+ * linked to it */
+static void
+check_shares (const gchar * name, gboolean linked)
 {
-  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=3 ! "
-      "video/x-raw,format=RGBA,width=64,height=48 ! clboxblur name=a ! "
-      "c.sink_0 videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,"
-      "width=32,height=24 ! c.sink_1 clcomposite name=c ! videoconvert ! "
-      "video/x-raw,format=GRAY8 ! clintegral name=i ! videoconvert ! "
-      "video/x-raw,format=NV12 ! clepsilon name=e ! clsobel name=s ! "
-      "fakesink", NULL);
+  const gchar *pads[CL_TEST_MAX_INPUTS];
+  guint n = cl_test_element_inputs (name, pads);
+  GstVideoFormat first;
+  const gchar *format;
+  GString *desc = g_string_new (NULL);
+  GstElement *pipeline;
   gpointer a;
 
-  fail_unless (pipeline != NULL);
+  cl_test_element_formats (name, &first, 1);
+  format = gst_video_format_to_string (first);
+  g_string_append_printf (desc, "videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=%s,width=64,height=48 ! clboxblur name=a ! %s"
+      "video/x-raw,format=%s ! x.%s ", linked ? format : "RGBA",
+      linked ? "" : "videoconvert ! ", format, pads[0]);
+  for (guint i = 1; i < n; i++)
+    g_string_append_printf (desc, "videotestsrc num-buffers=3 ! "
+        "video/x-raw,format=%s,width=32,height=24 ! x.%s ", format, pads[i]);
+  g_string_append_printf (desc, "%s name=x ! fakesink", name);
+  pipeline = gst_parse_launch (desc->str, NULL);
+  fail_unless (pipeline != NULL, "%s", desc->str);
   run_to_eos (pipeline);
   a = cl_context_of (pipeline, "a");
   fail_unless (a != NULL);
-  fail_unless (cl_context_of (pipeline, "c") == a, "clcomposite has its own");
-  fail_unless (cl_context_of (pipeline, "i") == a, "clintegral has its own");
-  fail_unless (cl_context_of (pipeline, "e") == a, "clepsilon has its own");
-  fail_unless (cl_context_of (pipeline, "s") == a, "clsobel has its own");
+  fail_unless (cl_context_of (pipeline, "x") == a, "%s has its own%s", name,
+      linked ? ", linked to clboxblur" : "");
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
+  g_string_free (desc, TRUE);
+}
+
+GST_START_TEST (test_every_element_shares_it)
+{
+  for (const gchar * const *name = cl_test_element_names (); *name; name++) {
+    GstVideoFormat first;
+
+    check_shares (*name, FALSE);
+    cl_test_element_formats (*name, &first, 1);
+    if (cl_test_element_takes ("clboxblur", first))
+      check_shares (*name, TRUE);
+  }
 }
 
 GST_END_TEST;

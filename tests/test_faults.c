@@ -24,6 +24,7 @@
 #include <sys/mman.h>
 
 #include "cltest.h"
+#include "clelements.h"
 #include "clfault.h"
 
 /* longer than any run of a few small frames takes, compiling included */
@@ -31,8 +32,8 @@
 
 typedef struct
 {
-  const gchar *name;
-  const gchar *desc;
+  gchar *name;
+  gchar *desc;
   /* the copy path of discrete GPUs (GST_CL_NO_ZERO_COPY=1) */
   gboolean copy;
 } FaultPipeline;
@@ -43,19 +44,79 @@ typedef struct
 #define CHAIN SRC ("NV12", 64, 48) "clboxblur ! video/x-raw(memory:OpenCL) ! " \
   "clsobel ! video/x-raw(memory:OpenCL) ! clepsilon threshold=60" SINK
 
-static const FaultPipeline pipelines[] = {
-  {"clboxblur", SRC ("RGBA", 64, 48) "clboxblur diameter=3" SINK, FALSE},
-  {"clsobel", SRC ("NV12", 64, 48) "clsobel" SINK, FALSE},
-  {"clepsilon", SRC ("NV12", 64, 48) "clepsilon threshold=60" SINK, FALSE},
-  {"clintegral", SRC ("GRAY8", 64, 48) "clintegral squared=true" SINK, FALSE},
-  {"clintegral-copy", SRC ("GRAY8", 64, 48) "clintegral squared=true" SINK,
-      TRUE},
-  {"clcomposite", SRC ("RGBA", 64, 48) "c.sink_0 videotestsrc num-buffers=3 "
-        "pattern=ball ! video/x-raw,format=RGBA,width=24,height=20 ! c.sink_1 "
-        "clcomposite name=c sink_1::xpos=9 sink_1::ypos=-3" SINK, FALSE},
-  {"chain", CHAIN, FALSE},
-  {"chain-copy", CHAIN, TRUE},
-};
+/* each element of the list, zero-copy and on the copy path, then the chain
+ * both ways; made in the first test that needs them (the elements'
+ * settings, from clelements.c, are looked up where a test can fail) */
+static GPtrArray *pipelines;
+
+static guint
+n_pipelines (void)
+{
+  return 2 * g_strv_length ((gchar **) cl_test_element_names ()) + 2;
+}
+
+/* A pipeline of the element @name, with its settings and format from its
+ * entry: frames of 64x48 into its first input, and, into any other, of
+ * 24x20 (an overlay, which the settings may move about). */
+static gchar *
+element_desc (const gchar * name)
+{
+  ClTestElement e = cl_test_element (name);
+  const gchar *format = gst_video_format_to_string (e.fault_format);
+  const gchar *pads[CL_TEST_MAX_INPUTS];
+  guint n = cl_test_element_inputs (name, pads);
+  GString *desc = g_string_new (NULL);
+
+  g_string_append_printf (desc, SRC ("%s", 64, 48), format);
+  if (n == 1) {
+    g_string_append_printf (desc, "%s %s" SINK, name, e.fault_settings);
+    return g_string_free (desc, FALSE);
+  }
+  g_string_append_printf (desc, "c.%s ", pads[0]);
+  for (guint i = 1; i < n; i++)
+    g_string_append_printf (desc, "videotestsrc num-buffers=3 pattern=ball ! "
+        "video/x-raw,format=%s,width=24,height=20 ! c.%s ", format, pads[i]);
+  g_string_append_printf (desc, "%s name=c %s" SINK, name, e.fault_settings);
+  return g_string_free (desc, FALSE);
+}
+
+static void
+add_pipeline (const gchar * name, gchar * desc, gboolean copy)
+{
+  FaultPipeline *p = g_new0 (FaultPipeline, 1);
+
+  p->name = copy ? g_strdup_printf ("%s-copy", name) : g_strdup (name);
+  p->desc = desc;
+  p->copy = copy;
+  g_ptr_array_add (pipelines, p);
+}
+
+static void
+pipelines_make (void)
+{
+  if (pipelines)
+    return;
+  pipelines = g_ptr_array_new ();
+  for (const gchar * const *name = cl_test_element_names (); *name; name++)
+    for (guint copy = 0; copy < 2; copy++)
+      add_pipeline (*name, element_desc (*name), copy);
+  add_pipeline ("chain", g_strdup (CHAIN), FALSE);
+  add_pipeline ("chain", g_strdup (CHAIN), TRUE);
+}
+
+static const FaultPipeline *
+pipeline_named (const gchar * name)
+{
+  pipelines_make ();
+  for (guint i = 0; i < pipelines->len; i++) {
+    const FaultPipeline *p = g_ptr_array_index (pipelines, i);
+
+    if (g_str_equal (p->name, name))
+      return p;
+  }
+  fail ("no pipeline %s", name);
+  return NULL;
+}
 
 /* the control of the preloaded library */
 static struct
@@ -428,7 +489,8 @@ check_pipeline (const FaultPipeline * p)
 
 GST_START_TEST (test_fault_anywhere)
 {
-  check_pipeline (&pipelines[__i__]);
+  pipelines_make ();
+  check_pipeline (g_ptr_array_index (pipelines, __i__));
 }
 
 GST_END_TEST;
@@ -490,7 +552,7 @@ remove_cache (gchar * dir)
  * an empty cache each time, which takes a compile a run. */
 GST_START_TEST (test_fault_empty_cache)
 {
-  const FaultPipeline *p = &pipelines[1];
+  const FaultPipeline *p = pipeline_named ("clsobel");
   const gchar *warm = g_getenv ("XDG_CACHE_HOME");
   gboolean all = g_strcmp0 (g_getenv ("CL_FAULT_ALL"), "1") == 0;
   gulong first, last, n_calls;
@@ -551,7 +613,7 @@ GST_END_TEST;
  * pipeline must find the devices. */
 GST_START_TEST (test_fault_listing_devices)
 {
-  const FaultPipeline *p = &pipelines[0];
+  const FaultPipeline *p = pipeline_named ("clboxblur");
   gchar call[64], *which;
   gint status;
   Run run, retry;
@@ -667,7 +729,7 @@ faults_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_fault_anywhere, 0, G_N_ELEMENTS (pipelines));
+  tcase_add_loop_test (tc, test_fault_anywhere, 0, n_pipelines ());
   tcase_add_test (tc, test_fault_empty_cache);
   /* past the listing, the first calls of a context */
   tcase_add_loop_test (tc, test_fault_listing_devices, 1, 16);

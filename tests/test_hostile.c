@@ -5,12 +5,14 @@
  * Buffers shorter than their caps, GstVideoMetas whose planes do not fit
  * their buffer, caps changing every frame, properties flipped between their
  * extremes from another thread while playing, state cycles and many
- * pipelines at once. Every case ends in a frame equal to the reference or
- * in an element error saying what is wrong: never a crash, a hang, an
- * access out of bounds (run under AddressSanitizer) or a leak. The elements
- * are linked in, so that frames can also come in GstClMemory.
+ * pipelines at once, for every element of the list (clelements.h). Every
+ * case ends in a frame equal to the reference or in an element error
+ * saying what is wrong: never a crash, a hang, an access out of bounds (run
+ * under AddressSanitizer) or a leak. The elements are linked in, so that
+ * frames can also come in GstClMemory.
  */
 #include "cltest.h"
+#include "clelements.h"
 #include "cllinked.h"
 #include "cl/gstclcontext.h"
 #include "cl/gstclutils.h"
@@ -22,34 +24,33 @@
 /* a pipeline that neither ends nor fails in this time hangs */
 #define HANG_TIMEOUT (60 * GST_SECOND)
 
-/* One element under test, with settings whose output the reference knows. */
+/* One element under test: its entry, with settings whose output the
+ * reference knows, and what it says of itself. */
 typedef struct
 {
-  const gchar *name;
+  ClTestElement e;
   /* the element, named "f", and its settings as a launch line */
-  const gchar *launch;
-  GstVideoFormat format;
-  ClRefPlaneFunc ref;
-  gpointer ref_data;
+  gchar *launch;
+  /* its inputs: appsrc "a" into the first pad, "b" into the second... */
+  guint n_inputs;
+  const gchar *pads[CL_TEST_MAX_INPUTS];
+  /* those of the formats below it takes, up to GST_VIDEO_FORMAT_UNKNOWN */
+  GstVideoFormat formats[8];
 } Filter;
 
-static const ClTestEpsilon epsilon_settings = { 20, 9 };
-
-static void ref_copy (const GstVideoFrame * in, guint plane, guint8 * out,
-    gint out_stride, gpointer user_data);
-
-/* clcomposite with alpha=1 gives its background, whatever the overlay */
-static const Filter filters[] = {
-  {"clboxblur", "clboxblur name=f diameter=5", GST_VIDEO_FORMAT_NV12,
-      cl_test_ref_boxblur, GUINT_TO_POINTER (5)},
-  {"clsobel", "clsobel name=f", GST_VIDEO_FORMAT_I420, cl_test_ref_sobel,
-      GUINT_TO_POINTER (CL_REF_SOBEL_L1)},
-  {"clepsilon", "clepsilon name=f", GST_VIDEO_FORMAT_NV12,
-      cl_test_ref_epsilon, (gpointer) & epsilon_settings},
-  {"clintegral", "clintegral name=f", GST_VIDEO_FORMAT_GRAY8, ref_copy, NULL},
-  {"clcomposite", "clcomposite name=f alpha=1", GST_VIDEO_FORMAT_RGBA,
-      ref_copy, NULL},
+static const gchar *const input_names[CL_TEST_MAX_INPUTS] = { "a", "b", "c",
+  "d"
 };
+
+/* a format of each kind: two planes, four bytes a pixel, three planes,
+ * four bytes in another order, one byte */
+static const GstVideoFormat some_formats[] = { GST_VIDEO_FORMAT_NV12,
+  GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_xBGR,
+  GST_VIDEO_FORMAT_GRAY8
+};
+
+static Filter *filters;
+static guint n_filters;
 
 /* what the cases ended in, printed at the end of each test */
 typedef struct
@@ -59,18 +60,6 @@ typedef struct
 
 static Counts counts;
 static GstContext *shared;
-
-static void
-ref_copy (const GstVideoFrame * in, guint plane, guint8 * out,
-    gint out_stride, gpointer user_data)
-{
-  ClRefPlane p;
-
-  cl_test_plane_of (in, plane, &p);
-  for (gint y = 0; y < p.height; y++)
-    memcpy (out + (gsize) y * out_stride, p.data + (gsize) y * p.stride,
-        (gsize) p.width * p.pstride);
-}
 
 static GstClContext *
 shared_cl_context (void)
@@ -86,10 +75,26 @@ shared_cl_context (void)
 static void
 setup (void)
 {
+  const gchar *const *names;
   GError *err = NULL;
   GstClContext *ctx;
 
   cl_test_register_elements ();
+  names = cl_test_element_names ();
+  n_filters = g_strv_length ((gchar **) names);
+  filters = g_new0 (Filter, n_filters);
+  for (guint i = 0; i < n_filters; i++) {
+    Filter *f = &filters[i];
+    guint n = 0;
+
+    f->e = cl_test_element (names[i]);
+    f->launch = g_strdup_printf ("%s name=f %s", names[i], f->e.settings);
+    f->n_inputs = cl_test_element_inputs (names[i], f->pads);
+    for (guint k = 0; k < G_N_ELEMENTS (some_formats); k++)
+      if (cl_test_element_takes (names[i], some_formats[k]))
+        f->formats[n++] = some_formats[k];
+    f->formats[n] = GST_VIDEO_FORMAT_UNKNOWN;
+  }
   ctx = gst_cl_context_new (-1, &err);
   fail_unless (ctx != NULL, "%s", err ? err->message : "");
   shared = gst_context_new_cl_context (ctx);
@@ -100,6 +105,9 @@ setup (void)
 static void
 teardown (void)
 {
+  for (guint i = 0; i < n_filters; i++)
+    g_free (filters[i].launch);
+  g_clear_pointer (&filters, g_free);
   g_clear_pointer (&shared, gst_context_unref);
   cl_test_teardown ();
 }
@@ -125,21 +133,29 @@ caps_of (GstVideoFormat format, gint width, gint height, gboolean device)
   return caps;
 }
 
-/* appsrc "a" (and "b" for clcomposite's overlay) into the filter, appsink
- * "sink" out of it, on the test's context */
+/* appsrc "a" (and "b"... for the other inputs of an aggregator) into the
+ * filter, appsink "sink" out of it, on the test's context */
 static GstElement *
 pipeline_new (const Filter * f, const gchar * after)
 {
-  gchar *desc = g_strdup_printf ("appsrc name=a format=time ! %s %s %s ! "
-      "appsink name=sink sync=false wait-on-eos=false", g_str_equal (f->name, "clcomposite") ?
-      "f.sink_0 appsrc name=b format=time ! f.sink_1" : "", f->launch,
-      after ? after : "");
+  GString *desc = g_string_new (NULL);
   GError *err = NULL;
-  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstElement *pipeline;
 
-  fail_unless (pipeline != NULL, "%s: %s", desc, err ? err->message : "");
+  if (f->n_inputs == 1)
+    g_string_append_printf (desc, "appsrc name=a format=time ! %s", f->launch);
+  else {
+    for (guint i = 0; i < f->n_inputs; i++)
+      g_string_append_printf (desc, "appsrc name=%s format=time ! f.%s ",
+          input_names[i], f->pads[i]);
+    g_string_append (desc, f->launch);
+  }
+  g_string_append_printf (desc, " %s ! appsink name=sink sync=false "
+      "wait-on-eos=false", after ? after : "");
+  pipeline = gst_parse_launch (desc->str, &err);
+  fail_unless (pipeline != NULL, "%s: %s", desc->str, err ? err->message : "");
   gst_element_set_context (pipeline, shared);
-  g_free (desc);
+  g_string_free (desc, TRUE);
   return pipeline;
 }
 
@@ -165,14 +181,26 @@ push (GstElement * pipeline, const gchar * src_name, GstBuffer * buf,
   gst_object_unref (src);
 }
 
+/* @buf on every input of @f */
 static void
-end_of_stream (GstElement * pipeline, const gchar * src_name)
+push_all (GstElement * pipeline, const Filter * f, GstBuffer * buf,
+    GstCaps * caps, guint index)
 {
-  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), src_name);
+  for (guint i = 0; i < f->n_inputs; i++)
+    push (pipeline, input_names[i], gst_buffer_ref (buf), caps, index);
+  gst_buffer_unref (buf);
+}
 
-  if (src)
+static void
+end_of_streams (GstElement * pipeline, const Filter * f)
+{
+  for (guint i = 0; i < f->n_inputs; i++) {
+    GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline),
+        input_names[i]);
+
     gst_app_src_end_of_stream (GST_APP_SRC (src));
-  gst_clear_object (&src);
+    gst_object_unref (src);
+  }
 }
 
 /* Waits for the end of the stream or an error, failing on a hang; returns
@@ -454,16 +482,16 @@ case_buffer (Case c, GstVideoFormat format, gint width, gint height,
   return buf;
 }
 
-/* The frame of the element's reference for @in (the top-left @width x
- * @height of whatever its meta says), in the default layout. */
+/* @in's top-left @width x @height frame of @format (whatever its meta says
+ * of its layout), in system memory and the default layout */
 static GstBuffer *
-expected_output (const Filter * f, GstBuffer * in, gint width, gint height)
+plain_copy (GstBuffer * in, GstVideoFormat format, gint width, gint height)
 {
   GstVideoInfo info;
   GstVideoFrame src, dst;
-  GstBuffer *plain, *want;
+  GstBuffer *plain;
 
-  gst_video_info_set_format (&info, f->format, width, height);
+  gst_video_info_set_format (&info, format, width, height);
   plain = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   fail_unless (gst_video_frame_map (&src, &info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&dst, &info, plain, GST_MAP_WRITE));
@@ -478,42 +506,111 @@ expected_output (const Filter * f, GstBuffer * in, gint width, gint height)
   }
   gst_video_frame_unmap (&dst);
   gst_video_frame_unmap (&src);
-  want = cl_test_apply_ref (plain, &info, f->ref, f->ref_data);
-  gst_buffer_unref (plain);
+  return plain;
+}
+
+/* What the element itself gives for plain frames @ins of @format, of
+ * @sizes, one an input: for an element without a C reference, the frame
+ * every layout must give. */
+static GstBuffer *
+run_plain (const Filter * f, GstVideoFormat format, GstBuffer ** ins,
+    const gint (*sizes)[2])
+{
+  GstElement *pipeline = pipeline_new (f, NULL);
+  GstBuffer *out;
+  gchar *error;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  for (guint i = 0; i < f->n_inputs; i++) {
+    GstCaps *caps = caps_of (format, sizes[i][0], sizes[i][1], FALSE);
+
+    push (pipeline, input_names[i], gst_buffer_ref (ins[i]), caps, 0);
+    gst_caps_unref (caps);
+  }
+  end_of_streams (pipeline, f);
+  error = wait_end (pipeline, f->launch);
+  fail_unless (error == NULL, "%s on plain %s frames: %s", f->launch,
+      gst_video_format_to_string (format), error);
+  out = pull (pipeline, 0);
+  fail_unless (out != NULL, "%s on plain %s frames: no frame out", f->launch,
+      gst_video_format_to_string (format));
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  return out;
+}
+
+/* The frame the element must give for @ins, frames of @format (the top-left
+ * @sizes[i] of whatever their metas say), one an input: its C reference's
+ * of the first, or where it has none its own of plain copies of them all. */
+static GstBuffer *
+expected_output (const Filter * f, GstVideoFormat format, GstBuffer ** ins,
+    const gint (*sizes)[2])
+{
+  GstBuffer *plain[CL_TEST_MAX_INPUTS], *want;
+  GstVideoInfo info;
+
+  for (guint i = 0; i < f->n_inputs; i++)
+    plain[i] = plain_copy (ins[i], format, sizes[i][0], sizes[i][1]);
+  if (f->e.ref.func) {
+    gst_video_info_set_format (&info, format, sizes[0][0], sizes[0][1]);
+    want = cl_test_apply_ref (plain[0], &info, f->e.ref.func,
+        (gpointer) f->e.ref.data);
+  } else {
+    want = run_plain (f, format, plain, sizes);
+  }
+  for (guint i = 0; i < f->n_inputs; i++)
+    gst_buffer_unref (plain[i]);
   return want;
 }
 
-/* One case: the hostile buffer on @pad ("a", or clcomposite's overlay "b"),
- * a good frame on the other. */
+/* the same, @in of @width x @height on every input */
+static GstBuffer *
+expected_output_all (const Filter * f, GstVideoFormat format, GstBuffer * in,
+    gint width, gint height)
+{
+  GstBuffer *ins[CL_TEST_MAX_INPUTS];
+  gint sizes[CL_TEST_MAX_INPUTS][2];
+
+  for (guint i = 0; i < f->n_inputs; i++) {
+    ins[i] = in;
+    sizes[i][0] = width;
+    sizes[i][1] = height;
+  }
+  return expected_output (f, format, ins, (const gint (*)[2]) sizes);
+}
+
+/* One case: the hostile buffer on @input ("a", "b"...), a good frame on
+ * any other. */
 static void
-run_case (const Filter * f, Case c, const gchar * pad, gboolean device,
+run_case (const Filter * f, Case c, guint input, gboolean device,
     gint width, gint height)
 {
   GstElement *pipeline = pipeline_new (f, NULL);
-  GstCaps *caps = caps_of (f->format, width, height, device);
-  GstCaps *sys_caps = caps_of (f->format, width, height, FALSE);
-  GstBuffer *hostile = case_buffer (c, f->format, width, height, device,
+  GstVideoFormat format = f->e.format;
+  GstCaps *caps = caps_of (format, width, height, device);
+  GstCaps *sys_caps = caps_of (format, width, height, FALSE);
+  GstBuffer *hostile = case_buffer (c, format, width, height, device,
       c * 7 + width);
-  GstBuffer *good = case_buffer (CASE_LONGER, f->format, width, height,
+  GstBuffer *good = case_buffer (CASE_LONGER, format, width, height,
       FALSE, 99);
-  gboolean composite = g_str_equal (f->name, "clcomposite");
-  gboolean on_a = g_str_equal (pad, "a");
-  gchar *what = g_strdup_printf ("%s, %s on %s, %s, %dx%d", f->name,
-      case_names[c], pad, device ? "memory:OpenCL" : "system memory", width,
-      height);
+  GstBuffer *ins[CL_TEST_MAX_INPUTS];
+  gint sizes[CL_TEST_MAX_INPUTS][2];
+  gchar *what = g_strdup_printf ("%s, %s on %s, %s, %dx%d", f->e.name,
+      case_names[c], input_names[input], device ? "memory:OpenCL" :
+      "system memory", width, height);
   gchar *error;
   GstBuffer *out;
 
   counts.tried++;
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  push (pipeline, "a", gst_buffer_ref (on_a ? hostile : good),
-      on_a ? caps : sys_caps, 0);
-  if (composite)
-    push (pipeline, "b", gst_buffer_ref (on_a ? good : hostile),
-        on_a ? sys_caps : caps, 0);
-  end_of_stream (pipeline, "a");
-  if (composite)
-    end_of_stream (pipeline, "b");
+  for (guint i = 0; i < f->n_inputs; i++) {
+    ins[i] = i == input ? hostile : good;
+    sizes[i][0] = width;
+    sizes[i][1] = height;
+    push (pipeline, input_names[i], gst_buffer_ref (ins[i]),
+        i == input ? caps : sys_caps, 0);
+  }
+  end_of_streams (pipeline, f);
   error = wait_end (pipeline, what);
   out = pull (pipeline, 0);
   if (case_is_broken (c, width, height)) {
@@ -529,8 +626,8 @@ run_case (const Filter * f, Case c, const gchar * pad, gboolean device,
 
     fail_unless (error == NULL, "%s: %s", what, error);
     fail_unless (out != NULL, "%s: no frame out", what);
-    want = expected_output (f, on_a ? hostile : good, width, height);
-    gst_video_info_set_format (&info, f->format, width, height);
+    want = expected_output (f, format, ins, (const gint (*)[2]) sizes);
+    gst_video_info_set_format (&info, format, width, height);
     fail_unless (same_pixels (out, want, &info), "%s: not the reference's "
         "frame", what);
     gst_buffer_unref (want);
@@ -551,14 +648,12 @@ GST_START_TEST (test_broken_buffers)
 {
   static const gint sizes[][2] = { {33, 17}, {1, 1} };
 
-  for (guint e = 0; e < G_N_ELEMENTS (filters); e++)
-    for (guint pad = 0; pad < (e == G_N_ELEMENTS (filters) - 1 ? 2 : 1);
-        pad++)
+  for (guint e = 0; e < n_filters; e++)
+    for (guint input = 0; input < filters[e].n_inputs; input++)
       for (guint device = 0; device < 2; device++)
         for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
           for (Case c = 0; c < N_CASES; c++)
-            run_case (&filters[e], c, pad ? "b" : "a", device, sizes[s][0],
-                sizes[s][1]);
+            run_case (&filters[e], c, input, device, sizes[s][0], sizes[s][1]);
   print_counts ("broken buffers");
 }
 
@@ -566,46 +661,21 @@ GST_END_TEST;
 
 /* ---- caps changing every frame ---- */
 
-/* the formats each element takes, a few of them */
-static const GstVideoFormat *
-formats_of (const Filter * f)
-{
-  static const GstVideoFormat luma[] = { GST_VIDEO_FORMAT_GRAY8,
-    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_UNKNOWN
-  };
-  static const GstVideoFormat any[] = { GST_VIDEO_FORMAT_NV12,
-    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_xBGR,
-    GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_UNKNOWN
-  };
-  static const GstVideoFormat composite[] = { GST_VIDEO_FORMAT_RGBA,
-    GST_VIDEO_FORMAT_UNKNOWN, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_UNKNOWN
-  };
-
-  if (g_str_equal (f->name, "clboxblur"))
-    return any;
-  /* one format a run: sink_1 takes sink_0's, and a change on both pads
-   * reaches them at different times (a clean not-negotiated error, with
-   * a warning saying why) */
-  if (g_str_equal (f->name, "clcomposite"))
-    return composite + (f->format == GST_VIDEO_FORMAT_RGBA ? 0 : 2);
-  return luma;
-}
-
-/* Frames of @f's formats and odd sizes, the caps changing with every one
- * (on both pads of clcomposite, whose output follows sink_0), then @after;
- * every output is the reference's frame of its input. */
+/* Frames of @formats (up to GST_VIDEO_FORMAT_UNKNOWN) and odd sizes, the
+ * caps changing with every one (on every input: the others of other sizes
+ * in the same format, the output following the first's), then @after;
+ * every output is the reference's frame of its inputs. */
 static void
-check_caps_every_frame (const Filter * f, const gchar * after,
-    gboolean device)
+check_caps_every_frame (const Filter * f, const GstVideoFormat * formats,
+    const gchar * after, gboolean device)
 {
   static const gint sizes[][2] = { {1, 1}, {7, 5}, {33, 17}, {2, 3},
   {64, 1}, {1, 64}, {17, 17}, {3, 2}, {40, 9}, {1, 2}, {9, 1}, {31, 31}
   };
-  const GstVideoFormat *formats = formats_of (f);
   guint n_formats = 0, n = G_N_ELEMENTS (sizes);
   GstElement *pipeline = pipeline_new (f, after);
-  gboolean composite = g_str_equal (f->name, "clcomposite");
-  GstBuffer *in[G_N_ELEMENTS (sizes)];
+  GstBuffer *in[G_N_ELEMENTS (sizes)][CL_TEST_MAX_INPUTS];
+  gint in_sizes[G_N_ELEMENTS (sizes)][CL_TEST_MAX_INPUTS][2];
   gchar *error;
 
   while (formats[n_formats] != GST_VIDEO_FORMAT_UNKNOWN)
@@ -613,51 +683,43 @@ check_caps_every_frame (const Filter * f, const gchar * after,
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   for (guint i = 0; i < n; i++) {
     GstVideoFormat format = formats[i % n_formats];
-    GstCaps *caps = caps_of (format, sizes[i][0], sizes[i][1], FALSE);
 
-    in[i] = case_buffer (CASE_LONGER, format, sizes[i][0], sizes[i][1],
-        device, i);
-    if (device)
-      gst_caps_set_features (caps, 0,
-          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL, NULL));
-    push (pipeline, "a", gst_buffer_ref (in[i]), caps, i);
-    if (composite) {
-      /* the overlay of another size, in the same format */
-      GstCaps *ov_caps = caps_of (format, sizes[n - 1 - i][0],
-          sizes[n - 1 - i][1], FALSE);
+    for (guint k = 0; k < f->n_inputs; k++) {
+      /* the first input in the order of the sizes, the others in reverse,
+       * in system memory */
+      const gint *size = k ? sizes[n - 1 - i] : sizes[i];
+      GstCaps *caps = caps_of (format, size[0], size[1], device && !k);
 
-      push (pipeline, "b", case_buffer (CASE_LONGER, format,
-              sizes[n - 1 - i][0], sizes[n - 1 - i][1], FALSE, 50 + i),
-          ov_caps, i);
-      gst_caps_unref (ov_caps);
+      in_sizes[i][k][0] = size[0];
+      in_sizes[i][k][1] = size[1];
+      in[i][k] = case_buffer (CASE_LONGER, format, size[0], size[1],
+          device && !k, k ? 50 * k + i : i);
+      push (pipeline, input_names[k], gst_buffer_ref (in[i][k]), caps, i);
+      gst_caps_unref (caps);
     }
-    gst_caps_unref (caps);
   }
-  end_of_stream (pipeline, "a");
-  if (composite)
-    end_of_stream (pipeline, "b");
-  error = wait_end (pipeline, f->name);
+  end_of_streams (pipeline, f);
+  error = wait_end (pipeline, f->e.name);
   fail_unless (error == NULL, "%s%s, caps changing every frame: %s",
       f->launch, after ? after : "", error);
   for (guint i = 0; i < n; i++) {
     GstBuffer *out = pull (pipeline, 0);
-    Filter as_format = *f;
+    GstVideoFormat format = formats[i % n_formats];
     GstBuffer *want;
     GstVideoInfo info;
 
     fail_unless (out != NULL, "%s: frame %u of %u missing", f->launch, i, n);
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out), pts_of (i));
-    as_format.format = formats[i % n_formats];
-    gst_video_info_set_format (&info, as_format.format, sizes[i][0],
-        sizes[i][1]);
-    want = expected_output (&as_format, in[i], sizes[i][0], sizes[i][1]);
+    gst_video_info_set_format (&info, format, sizes[i][0], sizes[i][1]);
+    want = expected_output (f, format, in[i], (const gint (*)[2]) in_sizes[i]);
     fail_unless (same_pixels (out, want, &info), "%s%s: frame %u (%s %dx%d) "
         "is not the reference's", f->launch, after ? after : "", i,
         GST_VIDEO_INFO_NAME (&info), sizes[i][0], sizes[i][1]);
     counts.frames++;
     gst_buffer_unref (want);
     gst_buffer_unref (out);
-    gst_buffer_unref (in[i]);
+    for (guint k = 0; k < f->n_inputs; k++)
+      gst_buffer_unref (in[i][k]);
   }
   counts.tried++;
   gst_element_set_state (pipeline, GST_STATE_NULL);
@@ -666,18 +728,32 @@ check_caps_every_frame (const Filter * f, const gchar * after,
 
 GST_START_TEST (test_caps_every_frame)
 {
-  Filter nv12_composite = filters[G_N_ELEMENTS (filters) - 1];
+  for (guint e = 0; e < n_filters; e++) {
+    const Filter *f = &filters[e];
+    GstVideoFormat one[2] = { f->e.format, GST_VIDEO_FORMAT_UNKNOWN };
 
-  for (guint e = 0; e < G_N_ELEMENTS (filters); e++) {
-    check_caps_every_frame (&filters[e], NULL, FALSE);
-    check_caps_every_frame (&filters[e], NULL, TRUE);
-    /* kept on the device into an identity element */
-    check_caps_every_frame (&filters[e], "! clboxblur diameter=1", FALSE);
+    if (f->n_inputs == 1) {
+      check_caps_every_frame (f, f->formats, NULL, FALSE);
+      check_caps_every_frame (f, f->formats, NULL, TRUE);
+      /* kept on the device into an identity element */
+      check_caps_every_frame (f, f->formats, "! clboxblur diameter=1", FALSE);
+      continue;
+    }
+    /* an aggregator, one format a run: its inputs take the first's, and a
+     * change on them all reaches them at different times (a clean
+     * not-negotiated error, with a warning saying why); its own format
+     * into the identity element too */
+    check_caps_every_frame (f, one, NULL, FALSE);
+    check_caps_every_frame (f, one, NULL, TRUE);
+    check_caps_every_frame (f, one, "! clboxblur diameter=1", FALSE);
+    for (guint k = 0; f->formats[k] != GST_VIDEO_FORMAT_UNKNOWN; k++) {
+      if (f->formats[k] == f->e.format)
+        continue;
+      one[0] = f->formats[k];
+      check_caps_every_frame (f, one, NULL, FALSE);
+      check_caps_every_frame (f, one, NULL, TRUE);
+    }
   }
-  /* clcomposite in NV12 too */
-  nv12_composite.format = GST_VIDEO_FORMAT_NV12;
-  check_caps_every_frame (&nv12_composite, NULL, FALSE);
-  check_caps_every_frame (&nv12_composite, NULL, TRUE);
   print_counts ("caps every frame");
 }
 
@@ -688,14 +764,13 @@ GST_END_TEST;
 typedef struct
 {
   GstElement *element;
-  GstPad *pad;
   const gchar *const *props;    /* name, value, value..., NULL, name... */
   volatile gint stop;
   guint flips;
 } Flipper;
 
 /* Sets each property to one of its values: a random one, or the first
- * (with no @rand). */
+ * (with no @rand). PAD::name is a pad's. */
 static void
 set_properties (Flipper * fl, GRand * rand)
 {
@@ -703,17 +778,25 @@ set_properties (Flipper * fl, GRand * rand)
 
   while (*p) {
     const gchar *name = *p++;
-    guint n = 0;
+    const gchar *sep = strstr (name, "::");
     GObject *target = G_OBJECT (fl->element);
+    GstPad *pad = NULL;
+    guint n = 0;
 
     while (p[n])
       n++;
-    if (g_str_has_prefix (name, "sink_1::")) {
-      target = G_OBJECT (fl->pad);
-      name += strlen ("sink_1::");
+    if (sep) {
+      gchar *pad_name = g_strndup (name, sep - name);
+
+      pad = gst_element_get_static_pad (fl->element, pad_name);
+      fail_unless (pad != NULL, "no pad %s", pad_name);
+      g_free (pad_name);
+      target = G_OBJECT (pad);
+      name = sep + 2;
     }
     gst_util_set_object_arg (target, name, p[rand ? g_rand_int_range (rand,
                 0, n) : 0]);
+    gst_clear_object (&pad);
     fl->flips++;
     p += n + 1;
   }
@@ -734,87 +817,139 @@ flip_properties (gpointer data)
   return NULL;
 }
 
-/* SPEC: clamp (A + g), g on R, G, B and Y only */
+/* @min, @def and @max (transfer full) where they differ */
 static void
-ref_gamma (const GstVideoFrame * in, guint plane, guint8 * out,
-    gint out_stride, gpointer user_data)
+add_range (GPtrArray * props, gchar * min, gchar * def, gchar * max)
 {
-  const GstVideoFormatInfo *finfo = in->info.finfo;
-  gint gamma = GPOINTER_TO_INT (user_data);
-  ClRefPlane p;
+  g_ptr_array_add (props, min);
+  if (strcmp (def, min) != 0)
+    g_ptr_array_add (props, def);
+  else
+    g_free (def);
+  if (strcmp (max, min) != 0 && strcmp (max, def) != 0)
+    g_ptr_array_add (props, max);
+  else
+    g_free (max);
+}
 
-  cl_test_plane_of (in, plane, &p);
-  ref_copy (in, plane, out, out_stride, NULL);
-  for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
-    gint g = c == GST_VIDEO_COMP_A || (GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) &&
-        c != 0) ? 0 : gamma;
+static gchar *
+double_string (gdouble v)
+{
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != plane)
+  return g_strdup (g_ascii_dtostr (buf, sizeof (buf), v));
+}
+
+/* Adds the properties of @target's own that may change while playing, as
+ * @prefix name, with values of their range: each of an enum's, both of a
+ * boolean's, a number's minimum, default and maximum. */
+static void
+add_sweep (GPtrArray * props, GObject * target, const gchar * prefix)
+{
+  guint n_pspecs;
+  GParamSpec **pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS
+      (target), &n_pspecs);
+
+  for (guint i = 0; i < n_pspecs; i++) {
+    GParamSpec *p = pspecs[i];
+    guint first = props->len;
+
+    if (!cl_test_is_own_property (p) || !(p->flags & G_PARAM_WRITABLE) ||
+        !(p->flags & GST_PARAM_MUTABLE_PLAYING))
       continue;
-    for (gint y = 0; y < p.height; y++)
-      for (gint x = 0; x < p.width; x++) {
-        guint8 *o = out + (gsize) y * out_stride + x * p.pstride +
-            GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+    g_ptr_array_add (props, g_strconcat (prefix, p->name, NULL));
+    if (G_IS_PARAM_SPEC_ENUM (p)) {
+      GEnumClass *klass = G_PARAM_SPEC_ENUM (p)->enum_class;
 
-        *o = CLAMP (*o + g, 0, 255);
-      }
-  }
-}
+      for (guint k = 0; k < klass->n_values; k++)
+        g_ptr_array_add (props, g_strdup (klass->values[k].value_nick));
+    } else if (G_IS_PARAM_SPEC_BOOLEAN (p)) {
+      g_ptr_array_add (props, g_strdup ("true"));
+      g_ptr_array_add (props, g_strdup ("false"));
+    } else if (G_IS_PARAM_SPEC_INT (p)) {
+      GParamSpecInt *q = G_PARAM_SPEC_INT (p);
 
-/* Checks that the luma sums of clintegral's meta on @out are those of
- * @in's luma. */
-static gboolean
-integral_sums_right (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info)
-{
-  GstCustomMeta *meta = gst_buffer_get_custom_meta (out, "GstClIntegralMeta");
-  GstBuffer *sum = NULL;
-  GstVideoFrame frame;
-  GstMapInfo map;
-  gint stride = 0;
-  gboolean right = TRUE;
+      add_range (props, g_strdup_printf ("%d", q->minimum),
+          g_strdup_printf ("%d", q->default_value),
+          g_strdup_printf ("%d", q->maximum));
+    } else if (G_IS_PARAM_SPEC_UINT (p)) {
+      GParamSpecUInt *q = G_PARAM_SPEC_UINT (p);
 
-  if (!meta || !gst_structure_get (gst_custom_meta_get_structure (meta), "sum",
-          GST_TYPE_BUFFER, &sum, "stride", G_TYPE_INT, &stride, NULL))
-    return FALSE;
-  fail_unless (gst_video_frame_map (&frame, (GstVideoInfo *) info, in,
-          GST_MAP_READ));
-  fail_unless (gst_buffer_map (sum, &map, GST_MAP_READ));
-  for (gint y = 0; y < info->height && right; y++) {
-    guint32 row = 0;
+      add_range (props, g_strdup_printf ("%u", q->minimum),
+          g_strdup_printf ("%u", q->default_value),
+          g_strdup_printf ("%u", q->maximum));
+    } else if (G_IS_PARAM_SPEC_INT64 (p)) {
+      GParamSpecInt64 *q = G_PARAM_SPEC_INT64 (p);
 
-    for (gint x = 0; x < info->width && right; x++) {
-      const guint8 *luma = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
-      guint32 above = y ? ((guint32 *) (map.data + (gsize) (y - 1) *
-              stride))[x] : 0;
+      add_range (props, g_strdup_printf ("%" G_GINT64_FORMAT, q->minimum),
+          g_strdup_printf ("%" G_GINT64_FORMAT, q->default_value),
+          g_strdup_printf ("%" G_GINT64_FORMAT, q->maximum));
+    } else if (G_IS_PARAM_SPEC_UINT64 (p)) {
+      GParamSpecUInt64 *q = G_PARAM_SPEC_UINT64 (p);
 
-      row += luma[(gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + x];
-      right = ((guint32 *) (map.data + (gsize) y * stride))[x] == above + row;
+      add_range (props, g_strdup_printf ("%" G_GUINT64_FORMAT, q->minimum),
+          g_strdup_printf ("%" G_GUINT64_FORMAT, q->default_value),
+          g_strdup_printf ("%" G_GUINT64_FORMAT, q->maximum));
+    } else if (G_IS_PARAM_SPEC_DOUBLE (p)) {
+      GParamSpecDouble *q = G_PARAM_SPEC_DOUBLE (p);
+
+      add_range (props, double_string (q->minimum),
+          double_string (q->default_value), double_string (q->maximum));
+    } else if (G_IS_PARAM_SPEC_FLOAT (p)) {
+      GParamSpecFloat *q = G_PARAM_SPEC_FLOAT (p);
+
+      add_range (props, double_string (q->minimum),
+          double_string (q->default_value), double_string (q->maximum));
+    } else {
+      /* no range to take values from (a string) */
+      g_ptr_array_set_size (props, first);
+      continue;
     }
+    g_ptr_array_add (props, NULL);
   }
-  gst_buffer_unmap (sum, &map);
-  gst_buffer_unref (sum);
-  gst_video_frame_unmap (&frame);
-  return right;
+  g_free (pspecs);
 }
 
-/* @n_frames frames of @in through @f while @props flip; each output must
- * be one of @wants (or, for clintegral, carry the right sums). */
+/* Every property of @element's own and of its inputs' that may change while
+ * playing, with values of its range, as Flipper takes them. */
+static GPtrArray *
+sweep_properties (GstElement * element)
+{
+  GPtrArray *props = g_ptr_array_new_with_free_func (g_free);
+
+  add_sweep (props, G_OBJECT (element), "");
+  GST_OBJECT_LOCK (element);
+  for (GList * l = element->sinkpads; l; l = l->next) {
+    gchar *prefix = g_strdup_printf ("%s::", GST_PAD_NAME (l->data));
+
+    add_sweep (props, l->data, prefix);
+    g_free (prefix);
+  }
+  GST_OBJECT_UNLOCK (element);
+  g_ptr_array_add (props, NULL);
+  return props;
+}
+
+/* @n_frames frames of @in through @f while @props flip (none: every
+ * property of its own, between its extremes); each output must be one of
+ * @wants (none: any frame of the right size), and carry what the element's
+ * entry checks besides. */
 static void
 check_flipping (const Filter * f, const gchar * const *props, GstBuffer * in,
     const GstVideoInfo * info, GstBuffer ** wants, guint n_wants,
     guint n_frames)
 {
   GstElement *pipeline = pipeline_new (f, NULL);
-  Flipper fl = { gst_bin_get_by_name (GST_BIN (pipeline), "f"), NULL, props,
-    0, 0
-  };
-  gboolean composite = g_str_equal (f->name, "clcomposite");
+  Flipper fl = { gst_bin_get_by_name (GST_BIN (pipeline), "f"), props, 0, 0 };
+  GPtrArray *sweep = NULL;
   GstCaps *caps = gst_video_info_to_caps (info);
   GThread *thread;
   guint i;
 
-  if (composite)
-    fl.pad = gst_element_get_static_pad (fl.element, "sink_1");
+  if (!props) {
+    sweep = sweep_properties (fl.element);
+    fl.props = (const gchar * const *) sweep->pdata;
+  }
   gst_caps_set_simple (caps, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
   /* no frame with the defaults, which need not be among the values */
   set_properties (&fl, NULL);
@@ -825,9 +960,7 @@ check_flipping (const Filter * f, const gchar * const *props, GstBuffer * in,
     gchar *error = NULL;
     guint w;
 
-    push (pipeline, "a", gst_buffer_ref (in), i ? NULL : caps, i);
-    if (composite)
-      push (pipeline, "b", gst_buffer_ref (in), i ? NULL : caps, i);
+    push_all (pipeline, f, gst_buffer_ref (in), i ? NULL : caps, i);
     out = pull (pipeline, HANG_TIMEOUT);
     if (!out) {
       GstBus *bus = gst_element_get_bus (pipeline);
@@ -841,7 +974,7 @@ check_flipping (const Filter * f, const gchar * const *props, GstBuffer * in,
         gst_message_unref (msg);
       }
       gst_object_unref (bus);
-      fail ("%s, properties flipping: no frame %u: %s", f->name, i,
+      fail ("%s, properties flipping: no frame %u: %s", f->e.name, i,
           error ? error : "hangs");
     }
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out), pts_of (i));
@@ -849,112 +982,64 @@ check_flipping (const Filter * f, const gchar * const *props, GstBuffer * in,
       if (same_pixels (out, wants[w], info))
         break;
     fail_unless (n_wants == 0 || w < n_wants, "%s, properties flipping: "
-        "frame %u is none of the references' frames", f->name, i);
-    fail_unless (!g_str_equal (f->name, "clintegral") ||
-        integral_sums_right (in, out, info), "clintegral, properties "
-        "flipping: frame %u has wrong sums", i);
+        "frame %u is none of the references' frames", f->e.name, i);
+    if (n_wants == 0) {
+      GstVideoFrame frame;
+
+      fail_unless (gst_video_frame_map (&frame, (GstVideoInfo *) info, out,
+              GST_MAP_READ), "%s, properties flipping: frame %u is not "
+          "%dx%d", f->e.name, i, info->width, info->height);
+      gst_video_frame_unmap (&frame);
+    }
+    fail_unless (!f->e.check_output || f->e.check_output (in, out, info),
+        "%s, properties flipping: frame %u carries the wrong output",
+        f->e.name, i);
     counts.frames++;
     gst_buffer_unref (out);
   }
   g_atomic_int_set (&fl.stop, 1);
   g_thread_join (thread);
-  GST_INFO ("%s: %u settings while %u frames went through", f->name,
+  GST_INFO ("%s: %u settings while %u frames went through", f->e.name,
       fl.flips, n_frames);
   counts.tried++;
   gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_clear_object (&fl.pad);
   gst_object_unref (fl.element);
   gst_object_unref (pipeline);
   gst_caps_unref (caps);
-}
-
-/* the references' frames for every setting the flipper may leave */
-static GstBuffer *
-ref_frame (GstBuffer * in, const GstVideoInfo * info, ClRefPlaneFunc ref,
-    gpointer data)
-{
-  return cl_test_apply_ref (in, info, ref, data);
+  if (sweep)
+    g_ptr_array_unref (sweep);
 }
 
 #define N_FLIP_FRAMES 40
 
 GST_START_TEST (test_properties_flipping)
 {
-  static const gchar *const blur[] = { "diameter", "1", "2", "3", "254",
-    "255", NULL, "variant", "reference", "optimized", NULL, NULL
-  };
-  static const gchar *const sobel[] = { "mode", "l1", "l2", "x", "y", NULL,
-    "variant", "reference", "optimized", NULL, NULL
-  };
-  static const gchar *const epsilon[] = { "threshold", "0", "1", "255", NULL,
-    "diameter", "1", "2", "15", NULL, "variant", "reference", "optimized",
-    NULL, NULL
-  };
-  static const gchar *const integral[] = { "squared", "true", "false", NULL,
-    "variant", "reference", "optimized", NULL, NULL
-  };
-  static const gchar *const composite[] = { "gamma", "-255", "255", NULL,
-    "operator", "blend", "over", NULL, "variant", "reference", "optimized",
-    NULL, "sink_1::xpos", "-2147483648", "2147483647", "-7", "0", "20", NULL,
-    "sink_1::ypos", "-2147483648", "2147483647", "-3", "0", "9", NULL, NULL
-  };
-  static const gchar *const composite_alpha[] = { "alpha", "0", "1", "0.5",
-    NULL, "gamma", "-255", "0", "255", NULL, "sink_1::xpos", "-2147483648",
-    "2147483647", "-7", "20", NULL, "sink_1::ypos", "-2147483648",
-    "2147483647", "9", NULL, NULL
-  };
   GstVideoInfo info;
-  GstBuffer *in, *wants[6];
-  ClTestEpsilon eps[4] = { {1, 3}, {1, 15}, {255, 3}, {255, 15} };
+  GstBuffer *in;
 
-  /* clboxblur: 1 (passthrough), 3, 255 */
-  in = case_buffer (CASE_LONGER, GST_VIDEO_FORMAT_NV12, 40, 30, FALSE, 1);
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 40, 30);
-  wants[0] = ref_frame (in, &info, ref_copy, NULL);
-  wants[1] = ref_frame (in, &info, cl_test_ref_boxblur, GUINT_TO_POINTER (3));
-  wants[2] = ref_frame (in, &info, cl_test_ref_boxblur,
-      GUINT_TO_POINTER (255));
-  check_flipping (&filters[0], blur, in, &info, wants, 3, N_FLIP_FRAMES);
-  for (guint i = 0; i < 3; i++)
-    gst_buffer_unref (wants[i]);
+  for (guint e = 0; e < n_filters; e++) {
+    const Filter *f = &filters[e];
 
-  /* clsobel: every mode */
-  for (guint m = 0; m < 4; m++)
-    wants[m] = ref_frame (in, &info, cl_test_ref_sobel, GUINT_TO_POINTER (m));
-  check_flipping (&filters[1], sobel, in, &info, wants, 4, N_FLIP_FRAMES);
-  for (guint i = 0; i < 4; i++)
-    gst_buffer_unref (wants[i]);
+    /* the entry's, every frame one of the references' */
+    for (const ClTestFlip * flip = f->e.flips; flip && flip->props; flip++) {
+      GstBuffer *wants[G_N_ELEMENTS (flip->wants)];
+      guint n_wants = 0;
 
-  /* clepsilon: the identity, and each threshold with each diameter */
-  wants[0] = ref_frame (in, &info, ref_copy, NULL);
-  for (guint i = 0; i < 4; i++)
-    wants[i + 1] = ref_frame (in, &info, cl_test_ref_epsilon, &eps[i]);
-  check_flipping (&filters[2], epsilon, in, &info, wants, 5, N_FLIP_FRAMES);
-  for (guint i = 0; i < 5; i++)
-    gst_buffer_unref (wants[i]);
-
-  /* clintegral: the video untouched, the sums right */
-  wants[0] = ref_frame (in, &info, ref_copy, NULL);
-  check_flipping (&filters[3], integral, in, &info, wants, 1, N_FLIP_FRAMES);
-  gst_buffer_unref (wants[0]);
-  gst_buffer_unref (in);
-
-  /* clcomposite with alpha=1: the background, brightened or darkened all
-   * over, wherever the overlay goes */
-  for (guint f = 0; f < 2; f++) {
-    GstVideoFormat format = f ? GST_VIDEO_FORMAT_NV12 : GST_VIDEO_FORMAT_RGBA;
-
-    in = case_buffer (CASE_LONGER, format, 40, 30, FALSE, 2);
-    gst_video_info_set_format (&info, format, 40, 30);
-    wants[0] = ref_frame (in, &info, ref_gamma, GINT_TO_POINTER (-255));
-    wants[1] = ref_frame (in, &info, ref_gamma, GINT_TO_POINTER (255));
-    check_flipping (&filters[4], composite, in, &info, wants, 2,
-        N_FLIP_FRAMES);
-    /* and alpha too: frames of the right size, no error */
-    check_flipping (&filters[4], composite_alpha, in, &info, NULL, 0,
-        N_FLIP_FRAMES);
-    gst_buffer_unref (wants[0]);
-    gst_buffer_unref (wants[1]);
+      in = case_buffer (CASE_LONGER, flip->format, 40, 30, FALSE, 1);
+      gst_video_info_set_format (&info, flip->format, 40, 30);
+      for (; n_wants < G_N_ELEMENTS (flip->wants) &&
+          flip->wants[n_wants].func; n_wants++)
+        wants[n_wants] = cl_test_apply_ref (in, &info,
+            flip->wants[n_wants].func, (gpointer) flip->wants[n_wants].data);
+      check_flipping (f, flip->props, in, &info, wants, n_wants, N_FLIP_FRAMES);
+      for (guint w = 0; w < n_wants; w++)
+        gst_buffer_unref (wants[w]);
+      gst_buffer_unref (in);
+    }
+    /* and every property of its own, and of its inputs', over its range */
+    in = case_buffer (CASE_LONGER, f->e.format, 40, 30, FALSE, 3);
+    gst_video_info_set_format (&info, f->e.format, 40, 30);
+    check_flipping (f, NULL, in, &info, NULL, 0, N_FLIP_FRAMES);
     gst_buffer_unref (in);
   }
   print_counts ("properties flipping");
@@ -968,28 +1053,27 @@ GST_END_TEST;
 
 GST_START_TEST (test_state_cycles)
 {
-  for (guint e = 0; e < G_N_ELEMENTS (filters); e++) {
+  for (guint e = 0; e < n_filters; e++) {
     const Filter *f = &filters[e];
+    GstVideoFormat format = f->e.format;
     GstElement *pipeline = pipeline_new (f, NULL);
-    GstBuffer *in = case_buffer (CASE_LONGER, f->format, 33, 17, FALSE, e);
-    GstBuffer *want = expected_output (f, in, 33, 17);
-    GstCaps *caps = caps_of (f->format, 33, 17, FALSE);
+    GstBuffer *in = case_buffer (CASE_LONGER, format, 33, 17, FALSE, e);
+    GstBuffer *want = expected_output_all (f, format, in, 33, 17);
+    GstCaps *caps = caps_of (format, 33, 17, FALSE);
     GstVideoInfo info;
 
-    gst_video_info_set_format (&info, f->format, 33, 17);
+    gst_video_info_set_format (&info, format, 33, 17);
     for (guint i = 0; i < N_CYCLES; i++) {
       GstBuffer *out;
 
       fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-          GST_STATE_CHANGE_FAILURE, "%s: cycle %u failed", f->name, i);
+          GST_STATE_CHANGE_FAILURE, "%s: cycle %u failed", f->e.name, i);
       /* each cycle a new stream, from 0 */
-      push (pipeline, "a", gst_buffer_ref (in), caps, 0);
-      if (g_str_equal (f->name, "clcomposite"))
-        push (pipeline, "b", gst_buffer_ref (in), caps, 0);
+      push_all (pipeline, f, gst_buffer_ref (in), caps, 0);
       out = pull (pipeline, HANG_TIMEOUT);
-      fail_unless (out != NULL, "%s: no frame in cycle %u", f->name, i);
+      fail_unless (out != NULL, "%s: no frame in cycle %u", f->e.name, i);
       fail_unless (same_pixels (out, want, &info), "%s: cycle %u: not the "
-          "reference's frame", f->name, i);
+          "reference's frame", f->e.name, i);
       gst_buffer_unref (out);
       counts.frames++;
       /* every other cycle from PLAYING at once, else by way of READY */
@@ -1028,41 +1112,38 @@ static gpointer
 run_stream (gpointer data)
 {
   Stream *st = data;
-  const Filter *f = &filters[st->index % G_N_ELEMENTS (filters)];
+  const Filter *f = &filters[st->index % n_filters];
+  GstVideoFormat format = f->e.format;
   gint width = 17 + st->index * 5, height = 9 + st->index * 3;
   GstElement *pipeline = pipeline_new (f, st->index % 3 == 0 ?
       "! clboxblur diameter=1" : NULL);
-  GstCaps *caps = caps_of (f->format, width, height, FALSE);
+  GstCaps *caps = caps_of (format, width, height, FALSE);
   GstBuffer *in[N_STREAM_FRAMES], *want[N_STREAM_FRAMES];
   GstVideoInfo info;
-  gboolean composite = g_str_equal (f->name, "clcomposite");
   guint i;
 
-  gst_video_info_set_format (&info, f->format, width, height);
+  gst_video_info_set_format (&info, format, width, height);
   for (i = 0; i < N_STREAM_FRAMES; i++) {
-    in[i] = case_buffer (CASE_LONGER, f->format, width, height, FALSE,
+    in[i] = case_buffer (CASE_LONGER, format, width, height, FALSE,
         st->index * 100 + i);
-    want[i] = expected_output (f, in[i], width, height);
+    want[i] = expected_output_all (f, format, in[i], width, height);
   }
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  for (i = 0; i < N_STREAM_FRAMES; i++) {
-    push (pipeline, "a", gst_buffer_ref (in[i]), i ? NULL : caps, i);
-    if (composite)
-      push (pipeline, "b", gst_buffer_ref (in[i]), i ? NULL : caps, i);
-  }
+  for (i = 0; i < N_STREAM_FRAMES; i++)
+    push_all (pipeline, f, gst_buffer_ref (in[i]), i ? NULL : caps, i);
   for (i = 0; i < N_STREAM_FRAMES && !st->failure; i++) {
     GstBuffer *out = pull (pipeline, HANG_TIMEOUT);
 
     if (!out)
-      st->failure = g_strdup_printf ("%s #%u: no frame %u", f->name,
+      st->failure = g_strdup_printf ("%s #%u: no frame %u", f->e.name,
           st->index, i);
     else if (GST_BUFFER_PTS (out) != pts_of (i))
       st->failure = g_strdup_printf ("%s #%u: frame at %" GST_TIME_FORMAT
-          " where %u was due", f->name, st->index,
+          " where %u was due", f->e.name, st->index,
           GST_TIME_ARGS (GST_BUFFER_PTS (out)), i);
     else if (!same_pixels (out, want[i], &info))
       st->failure = g_strdup_printf ("%s #%u: frame %u is not the "
-          "reference's", f->name, st->index, i);
+          "reference's", f->e.name, st->index, i);
     gst_clear_buffer (&out);
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);

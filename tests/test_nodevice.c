@@ -5,22 +5,25 @@
 #include <string.h>
 
 #include "cltest.h"
+#include "clelements.h"
 
 GST_START_TEST (test_no_device_is_an_element_error)
 {
-  GstElement *pipeline = gst_pipeline_new (NULL);
-  GstElement *blur = gst_element_factory_make ("clboxblur", NULL);
-  GstBus *bus = gst_element_get_bus (pipeline);
+  for (const gchar * const *name = cl_test_element_names (); *name; name++) {
+    GstElement *pipeline = gst_pipeline_new (NULL);
+    GstElement *element = gst_element_factory_make (*name, NULL);
+    GstBus *bus = gst_element_get_bus (pipeline);
 
-  fail_unless (blur != NULL, "the plugin registers its elements anyway");
-  gst_bin_add (GST_BIN (pipeline), blur);
-  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_READY),
-      GST_STATE_CHANGE_FAILURE);
-  cl_test_expect_error (bus, GST_RESOURCE_ERROR_NOT_FOUND,
-      "no OpenCL device found", "looked for", NULL);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (pipeline);
+    fail_unless (element != NULL, "the plugin registers %s anyway", *name);
+    gst_bin_add (GST_BIN (pipeline), element);
+    fail_unless_equals_int (gst_element_set_state (pipeline,
+            GST_STATE_READY), GST_STATE_CHANGE_FAILURE);
+    cl_test_expect_error (bus, GST_RESOURCE_ERROR_NOT_FOUND,
+        "no OpenCL device found", "looked for", NULL);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (pipeline);
+  }
 }
 
 GST_END_TEST;

@@ -21,6 +21,7 @@ seeks, reverse playback and state changes on decoded clips, with frames
 in flight, which gst-launch-1.0 cannot do."""
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -28,6 +29,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import clelements  # noqa: E402
 
 # System memory out of every chain (a bare fakesink would take
 # memory:OpenCL), small frames and few of them: PoCL under valgrind runs
@@ -39,22 +42,11 @@ CHAIN = (f"{SRC} ! {CAPS},format=NV12 ! clboxblur diameter=3 ! clsobel ! "
          "clepsilon ! video/x-raw ! fakesink")
 
 # name, pipeline, what must happen (system memory, memory:OpenCL between
-# the elements, or an element error), extra env
+# the elements, or an element error), extra env; after one pipeline of each
+# element of the plugin (element_pipelines())
 PIPELINES = [
-    ("boxblur", f"{SRC} ! {CAPS},format=RGBA ! clboxblur diameter=5 ! "
-     "fakesink", "sys", {}),
     ("boxblur-i420", f"{SRC} ! {CAPS},format=I420 ! clboxblur diameter=3 "
      "variant=reference ! fakesink", "sys", {}),
-    ("sobel", f"{SRC} ! {CAPS},format=NV12 ! clsobel mode=l2 ! fakesink",
-     "sys", {}),
-    ("epsilon", f"{SRC} ! {CAPS},format=NV12 ! clepsilon ! fakesink",
-     "sys", {}),
-    ("integral", f"{SRC} ! {CAPS},format=GRAY8 ! clintegral squared=true ! "
-     "fakesink", "sys", {}),
-    ("composite", f"clcomposite name=c sink_1::xpos=20 sink_1::ypos=-8 ! "
-     f"fakesink {SRC} ! {CAPS},format=RGBA ! c.sink_0 "
-     f"{SRC} pattern=ball ! video/x-raw,format=RGBA,width=40,height=30 ! "
-     "c.sink_1", "sys", {}),
     ("chain", CHAIN, "cl", {}),
     ("chain-copy", CHAIN, "cl", {"GST_CL_NO_ZERO_COPY": "1"}),
     ("composite-chain", "clcomposite name=c ! clboxblur ! clintegral ! "
@@ -69,12 +61,10 @@ PIPELINES = [
 ]
 
 # Cases of tests/scenarios.py, on decoded clips: flushes, reverse playback
-# and state changes through READY and NULL with frames in flight
+# and state changes through READY and NULL with frames in flight; and those
+# tests/clelements.py names on each element of the plugin
 SCENARIO_CASES = [
     ("chain", "seek-storm-unsynced"), ("chain", "null-cycles"),
-    ("clcomposite", "rapid-state-changes"), ("clcomposite", "seek-storm"),
-    ("clboxblur", "scrub"), ("clsobel", "reverse"),
-    ("clepsilon", "seek-backward"), ("clintegral", "pause-resume"),
     ("chain", "property-changes"),
 ]
 # Debian's own Python, which has python3-gi
@@ -86,6 +76,28 @@ OPENCL_OBJS = ("libpocl", "libLLVM", "libclang", "libOpenCL", "libhwloc")
 OURS = "libgstclfilters"
 KINDS = ("Leak_DefinitelyLost", "InvalidRead", "InvalidWrite", "InvalidFree",
          "MismatchedFree")
+
+
+def element_pipelines(described):
+    """A pipeline of each element of the plugin (clelements.describe()),
+    with its settings and format from tests/clelements.py; an element of
+    several inputs gets a 40x30 overlay in the others."""
+    pipelines = []
+    for name, d in described.items():
+        settings = clelements.extra(d, name, "valgrind")
+        fmt = clelements.extra(d, name, "valgrind_format")
+        pads = d["inputs"]
+        if len(pads) == 1:
+            desc = (f"{SRC} ! {CAPS},format={fmt} ! {name} {settings} ! "
+                    "fakesink")
+        else:
+            desc = (f"{name} name=c {settings} ! fakesink {SRC} ! "
+                    f"{CAPS},format={fmt} ! c.{pads[0]} " + " ".join(
+                        f"{SRC} pattern=ball ! video/x-raw,format={fmt},"
+                        f"width=40,height=30 ! c.{pad}" for pad in pads[1:]))
+        pipelines.append((name[2:] if name.startswith("cl") else name,
+                          " ".join(desc.split()), "sys", {}))
+    return pipelines
 
 
 def valgrind_cmd(xml_file):
@@ -209,16 +221,23 @@ def main():
     subprocess.run(["gst-inspect-1.0", "clfilters"], env=env, check=True,
                    capture_output=True)
     env["GST_REGISTRY_UPDATE"] = "no"
+    described = json.loads(subprocess.run(
+        [PYTHON, os.path.join(ROOT, "tests", "clelements.py")], env=env,
+        check=True, capture_output=True, text=True).stdout)
 
     if args.scenarios:
-        sys.path.insert(0, os.path.join(ROOT, "tests"))
         import scenarios
         clips = scenarios.make_clips(keep)
-        chosen = [tuple(n.split(":")) for n in args.names] or SCENARIO_CASES
+        chosen = [tuple(n.split(":")) for n in args.names] or (
+            SCENARIO_CASES + [(name, s) for name, d in described.items()
+                              for s in clelements.extra(
+                                  d, name, "valgrind_scenarios")])
         failed = [c for c in chosen
                   if not run_scenario(*c, clips=clips, env=env, keep=keep)]
     else:
-        chosen = [p for p in PIPELINES if not args.names or p[0] in args.names]
+        pipelines = element_pipelines(described) + PIPELINES
+        chosen = [p for p in pipelines
+                  if not args.names or p[0] in args.names]
         failed = [p[0] for p in chosen
                   if not run_pipeline(*p, env=env, keep=keep)]
     print(f"{len(chosen) - len(failed)}/{len(chosen)} clean; "
