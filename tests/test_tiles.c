@@ -10,6 +10,7 @@
 #include "gstclboxblur.h"
 #include "gstclepsilon.h"
 #include "gstclsobel.h"
+#include "cl/gstclplan.h"
 
 #include <string.h>
 
@@ -153,6 +154,13 @@ check_blur_frame (GstHarness * h, GstVideoInfo * info, guint seed, guint d,
   gst_buffer_unref (in);
 }
 
+/* the plan @blur's last frame went through */
+static const gchar *
+current_plan (GstClBoxBlur * blur)
+{
+  return gst_cl_plan_get_current (GST_ELEMENT (blur));
+}
+
 GST_START_TEST (test_boxblur_blocks_built_while_playing)
 {
   GstClBoxBlur *blur;
@@ -161,53 +169,64 @@ GST_START_TEST (test_boxblur_blocks_built_while_playing)
   gint64 deadline;
   guint seed = 0;
 
-  /* the blocks at any diameter, on CPUs too */
-  g_setenv ("GST_CL_BOXBLUR_METHOD", "blocks", TRUE);
+  /* an override names a plan of the element, and only tunables its plan
+   * takes, as numbers from 1 */
   blur = g_object_new (GST_TYPE_CL_BOX_BLUR, "diameter", 3, NULL);
+  fail_unless (gst_cl_plan_set_override (GST_ELEMENT (blur),
+          "blocks/run=8/group=128"));
+  fail_unless (gst_cl_plan_set_override (GST_ELEMENT (blur), NULL));
+  fail_if (gst_cl_plan_set_override (GST_ELEMENT (blur), "blockz"));
+  fail_if (gst_cl_plan_set_override (GST_ELEMENT (blur), "small/run=8"));
+  fail_if (gst_cl_plan_set_override (GST_ELEMENT (blur), "blocks/run=0"));
+  fail_if (gst_cl_plan_set_override (GST_ELEMENT (blur), "blocks/run"));
+  fail_unless (current_plan (blur) == NULL);
+
+  /* the blocks at any diameter, on CPUs too */
+  fail_unless (gst_cl_plan_set_override (GST_ELEMENT (blur), "blocks"));
   h = cl_test_harness_new_with_element (GST_ELEMENT (blur),
       GST_VIDEO_FORMAT_RGBA, 67, 19);
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 67, 19);
   check_blur_frame (h, &info, seed++, 3, "built at negotiation");
-  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 3);
+  fail_unless_equals_string (current_plan (blur), "blocks");
 
   /* no new caps: the frames go on, exact, with the strips while the blocks
    * of d = 5 build, and with those once built */
   g_object_set (blur, "diameter", 5, NULL);
   check_blur_frame (h, &info, seed++, 5, "just changed");
-  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 3);
+  fail_unless_equals_string (current_plan (blur), "strips");
   deadline = g_get_monotonic_time () + 300 * G_TIME_SPAN_SECOND;
-  while (gst_cl_box_blur_get_built_diameter (blur) != 5 &&
+  while (g_strcmp0 (current_plan (blur), "blocks") != 0 &&
       g_get_monotonic_time () < deadline) {
     g_usleep (20 * 1000);
     check_blur_frame (h, &info, seed++, 5, "while the blocks build");
   }
-  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 5);
+  fail_unless_equals_string (current_plan (blur), "blocks");
   check_blur_frame (h, &info, seed++, 5, "with the blocks");
 
   /* back to a diameter already built: at once */
   g_object_set (blur, "diameter", 3, NULL);
   check_blur_frame (h, &info, seed++, 3, "changed back");
-  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 3);
+  fail_unless_equals_string (current_plan (blur), "blocks");
   gst_harness_teardown (h);
 
-  /* the kernel of d = 3 alike, from d = 5, which takes the strips */
-  g_setenv ("GST_CL_BOXBLUR_METHOD", "small", TRUE);
+  /* the kernel of d = 3 alike, from d = 5, which it does not take: the
+   * device's own choice there */
   blur = g_object_new (GST_TYPE_CL_BOX_BLUR, "diameter", 5, NULL);
+  fail_unless (gst_cl_plan_set_override (GST_ELEMENT (blur), "small"));
   h = cl_test_harness_new_with_element (GST_ELEMENT (blur),
       GST_VIDEO_FORMAT_RGBA, 67, 19);
-  check_blur_frame (h, &info, seed++, 5, "the strips");
-  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 0);
+  check_blur_frame (h, &info, seed++, 5, "the device's choice");
+  fail_if (g_strcmp0 (current_plan (blur), "small") == 0);
   g_object_set (blur, "diameter", 3, NULL);
   deadline = g_get_monotonic_time () + 300 * G_TIME_SPAN_SECOND;
   do {
     check_blur_frame (h, &info, seed++, 3, "while the small kernel builds");
     g_usleep (20 * 1000);
-  } while (gst_cl_box_blur_get_built_diameter (blur) != 3 &&
+  } while (g_strcmp0 (current_plan (blur), "small") != 0 &&
       g_get_monotonic_time () < deadline);
-  fail_unless_equals_int (gst_cl_box_blur_get_built_diameter (blur), 3);
+  fail_unless_equals_string (current_plan (blur), "small");
   check_blur_frame (h, &info, seed++, 3, "with the small kernel");
   gst_harness_teardown (h);
-  g_unsetenv ("GST_CL_BOXBLUR_METHOD");
 }
 
 GST_END_TEST;
