@@ -2,9 +2,10 @@
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The elements are linked in, not loaded, to reach the setters that a
- * benchmark uses; the device picks one shape, these tests try them all.
- * And what a kernel built in the background changes.
+ * The elements are linked in, not loaded, to force their plans as a
+ * benchmark does (gst_cl_plan_set_override()); the device picks one
+ * shape, these tests try them all. And what a kernel built in the
+ * background changes.
  */
 #include "cltest.h"
 #include "gstclboxblur.h"
@@ -51,7 +52,7 @@ GST_START_TEST (test_sobel_tiles)
   static const guint widths[] = { 2, 4, 8, 16 };
   static const guint heights[] = { 1, 2, 3, 4, 8, 16 };
   static const ClRefSobelMode modes[] = { CL_REF_SOBEL_L2, CL_REF_SOBEL_L1 };
-  static const gchar *const kernels[] = { "sobel_optimized", "sobel_words" };
+  static const gchar *const plans[] = { "optimized", "words" };
 
   /* l2, the longest magnitude code, at every tile; l1 at every width */
   for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
@@ -60,7 +61,7 @@ GST_START_TEST (test_sobel_tiles)
     GstHarness *h = cl_test_harness_new_with_element (GST_ELEMENT (sobel),
         GST_VIDEO_FORMAT_GRAY8, 1, 1);
 
-    for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
+    for (guint k = 0; k < G_N_ELEMENTS (plans); k++)
       for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
         for (guint t = 0; t < (m ? 1 : G_N_ELEMENTS (heights)); t++) {
           gchar *what;
@@ -68,12 +69,14 @@ GST_START_TEST (test_sobel_tiles)
           /* sobel_words has words of 4 outputs */
           if (k == 1 && widths[w] != 4)
             continue;
-          what = g_strdup_printf ("mode %d %s tile %ux%u", modes[m],
-              kernels[k], widths[w], heights[t]);
-          gst_cl_sobel_set_kernel (sobel, kernels[k], widths[w], heights[t]);
+          what = g_strdup_printf ("%s/tile=%ux%u", plans[k], widths[w],
+              heights[t]);
+          fail_unless (gst_cl_plan_set_override (GST_ELEMENT (sobel), what));
           for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
             check_format (h, GST_VIDEO_FORMAT_GRAY8, sizes[s][0], sizes[s][1],
                 cl_test_ref_sobel, GUINT_TO_POINTER (modes[m]), what);
+          fail_unless_equals_string (gst_cl_plan_get_current (GST_ELEMENT
+                  (sobel)), plans[k]);
           g_free (what);
         }
     gst_harness_teardown (h);
@@ -88,9 +91,7 @@ static void
 check_epsilon_pixels_per_item (guint first, guint last)
 {
   static const ClTestEpsilon settings[] = { {20, 3}, {255, 9}, {7, 15} };
-  static const gchar *const kernels[] = {
-    "epsilon_optimized", "epsilon_packed", "epsilon_tiled"
-  };
+  static const gchar *const plans[] = { "vector", "packed", "tiled" };
 
   for (guint s = first; s <= last; s++) {
     GstClEpsilon *epsilon = g_object_new (GST_TYPE_CL_EPSILON, "threshold",
@@ -98,15 +99,16 @@ check_epsilon_pixels_per_item (guint first, guint last)
     GstHarness *h = cl_test_harness_new_with_element (GST_ELEMENT (epsilon),
         GST_VIDEO_FORMAT_GRAY8, 1, 1);
 
-    for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
+    for (guint k = 0; k < G_N_ELEMENTS (plans); k++)
       for (guint n = 1; n <= 16; n *= 2) {
-        gchar *what;
+        gchar *plan, *what;
 
-        if (strcmp (kernels[k], "epsilon_tiled") == 0 && n % 4)
+        if (strcmp (plans[k], "tiled") == 0 && n % 4)
           continue;
-        what = g_strdup_printf ("%s threshold %u d=%u %u pixels per item",
-            kernels[k], settings[s].threshold, settings[s].diameter, n);
-        gst_cl_epsilon_set_kernel (epsilon, kernels[k], n);
+        plan = g_strdup_printf ("%s/px=%u", plans[k], n);
+        what = g_strdup_printf ("%s threshold %u d=%u", plan,
+            settings[s].threshold, settings[s].diameter);
+        fail_unless (gst_cl_plan_set_override (GST_ELEMENT (epsilon), plan));
         for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
           check_format (h, GST_VIDEO_FORMAT_GRAY8, sizes[i][0], sizes[i][1],
               cl_test_ref_epsilon, (gpointer) & settings[s], what);
@@ -118,6 +120,9 @@ check_epsilon_pixels_per_item (guint first, guint last)
           check_format (h, GST_VIDEO_FORMAT_I420, sizes[i][0], sizes[i][1],
               cl_test_ref_epsilon, (gpointer) & settings[s], what);
         }
+        fail_unless_equals_string (gst_cl_plan_get_current (GST_ELEMENT
+                (epsilon)), plans[k]);
+        g_free (plan);
         g_free (what);
       }
     gst_harness_teardown (h);
