@@ -23,7 +23,7 @@
 
 #include "gstclboxblur.h"
 #include "gstclkernels.h"
-#include "cl/gstclprogram.h"
+#include "cl/gstclplan.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_box_blur_debug);
 #define GST_CAT_DEFAULT gst_cl_box_blur_debug
@@ -39,43 +39,37 @@ enum
   PROP_DIAMETER,
 };
 
-/* How the optimized kernels walk the image: CPUs take one pass up to
- * d = 31, a work-item sliding down a band of rows 512 bytes wide with its
- * column sums in private memory, adding them across in vectors of 16 bytes
- * (PoCL, 2 cores, 1080p RGBA kernel time: about 2.1 ms at d = 9 and 5 at 31,
- * against 8-10 for the two passes), and two passes along rows above, whose
- * caches follow one work-item; GPUs, whose warps want neighbouring
- * addresses, take at d = 3 one pass of 16 bytes by 4 rows a work-item with
- * neither local memory nor barriers; where the compiler takes PTX
- * (NVIDIA's), from d = 5 to 17, the same with each column summed down and
+/* How the optimized kernels walk the image (the plans below; what each
+ * gave on which device is in docs/clboxblur.md and
+ * docs/benchmarks-journal.md). CPUs take one pass up to d = 31, a
+ * work-item sliding down a band of rows with its column sums in private
+ * memory, and two passes along rows above, whose caches follow one
+ * work-item. GPUs, whose warps want neighbouring addresses, take kernels
+ * built for the radius, which keep everything in registers: at d = 3 one
+ * pass with neither local memory nor barriers; where the compiler takes
+ * PTX (NVIDIA's), up to d = 31, the same with each column summed down and
  * the column sums beside taken from the work-items beside in the warp by
- * shuffles; one pass down blocks of 16-byte columns built for the radius,
- * from d = 7 (19 after the warps) to 31, summing across the block from
- * local memory with the work-items' totals; with PTX from d = 33, the
- * same down wider blocks, starting each window from sums of 8 rows a
- * kernel before gave, summing across as differences of prefix sums, its
- * rows copied two steps ahead where the device has asynchronous copies;
- * one pass down strips of columns, summing d column sums across from local
- * memory, for the other diameters up to 21; and two passes of column runs
- * stored through a transposing local tile above, whose cost does not grow
- * with d (H100, 4K RGBA, kernel ms at d = 3 / 9 / 17 / 31 / 51 / 101:
- * small 0.038; warps 0.037 (d = 5), 0.046, 0.061; blocks 0.062, 0.067,
- * 0.080, 0.105, 0.173; scan -, -, 0.093 (before its copies ahead),
- * 0.090, 0.102; strips 0.055, 0.078, -, 0.165 (two passes), 0.164 (two
- * passes), 0.171 (two passes)). The kernels built for one radius are
- * built at negotiation for the diameter the stream starts with, and in the
- * background for a diameter changed while playing.
- * GST_CL_BOXBLUR_METHOD=small takes the small kernel at d = 3 and no
- * blocks, =warp the warps up to d = 17, =scan the scan at every diameter
- * it takes, to test them on any device. */
+ * shuffles, and up to d = 121 the scan, whose windows start from sums of
+ * rows a kernel before gave and sum across as differences of prefix sums;
+ * elsewhere, from d = 7 to 31, one pass down blocks of 16-byte columns
+ * summing across from local memory with the work-items' totals. Then one
+ * pass down strips of columns, summing d column sums across from local
+ * memory, for the other diameters up to 21, and two passes of column runs
+ * stored through a transposing local tile, whose cost does not grow with
+ * d. The kernels built for one radius are built at negotiation for the
+ * diameter the stream starts with, and in the background for a diameter
+ * changed while playing, the strips or the two passes serving meanwhile. */
 typedef enum
 {
-  BOX_BLUR_RUNS_ALONG_ROWS,
-  BOX_BLUR_RUNS_TRANSPOSED,
-  BOX_BLUR_STRIPS,
-  BOX_BLUR_BANDS,
-  BOX_BLUR_BLOCKS,
-} BoxBlurMethod;
+  PLAN_SCAN,
+  PLAN_SMALL,
+  PLAN_WARP,
+  PLAN_BLOCKS,
+  PLAN_STRIPS,
+  PLAN_BANDS,
+  PLAN_TRANSPOSED,
+  PLAN_ROWS,
+} BoxBlurPlan;
 
 /* the work-group of boxblur_strip (kernels/boxblur.cl), of which 2 radius
  * columns are shared with the strips beside, and the largest radius it
@@ -89,11 +83,9 @@ typedef enum
  * a work-group, GROUP_LARGE above LARGE_RADIUS, the rows a work-group
  * slides down (fewer repeat the window's start, more leave an H100 short
  * of work-groups at 1080p: BLOCK_FEW_ROWS where BLOCK_ROWS would leave
- * fewer than GROUPS_A_UNIT work-groups a compute unit; H100, 1080p RGBA,
- * d = 31: 0.029 ms with 8 rows, 0.032 with 16; 4K 0.087 and 0.080), and
- * the radii it takes by default: below, the strips are as fast (H100, 4K
- * RGBA: 0.055 ms at d = 3 for both); above, the two passes (0.17 ms at
- * d = 101, the blocks 0.19) */
+ * fewer than GROUPS_A_UNIT work-groups a compute unit), and the radii it
+ * takes by default: below, the strips are as fast; above, the two passes
+ * are faster (docs/clboxblur.md) */
 #define ITEM 16
 #define GROUP 64
 #define GROUP_LARGE 128
@@ -104,26 +96,17 @@ typedef enum
 #define BLOCKS_MIN_RADIUS 3
 #define BLOCKS_MAX_RADIUS 15
 
-/* boxblur_small: the radius it takes (H100, 4K RGBA, kernel ms at d = 3:
- * 0.038, the strips 0.055; at d = 5 neither its row sums nor column sums
- * beat the strips, 0.083-0.100 and 0.060-0.073 against 0.061) and the rows
- * a work-item takes (2 to 32 measured, 4 and 8 best) */
+/* boxblur_small: the radius it takes (from d = 5 neither its row sums nor
+ * its column sums beat the strips) and the rows a work-item takes (4 and 8
+ * measured best) */
 #define SMALL_MAX_RADIUS 1
 #define SMALL_ROWS 4
 
-/* boxblur_warp (devices that take PTX): the largest radius it takes by
- * default, the rows a work-item takes up to WARP_FEW_ROWS_RADIUS and above,
- * the work-items of a work-group. H100, 4K RGBA, kernel ms, rows 4 / 8 /
- * 16: d = 5 0.043 / 0.045 / 0.050, d = 7 0.047 / 0.049 / 0.054, d = 9
- * 0.051 / 0.050 / 0.057, d = 11 0.061 / 0.057 / 0.060 (a version
- * loading each row a row ahead, 3-11% slower than the kernel's 0.039,
- * 0.045, 0.048, 0.053 with rows 4 / 8 / 8 / 8); rows 8 at d = 13 0.056
- * and 17 0.063, against the blocks' 0.073 and 0.067. Since the rows
- * leaving the window come from local memory: d = 5 0.037, 7 0.042, 9
- * 0.046, 11 0.050, 13 0.054, 17 0.061 with 8 rows; 4 rows the same to
- * d = 9 and slower above, 16 slower at every d. The kernel takes up to
- * WARP_MAX_BYTES each side (four work-items): 16 pixels of 4 bytes;
- * by default up to WARP_MAX_RADIUS, where the scan takes over. */
+/* boxblur_warp (devices that take PTX): the rows a work-item takes up to
+ * WARP_FEW_ROWS_RADIUS and above, the work-items of a work-group. The
+ * kernel takes up to WARP_MAX_BYTES each side (four work-items): 16 pixels
+ * of 4 bytes; by default up to WARP_MAX_RADIUS, where the scan takes over
+ * (the rows measured, docs/benchmarks-journal.md#d--5-to-11-the-warps). */
 #define WARP_MAX_BYTES 64
 #define WARP_MAX_RADIUS 15
 /* every format's pixels are at most 4 bytes */
@@ -138,13 +121,7 @@ G_STATIC_ASSERT (WARP_MAX_RADIUS * 4 <= WARP_MAX_BYTES);
  * with are the rows of the warp above): the stack where a plane has fewer
  * than WARP_STACK_WARPS warps of WARP_ROWS rows a compute unit, and from
  * WARP_LONG_RADIUS, there with WARP_LONG_ROWS rows a warp where the
- * warps are many. H100, kernel ms, one warp / 4 warps (2 / 8): 4K RGBA
- * d = 7 0.0385 / 0.0411 (0.0416 / 0.055), 9 0.0406 / 0.0430, 11 0.0464 /
- * 0.0466, 13 0.0497 / 0.0477, 17 0.0567 / 0.0508 (0.0531 / 0.069);
- * 1080p RGBA d = 9 0.0157 / 0.0148, 11 0.0184 / 0.0168; 4K NV12 d = 9
- * 0.0297 / 0.0243, 17 0.0380 / 0.0283 (72, 18, 16 and 8 warps a compute
- * unit). With 16 rows, 4 warps: 4K RGBA d = 7 0.0414, 9 0.0422, 11
- * 0.0456, 13 0.0460, 17 0.0484; 1080p d = 9 0.0169, NV12 d = 9 0.0312. */
+ * warps are many (docs/benchmarks-journal.md#the-warps-one-above-the-other). */
 #define WARP_ASYNC_GROUP 32
 #define WARP_ASYNC_STACK 4
 #define WARP_STACK_WARPS 32
@@ -156,13 +133,8 @@ G_STATIC_ASSERT (WARP_MAX_RADIUS * 4 <= WARP_MAX_BYTES);
  * it takes any radius whose windows span fewer than 32 work-items, as
  * SCAN_LEFT and SCAN_RIGHT in the kernel. Its windows start from the sums
  * of SUM_ROWS rows (boxblur_block_sums, SUM_ROWS in the kernel), so that
- * short runs of rows cost little: H100, RGBA, kernel ms, rows 8 / 16 / 32
- * / 64: 4K d = 51 0.098 / 0.096 / 0.097 / 0.128, d = 101 0.115 / 0.111 /
- * 0.118 / 0.140; 1080p d = 101 0.038 / 0.037 / 0.051 / 0.075 (before the
- * sums, each run loaded its d rows: 32 rows at 4K, 16 at 1080p, d = 101
- * 0.132 and 0.058). With its rows copied ahead (SCAN_AHEAD), 16 rows still
- * lead: 4K d = 51 0.092 / 0.089 / 0.091 / 0.102, d = 101 0.110 / 0.102 /
- * 0.105 / 0.106; 1080p d = 101 0.038 / 0.036 / 0.045 / 0.060. */
+ * short runs of rows cost little; 16 rows a run led with and without its
+ * rows copied ahead (docs/benchmarks-journal.md#the-scans-rows-copied-ahead). */
 #define SCAN_GROUP 128
 #define SCAN_ROWS 16
 #define SCAN_MIN_RADIUS 16
@@ -171,8 +143,8 @@ G_STATIC_ASSERT (WARP_MAX_RADIUS * 4 <= WARP_MAX_BYTES);
  * asynchronous or emulated (-DSCAN_AHEAD) */
 #define SCAN_AHEAD 2
 
-/* the bytes of the build options of the kernels built for one radius */
-#define ONE_RADIUS_OPTIONS 96
+/* the bytes of the build options of the kernels */
+#define OPTIONS_SIZE 96
 
 /* the bytes of a row a work-item of boxblur_band takes, the largest radius
  * it takes (its private sums keep 64 bytes each side) and the rows it
@@ -181,27 +153,23 @@ G_STATIC_ASSERT (WARP_MAX_RADIUS * 4 <= WARP_MAX_BYTES);
 #define BAND_MAX_RADIUS (GST_CL_BOX_BLUR_BAND_MAX_DIAMETER / 2)
 #define BAND_ROWS 32
 
+/* What the plans are chosen for: the radius, and each plane's pixels. */
+typedef struct
+{
+  gint radius;
+  guint n_planes;
+  struct
+  {
+    gint pstride, width, height;
+  } planes[GST_VIDEO_MAX_PLANES];
+} BoxBlurSettings;
+
 struct _GstClBoxBlur
 {
   GstClBaseFilter parent;
 
   guint diameter;
-  BoxBlurMethod method;
-  gint run_override;            /* GST_CL_BOXBLUR_RUN, 0 when unset */
-  gint group_override;          /* GST_CL_BOXBLUR_GROUP, 0 when unset */
-  /* the radius the kernels built for one radius (the blocks, the small
-   * kernel, the warps) are built for, -1 for none */
-  gint built_radius;
-  /* GST_CL_BOXBLUR_METHOD=blocks: the blocks at any radius; =small: the
-   * small kernel, and no blocks */
-  gboolean blocks_forced;
-  gboolean small_only;
-  /* GST_CL_BOXBLUR_METHOD=warp: the warps wherever they take the radius,
-   * also at d = 3, on any device */
-  gboolean warp_forced;
-  /* GST_CL_BOXBLUR_METHOD=scan: the scan at every radius it takes, on any
-   * device */
-  gboolean scan_forced;
+  GstClPlanner *planner;
 };
 
 G_DEFINE_TYPE (GstClBoxBlur, gst_cl_box_blur, GST_TYPE_CL_BASE_FILTER);
@@ -228,11 +196,45 @@ gst_cl_box_blur_divisor (guint n, guint * magic, guint * shift)
   *magic = n > 1 ? (guint) (((guint64) 1 << (32 + s)) / n + 1) : 0;
 }
 
+static void
+settings_from_frame (BoxBlurSettings * s, gint radius, const GstClFrame * frame)
+{
+  s->radius = radius;
+  s->n_planes = frame->n_planes;
+  for (guint p = 0; p < frame->n_planes; p++) {
+    s->planes[p].pstride = frame->planes[p].pstride;
+    s->planes[p].width = frame->planes[p].width;
+    s->planes[p].height = frame->planes[p].height;
+  }
+}
+
+static gint
+radius_of (const GstClPlanQuery * q)
+{
+  return ((const BoxBlurSettings *) q->settings)->radius;
+}
+
+static gint
+pstride_of (const GstClPlanQuery * q)
+{
+  return ((const BoxBlurSettings *) q->settings)->planes[q->part].pstride;
+}
+
 /* the local memory of boxblur_blocks: two rows of column sums and totals */
 static gsize
 blocks_local_mem (gint group)
 {
   return 2 * (ITEM / 4 + 1) * (gsize) group *16;
+}
+
+/* the devices the kernels built for one radius and the strips are for:
+ * not CPUs, with the blocks' largest work-groups and their local memory */
+static gboolean
+gpu_layout (const GstClDeviceCaps * caps)
+{
+  return !(caps->type & CL_DEVICE_TYPE_CPU) &&
+      caps->max_work_group_size >= GROUP_LARGE &&
+      caps->local_mem_size >= blocks_local_mem (GROUP_LARGE);
 }
 
 static gint
@@ -241,49 +243,23 @@ floor_div (gint a, gint b)
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-/* boxblur_blocks' shape for @radius and @pstride bytes a pixel: the
- * work-items of a work-group and how many of them write (the others
- * compute the halo), or FALSE when the device cannot take it */
+/* boxblur_blocks' shape for @q's radius and part: the work-items of a
+ * work-group and how many of them write (the others compute the halo), or
+ * FALSE when the device cannot take it */
 static gboolean
-blocks_shape (GstClBoxBlur * self, gint radius, gint pstride, gint * group,
-    gint * writers)
+blocks_shape (const GstClPlanQuery * q, gint * group, gint * writers)
 {
-  GstClContext *ctx =
-      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
-  gint ip;
+  gint radius = radius_of (q), ip = ITEM / pstride_of (q);
 
-  *group = self->group_override > 0 ? self->group_override :
-      radius > LARGE_RADIUS ? GROUP_LARGE : GROUP;
-  ip = ITEM / pstride;
+  *group = gst_cl_plan_get_int (q, "group",
+      radius > LARGE_RADIUS ? GROUP_LARGE : GROUP);
   /* the work-items from the leftmost a window of ours reaches to the
    * rightmost, as K_FIRST and K_LAST in the kernel */
   *writers = *group - (floor_div (ip - 1 + radius, ip) -
       floor_div (-radius, ip));
-  return *writers > 0
-      && (gsize) * group <= gst_cl_context_get_caps (ctx)->max_work_group_size
-      && blocks_local_mem (*group) <=
-      gst_cl_context_get_caps (ctx)->local_mem_size;
+  return *writers > 0 && (gsize) * group <= q->caps->max_work_group_size &&
+      blocks_local_mem (*group) <= q->caps->local_mem_size;
 }
-
-/* the build options of the kernels for any radius (the strips, the bands,
- * the two passes), @pstride bytes a pixel */
-#define PASSES_OPTIONS(buf, pstride) \
-  g_snprintf ((buf), sizeof (buf), "-DCH=%d", (pstride))
-
-/* The kernels built for one radius, whose indices known at build time keep
- * everything in registers. */
-typedef enum
-{
-  ONE_RADIUS_NONE,
-  ONE_RADIUS_SMALL,
-  ONE_RADIUS_BLOCKS,
-  ONE_RADIUS_WARP,
-  ONE_RADIUS_SCAN,
-} OneRadiusKernel;
-
-static const gchar *const one_radius_names[] = {
-  NULL, "boxblur_small", "boxblur_blocks", "boxblur_warp", "boxblur_scan"
-};
 
 /* the work-items each side of a writer of boxblur_scan that its windows
  * reach at @radius, as SCAN_LEFT + SCAN_RIGHT in the kernel */
@@ -291,6 +267,25 @@ static gint
 scan_halo (gint radius, gint pstride)
 {
   return (radius * pstride + pstride + 15) / 16 + (radius * pstride + 15) / 16;
+}
+
+/* boxblur_scan's shape for @q's radius and part, as blocks_shape() */
+static gboolean
+scan_shape (const GstClPlanQuery * q, gint * group, gint * writers)
+{
+  /* the ring of rows copied ahead, where the copies are asynchronous or
+   * emulated */
+  gboolean ring = q->caps->async_copy || !q->caps->nv_ptx;
+
+  *group = GST_ROUND_UP_32 (gst_cl_plan_get_int (q, "group", SCAN_GROUP));
+  *writers = *group - scan_halo (radius_of (q), pstride_of (q));
+  /* two rows of prefix sums in four words of 16 bytes, the warps'
+   * totals, the shuffles' where there are none, and the ring (SCAN_AHEAD
+   * + 1 steps of two rows) */
+  return *writers > 0 && (gsize) * group <= q->caps->max_work_group_size &&
+      (gsize) * group * 16 * (8 + (q->caps->nv_ptx ? 0 : 1) +
+      (ring ? 2 * (SCAN_AHEAD + 1) : 0)) + 2 * 16 * (*group / 32) <=
+      q->caps->local_mem_size;
 }
 
 /* the work-items of a warp of boxblur_warp that write at @radius and
@@ -307,298 +302,255 @@ warp_writers (gint radius, gint pstride)
 #define WARP_LOCAL_MEM(radius, stack, rows) \
   ((cl_ulong) (2 * (radius) + (stack) * (rows)) * WARP_ASYNC_GROUP * ITEM)
 
-/* The shape of boxblur_warp at @radius for a plane of @width x @height
- * pixels of @pstride bytes: the rows a work-item takes, and whether it
- * takes them by the device's asynchronous copies and in how many warps a
- * work-group then (1 or WARP_ASYNC_STACK; 0 for no copies). The copies
- * where the device has them, the work-items take at least WARP_ROWS rows
- * and local memory holds every row of a work-group's work-items; on an
- * H100 those of one warp gained 7-11% at 4K RGBA from d = 7 to 17 and
- * 5-15% on 4K NV12, and lost 4-5% at 1080p RGBA d = 11 and 2-7% with 4
- * rows (d = 5). The stack and its rows as WARP_STACK_WARPS and
- * WARP_LONG_RADIUS say. */
+/* The shape of boxblur_warp for @q's radius and part: the rows a
+ * work-item takes, and whether it takes them by the device's asynchronous
+ * copies and in how many warps a work-group then (1 or WARP_ASYNC_STACK; 0
+ * for no copies). The copies where the device has them, the work-items
+ * take at least WARP_ROWS rows and local memory holds every row of a
+ * work-group's work-items: they gained on 4K frames and lost a little at
+ * 1080p and with 4 rows
+ * (docs/benchmarks-journal.md#the-warps-rows-by-asynchronous-copies). The
+ * stack and its rows as WARP_STACK_WARPS and WARP_LONG_RADIUS say; the
+ * tunables run (4, 8, 16 or 32 rows) and group (32 for one warp a
+ * work-group, more for the stack) override them. */
 static void
-warp_shape (GstClBoxBlur * self, GstClContext * ctx, gint radius,
-    gint pstride, gint width, gint height, gint * rows, gint * stack)
+warp_shape (const GstClPlanQuery * q, gint * rows, gint * stack)
 {
+  const BoxBlurSettings *s = q->settings;
+  gint radius = s->radius, pstride = s->planes[q->part].pstride;
+  gint width = s->planes[q->part].width, height = s->planes[q->part].height;
   gint64 items = (width + ITEM / pstride - 1) / (ITEM / pstride);
   gint writers = warp_writers (radius, pstride);
   gint64 warps = (items + writers - 1) / writers * ((height + WARP_ROWS -
           1) / WARP_ROWS);
-  gboolean few =
-      warps <
-      (gint64) WARP_STACK_WARPS * gst_cl_context_get_caps (ctx)->compute_units;
+  gboolean few = warps < (gint64) WARP_STACK_WARPS * q->caps->compute_units;
+  gint run = gst_cl_plan_get_int (q, "run", 0);
+  gint group = gst_cl_plan_get_int (q, "group", 0);
 
   /* a kernel unrolled over its rows, each in local memory: 4, 8, 16 or 32
    * (on PoCL, unrolled over 2 or 3 rows, it gave wrong sums) */
   *rows = radius <= WARP_FEW_ROWS_RADIUS ? WARP_FEW_ROWS :
-      gst_cl_context_get_caps (ctx)->async_copy && !few
+      q->caps->async_copy && !few
       && radius >= WARP_LONG_RADIUS ? WARP_LONG_ROWS : WARP_ROWS;
-  if (self->run_override > 0)
-    *rows = CLAMP (1 << g_bit_storage (MIN (self->run_override, 32) - 1), 4,
-        32);
+  if (run > 0)
+    *rows = CLAMP (1 << g_bit_storage (MIN (run, 32) - 1), 4, 32);
   *stack = 0;
-  if (!gst_cl_context_get_caps (ctx)->async_copy || *rows < WARP_ROWS)
+  if (!q->caps->async_copy || *rows < WARP_ROWS)
     return;
-  /* GST_CL_BOXBLUR_GROUP=32 or 128 forces one warp or the stack */
-  *stack = (self->group_override > 0 ?
-      self->group_override > WARP_ASYNC_GROUP : few ||
+  *stack = (group > 0 ? group > WARP_ASYNC_GROUP : few ||
       radius >= WARP_LONG_RADIUS) ? WARP_ASYNC_STACK : 1;
   if (*stack > 1 && WARP_LOCAL_MEM (radius, *stack, *rows) >
-      gst_cl_context_get_caps (ctx)->local_mem_size)
+      q->caps->local_mem_size)
     *stack = 1;
-  if (WARP_LOCAL_MEM (radius, *stack,
-          *rows) > gst_cl_context_get_caps (ctx)->local_mem_size)
+  if (WARP_LOCAL_MEM (radius, *stack, *rows) > q->caps->local_mem_size)
     *stack = 0;
 }
 
-/* the kernel built for one radius that serves @radius, once built */
-static OneRadiusKernel
-one_radius_kernel (GstClBoxBlur * self, gint radius)
-{
-  gboolean nv_default;
+/* The plans' conditions. Forced, the kernels built for one radius take
+ * any radius their shape takes, on any device: the warps' and the scan's
+ * shuffles then go through local memory. */
 
-  if (self->method != BOX_BLUR_BLOCKS || radius < 1 ||
-      gst_cl_base_filter_get_variant (GST_CL_BASE_FILTER (self)) !=
-      GST_CL_VARIANT_OPTIMIZED)
-    return ONE_RADIUS_NONE;
-  if (self->blocks_forced)
-    return ONE_RADIUS_BLOCKS;
-  /* the kernels of NVIDIA's GPUs, where no other is forced */
-  nv_default =
-      gst_cl_context_get_caps (gst_cl_base_filter_get_context
-      (GST_CL_BASE_FILTER (self)))->nv_ptx && !self->small_only
-      && !self->warp_forced;
-  /* where the scan takes the radius at 4 bytes a pixel, it takes it at
-   * fewer */
-  if ((self->scan_forced || (nv_default && radius >= SCAN_MIN_RADIUS)) &&
-      scan_halo (radius, 4) <= 31)
-    return ONE_RADIUS_SCAN;
-  if (radius <= SMALL_MAX_RADIUS && !self->warp_forced)
-    return ONE_RADIUS_SMALL;
-  if ((self->warp_forced || nv_default) && radius <= WARP_MAX_RADIUS)
-    return ONE_RADIUS_WARP;
-  if (!self->small_only && radius >= BLOCKS_MIN_RADIUS &&
-      radius <= BLOCKS_MAX_RADIUS)
-    return ONE_RADIUS_BLOCKS;
-  return ONE_RADIUS_NONE;
-}
-
-/* the build options of @kind for @radius and @pstride bytes a pixel, and
- * for the blocks their work-items a work-group and how many of them write;
- * FALSE where the device cannot take it */
 static gboolean
-one_radius_options (GstClBoxBlur * self, OneRadiusKernel kind, gint radius,
-    gint pstride, gint width, gint height, gchar options[ONE_RADIUS_OPTIONS],
-    gint * group, gint * writers)
+scan_takes (const GstClPlanQuery * q)
 {
-  GstClContext *ctx =
-      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
+  gint group, writers;
 
-  /* the warps' and the scan's shuffles: NVIDIA's, or through local memory
-   * where a test forces them */
-  if (kind == ONE_RADIUS_WARP) {
-    gint rows, stack;
-
-    warp_shape (self, ctx, radius, pstride, width, height, &rows, &stack);
-
-    g_snprintf (options, ONE_RADIUS_OPTIONS,
-        "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d %s", pstride, radius, rows,
-        gst_cl_context_get_caps (ctx)->nv_ptx ? "-DNV_PTX" : "-DWARP_EMULATED");
-    if (stack > 0)
-      g_snprintf (options + strlen (options),
-          ONE_RADIUS_OPTIONS - strlen (options), " -DASYNC_COPY=%d", stack);
-    return TRUE;
-  }
-  if (kind == ONE_RADIUS_SMALL) {
-    g_snprintf (options, ONE_RADIUS_OPTIONS,
-        "-DCH=%d -DSMALL_RADIUS=%d -DROWS=%d", pstride, radius, SMALL_ROWS);
-    return TRUE;
-  }
-  if (kind == ONE_RADIUS_SCAN) {
-    /* the ring of rows copied ahead, where the copies are asynchronous or
-     * emulated */
-    gboolean ring = gst_cl_context_get_caps (ctx)->async_copy
-        || !gst_cl_context_get_caps (ctx)->nv_ptx;
-
-    *group = self->group_override > 0 ?
-        GST_ROUND_UP_32 (self->group_override) : SCAN_GROUP;
-    *writers = *group - scan_halo (radius, pstride);
-    /* two rows of prefix sums in four words of 16 bytes, the warps'
-     * totals, the shuffles' where there are none, and the ring (SCAN_AHEAD
-     * + 1 steps of two rows) */
-    if ((gsize) * group > gst_cl_context_get_caps (ctx)->max_work_group_size ||
-        (gsize) * group * 16 * (8 +
-            (gst_cl_context_get_caps (ctx)->nv_ptx ? 0 : 1) +
-            (ring ? 2 * (SCAN_AHEAD + 1) : 0)) + 2 * 16 * (*group / 32) >
-        gst_cl_context_get_caps (ctx)->local_mem_size)
-      return FALSE;
-    g_snprintf (options, ONE_RADIUS_OPTIONS,
-        "-DCH=%d -DSCAN_RADIUS=%d -DGROUP=%d %s%s", pstride, radius, *group,
-        gst_cl_context_get_caps (ctx)->nv_ptx ? "-DNV_PTX" : "-DSCAN_EMULATED",
-        gst_cl_context_get_caps (ctx)->async_copy ? " -DASYNC_COPY" : "");
-    if (ring)
-      g_snprintf (options + strlen (options),
-          ONE_RADIUS_OPTIONS - strlen (options), " -DSCAN_AHEAD=%d",
-          SCAN_AHEAD);
-    return TRUE;
-  }
-  if (!blocks_shape (self, radius, pstride, group, writers))
-    return FALSE;
-  g_snprintf (options, ONE_RADIUS_OPTIONS, "-DCH=%d -DRADIUS=%d -DGROUP=%d",
-      pstride, radius, *group);
-  return TRUE;
+  /* where it takes the radius at 4 bytes a pixel, it takes it at fewer */
+  return radius_of (q) >= 1 && scan_halo (radius_of (q), 4) <= 31 &&
+      scan_shape (q, &group, &writers);
 }
 
-static cl_kernel
-one_radius_get_kernel (GstClBoxBlur * self, OneRadiusKernel kind,
-    const gchar * options, GError ** error)
-{
-  return gst_cl_base_filter_get_kernel (GST_CL_BASE_FILTER (self),
-      gst_cl_kernel_boxblur, options, one_radius_names[kind], error);
-}
-
-/* Whether @kind is built for @radius for every plane of @frame; what is
- * not is built in the background meanwhile. */
 static gboolean
-one_radius_ready (GstClBoxBlur * self, OneRadiusKernel kind,
-    const GstClFrame * frame, gint radius)
+scan_prefers (const GstClPlanQuery * q)
 {
-  GstClContext *ctx =
-      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self));
-  gboolean ready = TRUE;
-
-  for (guint p = 0; p < frame->n_planes; p++) {
-    gint group, writers;
-    gchar options[ONE_RADIUS_OPTIONS];
-
-    if (!one_radius_options (self, kind, radius, frame->planes[p].pstride,
-            frame->planes[p].width, frame->planes[p].height, options, &group,
-            &writers))
-      return FALSE;
-    /* every plane's asked for, so that all build at once */
-    ready &= gst_cl_program_ready (ctx, gst_cl_kernel_boxblur, options);
-  }
-  return ready;
+  return gpu_layout (q->caps) && q->caps->nv_ptx &&
+      radius_of (q) >= SCAN_MIN_RADIUS;
 }
 
-/**
- * gst_cl_box_blur_get_built_diameter:
- *
- * For tests: the diameter that a kernel built for one radius (the blocks,
- * the small kernel, the warps) serves now, as built at negotiation or in the
- * background after a change while playing; 0 for none.
- */
-guint
-gst_cl_box_blur_get_built_diameter (GstClBoxBlur * self)
+static gboolean
+small_takes (const GstClPlanQuery * q)
 {
-  g_return_val_if_fail (GST_IS_CL_BOX_BLUR (self), 0);
-
-  return self->built_radius >= 0 ? 2 * self->built_radius + 1 : 0;
+  return radius_of (q) >= 1 && radius_of (q) <= SMALL_MAX_RADIUS;
 }
+
+static gboolean
+gpu_prefers (const GstClPlanQuery * q)
+{
+  return gpu_layout (q->caps);
+}
+
+static gboolean
+warp_takes (const GstClPlanQuery * q)
+{
+  return radius_of (q) >= 1 && radius_of (q) <= WARP_MAX_RADIUS;
+}
+
+static gboolean
+warp_prefers (const GstClPlanQuery * q)
+{
+  return gpu_layout (q->caps) && q->caps->nv_ptx;
+}
+
+static gboolean
+blocks_takes (const GstClPlanQuery * q)
+{
+  gint group, writers;
+
+  return radius_of (q) >= 1 && blocks_shape (q, &group, &writers);
+}
+
+static gboolean
+blocks_prefers (const GstClPlanQuery * q)
+{
+  return gpu_layout (q->caps) && radius_of (q) >= BLOCKS_MIN_RADIUS &&
+      radius_of (q) <= BLOCKS_MAX_RADIUS;
+}
+
+static gboolean
+strips_takes (const GstClPlanQuery * q)
+{
+  return radius_of (q) <= STRIP_MAX_RADIUS &&
+      q->caps->max_work_group_size >= STRIP;
+}
+
+static gboolean
+bands_takes (const GstClPlanQuery * q)
+{
+  return radius_of (q) <= BAND_MAX_RADIUS;
+}
+
+static gboolean
+cpu_prefers (const GstClPlanQuery * q)
+{
+  return (q->caps->type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+static gboolean
+not_cpu_prefers (const GstClPlanQuery * q)
+{
+  return !(q->caps->type & CL_DEVICE_TYPE_CPU);
+}
+
+/* The plans' build options, of @q's part (plane). The kernels built for
+ * one radius keep their indices known at build time. */
+
+static void
+passes_options (const GstClPlanQuery * q, gchar * options, gsize size)
+{
+  g_snprintf (options, size, "-DCH=%d", pstride_of (q));
+}
+
+static void
+small_options (const GstClPlanQuery * q, gchar * options, gsize size)
+{
+  g_snprintf (options, size, "-DCH=%d -DSMALL_RADIUS=%d -DROWS=%d",
+      pstride_of (q), radius_of (q), SMALL_ROWS);
+}
+
+static void
+warp_options (const GstClPlanQuery * q, gchar * options, gsize size)
+{
+  gint rows, stack, n;
+
+  warp_shape (q, &rows, &stack);
+  n = g_snprintf (options, size, "-DCH=%d -DWARP_RADIUS=%d -DROWS=%d %s",
+      pstride_of (q), radius_of (q), rows,
+      q->caps->nv_ptx ? "-DNV_PTX" : "-DWARP_EMULATED");
+  if (stack > 0)
+    g_snprintf (options + n, size - n, " -DASYNC_COPY=%d", stack);
+}
+
+static void
+scan_options (const GstClPlanQuery * q, gchar * options, gsize size)
+{
+  gint group, writers, n;
+
+  scan_shape (q, &group, &writers);
+  n = g_snprintf (options, size, "-DCH=%d -DSCAN_RADIUS=%d -DGROUP=%d %s%s",
+      pstride_of (q), radius_of (q), group,
+      q->caps->nv_ptx ? "-DNV_PTX" : "-DSCAN_EMULATED",
+      q->caps->async_copy ? " -DASYNC_COPY" : "");
+  if (q->caps->async_copy || !q->caps->nv_ptx)
+    g_snprintf (options + n, size - n, " -DSCAN_AHEAD=%d", SCAN_AHEAD);
+}
+
+static void
+blocks_options (const GstClPlanQuery * q, gchar * options, gsize size)
+{
+  gint group, writers;
+
+  blocks_shape (q, &group, &writers);
+  g_snprintf (options, size, "-DCH=%d -DRADIUS=%d -DGROUP=%d",
+      pstride_of (q), radius_of (q), group);
+}
+
+/* In the order they are tried. The tunables: run, the rows a run, a strip,
+ * a band, a block or a warp's work-item takes (there 4, 8, 16 or 32);
+ * group, the work-items of a block's or the scan's work-group, or with the
+ * warps' asynchronous copies 32 for one warp a work-group and more for a
+ * stack of them. */
+static const GstClPlan plans[] = {
+  {"scan", PLAN_SCAN, scan_takes, scan_prefers, gst_cl_kernel_boxblur,
+        "boxblur_scan", scan_options, GST_CL_PLAN_BUILT_FOR_SETTINGS,
+      "run,group"},
+  {"small", PLAN_SMALL, small_takes, gpu_prefers, gst_cl_kernel_boxblur,
+      "boxblur_small", small_options, GST_CL_PLAN_BUILT_FOR_SETTINGS, NULL},
+  {"warp", PLAN_WARP, warp_takes, warp_prefers, gst_cl_kernel_boxblur,
+        "boxblur_warp", warp_options, GST_CL_PLAN_BUILT_FOR_SETTINGS,
+      "run,group"},
+  {"blocks", PLAN_BLOCKS, blocks_takes, blocks_prefers, gst_cl_kernel_boxblur,
+        "boxblur_blocks", blocks_options, GST_CL_PLAN_BUILT_FOR_SETTINGS,
+      "run,group"},
+  {"strips", PLAN_STRIPS, strips_takes, gpu_prefers, gst_cl_kernel_boxblur,
+      "boxblur_strip", passes_options, GST_CL_PLAN_FALLBACK, "run"},
+  {"bands", PLAN_BANDS, bands_takes, cpu_prefers, gst_cl_kernel_boxblur,
+      "boxblur_band", passes_options, GST_CL_PLAN_NONE, "run"},
+  {"transposed", PLAN_TRANSPOSED, NULL, not_cpu_prefers,
+        gst_cl_kernel_boxblur, "boxblur_vsum_t", passes_options,
+      GST_CL_PLAN_FALLBACK, "run"},
+  {"rows", PLAN_ROWS, NULL, gst_cl_plan_always, gst_cl_kernel_boxblur,
+      "boxblur_vsum", passes_options, GST_CL_PLAN_NONE, "run"},
+  {NULL}
+};
 
 /* Rows or columns one work-item slides over: enough to amortize the d loads
- * that start the window, few enough to keep every compute unit busy.
- * GST_CL_BOXBLUR_RUN overrides it, for tuning. */
+ * that start the window, few enough to keep every compute unit busy. */
 static gint
-items_per_run (GstClBoxBlur * self, guint radius)
+items_per_run (const GstClPlanQuery * q, guint radius)
 {
-  gboolean transposed = self->method == BOX_BLUR_RUNS_TRANSPOSED ||
-      self->method == BOX_BLUR_STRIPS || self->method == BOX_BLUR_BLOCKS;
+  gboolean transposed = q->plan->id == PLAN_TRANSPOSED;
+  gint run = gst_cl_plan_get_int (q, "run", 0);
 
-  if (self->run_override > 0)
-    return transposed ? GST_ROUND_UP_32 (self->run_override) :
-        self->run_override;
+  if (run > 0)
+    return transposed ? GST_ROUND_UP_32 (run) : run;
   if (transposed)
     return CLAMP (GST_ROUND_UP_32 (2 * radius + 1), 64, 256);
   return CLAMP (GST_ROUND_UP_16 (4 * radius + 1), 32, 512);
 }
 
-/* GST_CL_BOXBLUR_METHOD=rows|transposed|strips|bands|blocks|small|warp|scan,
- * GST_CL_BOXBLUR_RUN=N (rows a run, a strip, a band, a block or a warp's
- * work-item, there 4, 8, 16 or 32) and
- * GST_CL_BOXBLUR_GROUP=N (work-items a block or the scan's work-group;
- * with the warps' asynchronous copies, 32 for one warp a work-group and
- * more for a stack of them) override the choices, to compare; read once
- * per negotiation, not per frame. */
+/* The plan for the diameter the stream starts with: the kernels built for
+ * one radius take long to build on NVIDIA's compiler (docs/clboxblur.md),
+ * so they are built here, and no frame waits for them. */
 static gboolean
 gst_cl_box_blur_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info, GError ** error)
 {
   GstClBoxBlur *self = GST_CL_BOX_BLUR (base);
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
-  const gchar *env = g_getenv ("GST_CL_BOXBLUR_METHOD");
-  const gchar *run = g_getenv ("GST_CL_BOXBLUR_RUN");
-  const gchar *group = g_getenv ("GST_CL_BOXBLUR_GROUP");
+  BoxBlurSettings settings;
+  GstClPlanQuery q;
+  GstClFrame frame;
+  gint radius;
 
-  if (env && g_str_equal (env, "rows"))
-    self->method = BOX_BLUR_RUNS_ALONG_ROWS;
-  else if (env && g_str_equal (env, "transposed"))
-    self->method = BOX_BLUR_RUNS_TRANSPOSED;
-  else if (env && g_str_equal (env, "bands"))
-    self->method = BOX_BLUR_BANDS;
-  else if (env && g_str_equal (env, "strips"))
-    self->method = BOX_BLUR_STRIPS;
-  else if (env && (g_str_equal (env, "blocks") || g_str_equal (env, "small")
-          || g_str_equal (env, "warp") || g_str_equal (env, "scan")))
-    self->method = BOX_BLUR_BLOCKS;
-  else if (gst_cl_context_get_caps (ctx)->type & CL_DEVICE_TYPE_CPU)
-    self->method = BOX_BLUR_BANDS;
-  else if (gst_cl_context_get_caps (ctx)->max_work_group_size >= GROUP_LARGE &&
-      gst_cl_context_get_caps (ctx)->local_mem_size >=
-      blocks_local_mem (GROUP_LARGE))
-    self->method = BOX_BLUR_BLOCKS;
-  else
-    self->method = BOX_BLUR_RUNS_TRANSPOSED;
-  self->run_override = run ? CLAMP (g_ascii_strtoll (run, NULL, 10), 0,
-      G_MAXINT) : 0;
-  self->group_override = group ? CLAMP (g_ascii_strtoll (group, NULL, 10),
-      0, G_MAXINT) : 0;
-  GST_DEBUG_OBJECT (self, "optimized kernels: %s",
-      self->method == BOX_BLUR_RUNS_ALONG_ROWS ? "runs along rows" :
-      self->method == BOX_BLUR_STRIPS ? "strips" :
-      self->method == BOX_BLUR_BANDS ? "bands" :
-      self->method == BOX_BLUR_BLOCKS ? "blocks" : "transposed runs");
-
-  /* the kernels built for one radius take a second or two each on an H100:
-   * built here for the diameter the stream starts with, so that no frame
-   * waits for them; a diameter changed while playing takes the strips or
-   * the two passes, which take any, until its own is built in the
-   * background (see gst_cl_box_blur_dispatch) */
-  self->built_radius = -1;
-  self->blocks_forced = env && g_str_equal (env, "blocks");
-  self->small_only = env && g_str_equal (env, "small");
-  self->warp_forced = env && g_str_equal (env, "warp");
-  self->scan_forced = env && g_str_equal (env, "scan");
-  if (self->method == BOX_BLUR_BLOCKS) {
-    OneRadiusKernel kind;
-    gint radius, group, writers;
-    gboolean fits = TRUE;
-
-    GST_OBJECT_LOCK (self);
-    radius = self->diameter / 2;
-    GST_OBJECT_UNLOCK (self);
-    kind = one_radius_kernel (self, radius);
-    for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++) {
-      gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (in_info, c);
-      gchar options[ONE_RADIUS_OPTIONS];
-
-      /* and the strips and the two passes, in the background, for a
-       * diameter changed while playing */
-      PASSES_OPTIONS (options, pstride);
-      gst_cl_program_ready (ctx, gst_cl_kernel_boxblur, options);
-      if (kind == ONE_RADIUS_NONE || !fits)
-        continue;
-      fits = one_radius_options (self, kind, radius, pstride,
-          GST_VIDEO_INFO_COMP_WIDTH (in_info, c),
-          GST_VIDEO_INFO_COMP_HEIGHT (in_info, c), options, &group, &writers);
-      if (fits && !one_radius_get_kernel (self, kind, options, error))
-        return FALSE;
-    }
-    if (kind != ONE_RADIUS_NONE && fits)
-      self->built_radius = radius;
-  }
-  return TRUE;
+  if (gst_cl_base_filter_get_variant (base) != GST_CL_VARIANT_OPTIMIZED)
+    return TRUE;
+  GST_OBJECT_LOCK (self);
+  radius = self->diameter / 2;
+  GST_OBJECT_UNLOCK (self);
+  gst_cl_frame_set_geometry (&frame, in_info);
+  settings_from_frame (&settings, radius, &frame);
+  gst_cl_plan_query_init (&q, self->planner,
+      gst_cl_base_filter_get_context (base), &settings, settings.n_planes);
+  return gst_cl_plan_prepare (&q, error) != NULL;
 }
 
 static gboolean
@@ -609,7 +561,7 @@ blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
   cl_kernel k;
   gsize global[2] = { in->width, in->height };
 
-  PASSES_OPTIONS (options, in->pstride);
+  g_snprintf (options, sizeof (options), "-DCH=%d", in->pstride);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
       "boxblur_reference", error);
   return k && gst_cl_kernel_set_args (k, error, 7, GST_CL_ARG (in->mem),
@@ -621,13 +573,13 @@ blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
 /* One pass down strips of STRIP columns, STRIP_ROWS rows a work-group, or
  * bands of BAND bytes, BAND_ROWS rows a work-item. */
 static gboolean
-blur_plane_one_pass (GstClBoxBlur * self, const GstClPlane * in,
-    const GstClPlane * out, gint radius, GError ** error)
+blur_plane_one_pass (GstClBoxBlur * self, const GstClPlanQuery * q,
+    const GstClPlane * in, const GstClPlane * out, gint radius,
+    const gchar * options, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  gboolean bands = self->method == BOX_BLUR_BANDS;
-  gint rows = self->run_override > 0 ? self->run_override :
-      bands ? BAND_ROWS : STRIP_ROWS;
+  gboolean bands = q->plan->id == PLAN_BANDS;
+  gint rows = gst_cl_plan_get_int (q, "run", bands ? BAND_ROWS : STRIP_ROWS);
   gint out_w = STRIP - 2 * radius;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
   gsize local[2] = { bands ? 1 : STRIP, 1 };
@@ -636,13 +588,11 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlane * in,
         (gsize) (in->width + out_w - 1) / out_w * STRIP,
     (gsize) (in->height + rows - 1) / rows
   };
-  gchar options[32];
   cl_kernel k;
 
   gst_cl_box_blur_divisor (n, &magic, &shift);
-  PASSES_OPTIONS (options, in->pstride);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
-      bands ? "boxblur_band" : "boxblur_strip", error);
+      q->plan->kernel, error);
   return k && gst_cl_kernel_set_args (k, error, 11, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
@@ -651,16 +601,16 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlane * in,
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local, error);
 }
 
-/* One pass for the small radii, work-items of ITEM bytes and @kind's
+/* One pass for the small radii, work-items of ITEM bytes and the plan's
  * rows, the kernel built for the radius: the small kernel, or the warps,
  * whose first and last work-items compute for their neighbours. */
 static gboolean
-blur_plane_small (GstClBoxBlur * self, OneRadiusKernel kind,
+blur_plane_small (GstClBoxBlur * self, const GstClPlanQuery * q,
     const GstClPlane * in, const GstClPlane * out, gint radius,
     const gchar * options, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  gboolean warp = kind == ONE_RADIUS_WARP;
+  gboolean warp = q->plan->id == PLAN_WARP;
   gint ip = ITEM / in->pstride, items = (in->width + ip - 1) / ip;
   gint rows = SMALL_ROWS, stack = 0;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
@@ -671,9 +621,8 @@ blur_plane_small (GstClBoxBlur * self, OneRadiusKernel kind,
   if (warp) {
     gint writers = warp_writers (radius, in->pstride);
 
-    /* as one_radius_options() built it for */
-    warp_shape (self, gst_cl_base_filter_get_context (base), radius,
-        in->pstride, in->width, in->height, &rows, &stack);
+    /* as warp_options() built it for */
+    warp_shape (q, &rows, &stack);
     global[1] = (in->height + rows - 1) / rows;
     if (stack > 0) {
       local[0] = WARP_ASYNC_GROUP;
@@ -684,7 +633,8 @@ blur_plane_small (GstClBoxBlur * self, OneRadiusKernel kind,
         local[0]);
   }
   gst_cl_box_blur_divisor (n, &magic, &shift);
-  k = one_radius_get_kernel (self, kind, options, error);
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
+      q->plan->kernel, error);
   return k && gst_cl_kernel_set_args (k, error, 9, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (n),
@@ -698,32 +648,40 @@ blur_plane_small (GstClBoxBlur * self, OneRadiusKernel kind,
  * SCAN_ROWS (the scan, after the sums its windows start from), the kernel
  * built for the radius. */
 static gboolean
-blur_plane_blocks (GstClBoxBlur * self, OneRadiusKernel kind,
+blur_plane_blocks (GstClBoxBlur * self, const GstClPlanQuery * q,
     const GstClPlane * in, const GstClPlane * out, gint radius,
-    const gchar * options, gint group, gint writers, GError ** error)
+    const gchar * options, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  gboolean scan = kind == ONE_RADIUS_SCAN;
+  gboolean scan = q->plan->id == PLAN_SCAN;
   gint rows = scan ? SCAN_ROWS : BLOCK_ROWS;
+  gint run = gst_cl_plan_get_int (q, "run", 0);
   gint ip = ITEM / in->pstride;
   gint items = (in->width + ip - 1) / ip;
-  gsize across = (gsize) (items + writers - 1) / writers;
+  gint group, writers;
+  gsize across;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
-  gsize local[2] = { group, 1 };
+  gsize local[2] = { 0, 1 };
   gsize global[2];
   cl_kernel k;
 
+  /* as blocks_options() or scan_options() built it for */
+  if (scan)
+    scan_shape (q, &group, &writers);
+  else
+    blocks_shape (q, &group, &writers);
+  across = (gsize) (items + writers - 1) / writers;
+  local[0] = group;
   if (!scan && across * ((in->height + rows - 1) / rows) < GROUPS_A_UNIT *
-      gst_cl_context_get_caps (gst_cl_base_filter_get_context
-          (base))->compute_units)
+      q->caps->compute_units)
     rows = BLOCK_FEW_ROWS;
-  if (self->run_override > 0)
-    rows = scan ? GST_ROUND_UP_N (self->run_override, SUM_ROWS) :
-        self->run_override;
+  if (run > 0)
+    rows = scan ? GST_ROUND_UP_N (run, SUM_ROWS) : run;
   global[0] = across * group;
   global[1] = (in->height + rows - 1) / rows;
   gst_cl_box_blur_divisor (n, &magic, &shift);
-  k = one_radius_get_kernel (self, kind, options, error);
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
+      q->plan->kernel, error);
   if (!k || !gst_cl_kernel_set_args (k, error, 10, GST_CL_ARG (in->mem),
           GST_CL_ARG (in->stride), GST_CL_ARG (out->mem),
           GST_CL_ARG (out->stride), GST_CL_ARG (in->width),
@@ -754,13 +712,16 @@ blur_plane_blocks (GstClBoxBlur * self, OneRadiusKernel kind,
   return gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local, error);
 }
 
+/* Two passes: column sums into a 16-bit scratch plane, then row sums of
+ * those, divided; along rows, or down columns through a transposing local
+ * tile. */
 static gboolean
-blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
-    const GstClPlane * out, gint radius, GError ** error)
+blur_plane_passes (GstClBoxBlur * self, const GstClPlanQuery * q,
+    const GstClPlane * in, const GstClPlane * out, gint radius,
+    const gchar * options, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  gboolean transposed = self->method == BOX_BLUR_RUNS_TRANSPOSED ||
-      self->method == BOX_BLUR_STRIPS || self->method == BOX_BLUR_BLOCKS;
+  gboolean transposed = q->plan->id == PLAN_TRANSPOSED;
   gint row_bytes = in->width * in->pstride;
   /* in elements of the tmp buffer: ushort along rows, pixels transposed */
   gint tmp_stride = transposed ? in->height : GST_ROUND_UP_4 (row_bytes);
@@ -769,9 +730,8 @@ blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
   gint vsum_width = transposed ? in->width : row_bytes;
   gsize tmp_size = (transposed ? (gsize) row_bytes * in->height :
       (gsize) tmp_stride * in->height) * sizeof (guint16);
-  gint run = items_per_run (self, radius);
+  gint run = items_per_run (q, radius);
   guint d = 2 * radius + 1, n = d * d, magic, shift;
-  gchar options[32];
   cl_kernel vsum, hsum;
   cl_mem tmp;
   gsize tile[2] = { 32, 1 };
@@ -781,7 +741,6 @@ blur_plane_optimized (GstClBoxBlur * self, const GstClPlane * in,
   };
 
   gst_cl_box_blur_divisor (n, &magic, &shift);
-  PASSES_OPTIONS (options, in->pstride);
   tmp = gst_cl_base_filter_get_scratch (base, 0, tmp_size, error);
   vsum = tmp ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur,
       options, transposed ? "boxblur_vsum_t" : "boxblur_vsum", error) : NULL;
@@ -810,55 +769,52 @@ gst_cl_box_blur_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
 {
   GstClBoxBlur *self = GST_CL_BOX_BLUR (base);
-  gboolean reference =
-      gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
-  /* the strips, also for a diameter the blocks were not built for */
-  gboolean strips = self->method == BOX_BLUR_STRIPS ||
-      (self->method == BOX_BLUR_BLOCKS &&
-      gst_cl_context_get_caps (gst_cl_base_filter_get_context
-          (base))->max_work_group_size >= STRIP);
-  OneRadiusKernel kind;
+  BoxBlurSettings settings;
+  GstClPlanQuery q;
   gint radius;
-  guint p;
 
   GST_OBJECT_LOCK (self);
   radius = self->diameter / 2;
   GST_OBJECT_UNLOCK (self);
 
-  /* a diameter changed while playing: its kernel built for one radius from
-   * the first frame after its background build */
-  kind = one_radius_kernel (self, radius);
-  if (kind != ONE_RADIUS_NONE && radius != self->built_radius &&
-      one_radius_ready (self, kind, in, radius)) {
-    GST_DEBUG_OBJECT (self, "%s for diameter %d ready",
-        one_radius_names[kind], 2 * radius + 1);
-    self->built_radius = radius;
+  if (gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE) {
+    for (guint p = 0; p < in->n_planes; p++)
+      if (!blur_plane_reference (base, &in->planes[p], &out->planes[p],
+              radius, error))
+        return FALSE;
+    return TRUE;
   }
 
-  for (p = 0; p < in->n_planes; p++) {
-    gint group = 0, writers = 0;
-    gchar options[ONE_RADIUS_OPTIONS];
+  /* a diameter changed while playing: the strips or the two passes until
+   * its own kernel is built */
+  settings_from_frame (&settings, radius, in);
+  gst_cl_plan_query_init (&q, self->planner,
+      gst_cl_base_filter_get_context (base), &settings, in->n_planes);
+  gst_cl_plan_select (&q);
+  for (guint p = 0; p < in->n_planes; p++) {
+    const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
+    gchar options[OPTIONS_SIZE];
     gboolean ok;
 
-    if (reference)
-      ok = blur_plane_reference (base, &in->planes[p], &out->planes[p],
-          radius, error);
-    else if (kind != ONE_RADIUS_NONE && radius == self->built_radius &&
-        one_radius_options (self, kind, radius, in->planes[p].pstride,
-            in->planes[p].width, in->planes[p].height, options, &group,
-            &writers))
-      ok = kind == ONE_RADIUS_BLOCKS || kind == ONE_RADIUS_SCAN ?
-          blur_plane_blocks (self, kind, &in->planes[p], &out->planes[p],
-          radius, options, group, writers, error) :
-          blur_plane_small (self, kind, &in->planes[p], &out->planes[p],
-          radius, options, error);
-    else if ((strips && radius <= STRIP_MAX_RADIUS) ||
-        (self->method == BOX_BLUR_BANDS && radius <= BAND_MAX_RADIUS))
-      ok = blur_plane_one_pass (self, &in->planes[p], &out->planes[p],
-          radius, error);
-    else
-      ok = blur_plane_optimized (self, &in->planes[p], &out->planes[p],
-          radius, error);
+    gst_cl_plan_get_options (&q, p, options, sizeof (options));
+    q.part = p;
+    switch (q.plan->id) {
+      case PLAN_SCAN:
+      case PLAN_BLOCKS:
+        ok = blur_plane_blocks (self, &q, src, dst, radius, options, error);
+        break;
+      case PLAN_SMALL:
+      case PLAN_WARP:
+        ok = blur_plane_small (self, &q, src, dst, radius, options, error);
+        break;
+      case PLAN_STRIPS:
+      case PLAN_BANDS:
+        ok = blur_plane_one_pass (self, &q, src, dst, radius, options, error);
+        break;
+      default:
+        ok = blur_plane_passes (self, &q, src, dst, radius, options, error);
+        break;
+    }
     if (!ok)
       return FALSE;
   }
@@ -950,4 +906,5 @@ static void
 gst_cl_box_blur_init (GstClBoxBlur * self)
 {
   self->diameter = DEFAULT_DIAMETER;
+  self->planner = gst_cl_plan_attach (GST_ELEMENT (self), "clboxblur", plans);
 }

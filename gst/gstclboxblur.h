@@ -16,8 +16,6 @@ GST_ELEMENT_REGISTER_DECLARE (clboxblur);
 
 void gst_cl_box_blur_divisor (guint n, guint * magic, guint * shift);
 
-guint gst_cl_box_blur_get_built_diameter (GstClBoxBlur * self);
-
 /* the largest diameter boxblur_band (kernels/boxblur.cl) takes: its column
  * sums keep 64 bytes each side, and it divides in single precision */
 #define GST_CL_BOX_BLUR_BAND_MAX_DIAMETER 31

@@ -32,9 +32,7 @@
 
 #include "gstclepsilon.h"
 #include "gstclkernels.h"
-#include "cl/gstclprogram.h"
-
-#include <string.h>
+#include "cl/gstclplan.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_epsilon_debug);
 #define GST_CAT_DEFAULT gst_cl_epsilon_debug
@@ -53,82 +51,88 @@ enum
   PROP_DIAMETER,
 };
 
+/* What the plans are chosen for: the radius, built into the optimized
+ * kernels so that their window loops unroll, and the chroma planes they
+ * copy. */
+typedef struct
+{
+  gint radius;
+  guint chroma_planes;
+} EpsilonSettings;
+
 struct _GstClEpsilon
 {
   GstClBaseFilter parent;
 
   guint threshold;
   guint diameter;
-  /* the optimized kernel and its outputs per work-item: as set for a
-   * benchmark (NULL, 0 = automatic), and as picked for the device */
-  const gchar *forced_kernel;
-  guint forced_pixels;
-  const gchar *kernel;
-  guint pixels;
-  guint pixels_wide_window;
-  /* epsilon_tiled in packed halves, where the compiler takes PTX */
-  gboolean halves;
-  /* the radius at negotiation, whose optimized kernel a frame waits for;
-   * one changed while playing is built in the background */
-  gint negotiated_radius;
+  GstClPlanner *planner;
 };
 
 G_DEFINE_TYPE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_CL_BASE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (clepsilon, "clepsilon", GST_RANK_NONE,
     GST_TYPE_CL_EPSILON);
 
-/* The optimized kernel and its outputs per work-item, by device type, for
- * small windows and for windows wider than 9.
- * CPUs (PoCL, 1920x1080, threshold 20, d = 9): 16-bit vectors, 16 outputs,
- * 5-6 ms, where 8 take 8-9, 4 take 24, the reference 62; the order is the
- * same for d = 3 and d = 15.
- * GPUs (H100, 3840x2160 NV12, threshold 20, kernel time): floats from a
- * local tile, sum and count in one accumulator (see kernels/epsilon.cl). At
- * d = 9, 16 outputs take 0.118 ms, 8 take 0.125, 4 take 0.130, the same
- * floats loaded by each work-item (epsilon_packed) 0.141, the 16-bit vector
- * kernel 0.280, the reference 0.416. At d = 15, 8 outputs take 0.265, 16
- * 0.275, against 1.020 for the reference.
- * Where the compiler takes PTX, the tile in packed halves, two outputs an
- * instruction: 8 outputs take 0.085 ms at d = 9 and 0.192 at d = 15, 16
- * take 0.088 and 0.197, and at 1920x1080 0.026 against 0.031.
- * GST_CL_EPSILON_KERNEL=vector|packed|tiled|tiled-float overrides the
- * kernel, to compare (tiled-float: the tile in floats everywhere). */
+/* The optimized kernels (the plans below) and their outputs per
+ * work-item, by device type, for small windows and for windows wider than
+ * 9, as measured (docs/clepsilon.md): on CPUs 16-bit vectors, 16 outputs;
+ * on GPUs floats from a local tile, sum and count in one accumulator (see
+ * kernels/epsilon.cl), 16 outputs, 8 for the wider windows; where the
+ * compiler takes PTX, the tile in packed halves, two outputs an
+ * instruction, 8 outputs. Elsewhere the floats each work-item loads. */
 #define WIDE_WINDOW_RADIUS 4
 #define FALLBACK_PIXELS_PER_ITEM 4
 #define HALVES_PIXELS_PER_ITEM 8
 
-static const struct
+typedef enum
 {
-  cl_device_type type;
-  const gchar *kernel;
-  guint pixels;
-  guint pixels_wide_window;
-} kernels[] = {
-  {CL_DEVICE_TYPE_GPU, "epsilon_tiled", 16, 8},
-  {CL_DEVICE_TYPE_CPU, "epsilon_optimized", 16, 16},
-};
+  PLAN_TILED,
+  PLAN_TILED_FLOAT,
+  PLAN_VECTOR,
+  PLAN_PACKED,
+  PLAN_REFERENCE,
+} EpsilonPlan;
 
 /* The work-group of epsilon_tiled, whose local tile holds the pixels under
  * the windows of its LX * pixels by LY outputs: 16 by 8 in floats, 8 by 32
- * in halves (H100, 4K NV12, threshold 20, kernel ms, against 16 by 8: d =
- * 3 0.0266 -> 0.0263, 9 0.0721 -> 0.0697, 13 0.1411 -> 0.1310, 15 0.1816
- * -> 0.1755; 8 by 16 0.0700 at d = 9 but 0.139 at 13; in floats 8 by 32
- * took d = 9 from 0.0937 to 0.1027). */
+ * in halves, measured best for each (docs/clepsilon.md). */
 #define TILED_LX 16
 #define TILED_LY 8
 #define HALVES_LX 8
 #define HALVES_LY 32
 
-static void
-tiled_group (gboolean halves, gsize local[2])
+/* epsilon_tiled in packed halves: the plan tiled where the compiler takes
+ * PTX */
+static gboolean
+halves (const GstClPlanQuery * q)
 {
-  local[0] = halves ? HALVES_LX : TILED_LX;
-  local[1] = halves ? HALVES_LY : TILED_LY;
+  return q->plan->id == PLAN_TILED && q->caps->nv_ptx;
 }
 
-static const gchar *const kernel_names[] = {
-  "epsilon_optimized", "epsilon_packed", "epsilon_tiled", NULL
-};
+static void
+tiled_group (const GstClPlanQuery * q, gsize local[2])
+{
+  local[0] = halves (q) ? HALVES_LX : TILED_LX;
+  local[1] = halves (q) ? HALVES_LY : TILED_LY;
+}
+
+/* the outputs per work-item of @q's plan: the tunable px, else the
+ * device's */
+static guint
+pixels_per_item (const GstClPlanQuery * q)
+{
+  gint radius = ((const EpsilonSettings *) q->settings)->radius;
+
+  if (gst_cl_plan_get_int (q, "px", 0) > 0)
+    return gst_cl_plan_get_int (q, "px", 0);
+  if (halves (q))
+    return HALVES_PIXELS_PER_ITEM;
+  if (q->caps->type & CL_DEVICE_TYPE_GPU)
+    return radius > WIDE_WINDOW_RADIUS ? 8 : 16;
+  if (q->caps->type & CL_DEVICE_TYPE_CPU)
+    return 16;
+  return FALLBACK_PIXELS_PER_ITEM;
+}
 
 /* Bytes of local memory that epsilon_tiled needs in work-groups of @local,
  * as its SKEW and PITCH. */
@@ -140,77 +144,116 @@ tiled_local_size (guint radius, guint pixels, const gsize local[2])
   return (local[1] + 2 * radius) * (w + w / 32 * 4) * sizeof (gfloat);
 }
 
-/**
- * gst_cl_epsilon_set_kernel:
- * @kernel: (nullable): `epsilon_optimized`, `epsilon_packed` or
- *   `epsilon_tiled`, or %NULL for the device's
- * @pixels: outputs per work-item: 1, 2, 4, 8 or 16 (a multiple of 4 for
- *   `epsilon_tiled`), or 0 for the device's
- *
- * Overrides the optimized kernel picked for the device, from the next frame
- * on; for benchmarks and tests.
- */
-void
-gst_cl_epsilon_set_kernel (GstClEpsilon * self, const gchar * kernel,
-    guint pixels)
+/* the optimized kernels take 1, 2, 4, 8 or 16 outputs a work-item */
+static gboolean
+optimized_takes (const GstClPlanQuery * q)
 {
-  const gchar *name = NULL;
+  guint pixels = pixels_per_item (q);
 
-  g_return_if_fail (GST_IS_CL_EPSILON (self));
-  g_return_if_fail (pixels <= 16 && (pixels & (pixels - 1)) == 0);
-  for (guint i = 0; kernel && kernel_names[i]; i++)
-    if (strcmp (kernel, kernel_names[i]) == 0)
-      name = kernel_names[i];
-  g_return_if_fail (!kernel || name);
-  g_return_if_fail (!name || strcmp (name, "epsilon_tiled") != 0 ||
-      pixels % 4 == 0);
-
-  GST_OBJECT_LOCK (self);
-  self->forced_kernel = name;
-  self->forced_pixels = pixels;
-  GST_OBJECT_UNLOCK (self);
+  return pixels <= 16 && (pixels & (pixels - 1)) == 0;
 }
 
+/* the tiled kernel reads its outputs 4 at a time, from a local tile that
+ * must fit */
+static gboolean
+tiled_takes (const GstClPlanQuery * q)
+{
+  gint radius = ((const EpsilonSettings *) q->settings)->radius;
+  guint pixels = pixels_per_item (q);
+  gsize local[2];
+
+  tiled_group (q, local);
+  return optimized_takes (q) && pixels % 4 == 0 &&
+      tiled_local_size (radius, pixels, local) <= q->caps->local_mem_size &&
+      local[0] * local[1] <= q->caps->max_work_group_size;
+}
+
+static gboolean
+gpu_prefers (const GstClPlanQuery * q)
+{
+  return (q->caps->type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
+static gboolean
+cpu_prefers (const GstClPlanQuery * q)
+{
+  return (q->caps->type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+/* the build options of the optimized kernels: the radius is built in, so
+ * that the window loops unroll */
+static void
+optimized_options (const GstClPlanQuery * q, gchar * options, gsize size)
+{
+  const EpsilonSettings *s = q->settings;
+  gint n = g_snprintf (options, size, "-DRADIUS=%d -DPX=%u -DCHROMA=%u",
+      s->radius, pixels_per_item (q), s->chroma_planes);
+
+  if (q->plan->id == PLAN_TILED || q->plan->id == PLAN_TILED_FLOAT) {
+    gsize local[2];
+
+    tiled_group (q, local);
+    g_snprintf (options + n, size - n, " -DLX=%d -DLY=%d%s", (gint) local[0],
+        (gint) local[1], halves (q) ? " -DNV_PTX" : "");
+  }
+}
+
+/* In the order they are tried; tiled-float keeps the tile in floats where
+ * the compiler takes PTX, to compare. The reference kernel, which takes
+ * any diameter, serves while the kernel of a diameter changed while
+ * playing builds (docs/clepsilon.md says how long). The tunable px: the
+ * outputs a work-item, 1, 2, 4, 8 or 16 (a multiple of 4 for the tiles). */
+static const GstClPlan plans[] = {
+  {"tiled", PLAN_TILED, tiled_takes, gpu_prefers, gst_cl_kernel_epsilon,
+      "epsilon_tiled", optimized_options, GST_CL_PLAN_BUILT_FOR_SETTINGS, "px"},
+  {"tiled-float", PLAN_TILED_FLOAT, tiled_takes, NULL, gst_cl_kernel_epsilon,
+      "epsilon_tiled", optimized_options, GST_CL_PLAN_BUILT_FOR_SETTINGS, "px"},
+  {"vector", PLAN_VECTOR, optimized_takes, cpu_prefers, gst_cl_kernel_epsilon,
+        "epsilon_optimized", optimized_options,
+      GST_CL_PLAN_BUILT_FOR_SETTINGS, "px"},
+  {"packed", PLAN_PACKED, optimized_takes, gst_cl_plan_always,
+        gst_cl_kernel_epsilon, "epsilon_packed", optimized_options,
+      GST_CL_PLAN_BUILT_FOR_SETTINGS, "px"},
+  {"reference", PLAN_REFERENCE, NULL, NULL, gst_cl_kernel_epsilon,
+      "epsilon_reference", NULL, GST_CL_PLAN_FALLBACK, NULL},
+  {NULL}
+};
+
+/* the chroma planes the optimized kernels copy themselves, after the
+ * luma: one command a frame, where many streams share a driver that
+ * serializes its calls */
+static guint
+chroma_planes (const GstClFrame * frame)
+{
+  return frame->n_planes > 1 && frame->n_planes <= 3 &&
+      frame->planes[1].height <= frame->planes[0].height ?
+      frame->n_planes - 1 : 0;
+}
+
+/* The plan for the diameter the stream starts with, its kernel built
+ * here. */
 static gboolean
 gst_cl_epsilon_set_info (GstClBaseFilter * base,
     const GstVideoInfo * in_info, const GstVideoInfo * out_info,
     GError ** error)
 {
   GstClEpsilon *self = GST_CL_EPSILON (base);
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
-  cl_device_type type = gst_cl_context_get_caps (ctx)->type;
-  const gchar *env = g_getenv ("GST_CL_EPSILON_KERNEL");
-  guint i;
+  EpsilonSettings settings;
+  GstClPlanQuery q;
+  GstClFrame frame;
 
-  self->kernel = "epsilon_packed";
-  self->pixels = self->pixels_wide_window = FALLBACK_PIXELS_PER_ITEM;
-  for (i = 0; i < G_N_ELEMENTS (kernels); i++) {
-    if (type & kernels[i].type) {
-      self->kernel = kernels[i].kernel;
-      self->pixels = kernels[i].pixels;
-      self->pixels_wide_window = kernels[i].pixels_wide_window;
-      break;
-    }
-  }
-  if (g_strcmp0 (env, "vector") == 0)
-    self->kernel = "epsilon_optimized";
-  else if (g_strcmp0 (env, "packed") == 0)
-    self->kernel = "epsilon_packed";
-  else if (g_strcmp0 (env, "tiled") == 0 || g_strcmp0 (env, "tiled-float") == 0)
-    self->kernel = "epsilon_tiled";
-  self->halves = gst_cl_context_get_caps (ctx)->nv_ptx
-      && g_strcmp0 (env, "tiled-float") != 0;
-  if (self->halves && strcmp (self->kernel, "epsilon_tiled") == 0)
-    self->pixels = self->pixels_wide_window = HALVES_PIXELS_PER_ITEM;
-  GST_DEBUG_OBJECT (self, "%s%s, %u pixels per work-item", self->kernel,
-      self->halves ? " in halves" : "", self->pixels);
-
+  if (gst_cl_base_filter_get_variant (base) != GST_CL_VARIANT_OPTIMIZED)
+    return TRUE;
   GST_OBJECT_LOCK (self);
-  self->negotiated_radius = self->diameter / 2;
+  settings.radius = self->diameter / 2;
   GST_OBJECT_UNLOCK (self);
-  /* what serves a diameter changed while playing until its own kernel is
-   * built */
-  gst_cl_program_ready (ctx, gst_cl_kernel_epsilon, "");
+  gst_cl_frame_set_geometry (&frame, out_info);
+  settings.chroma_planes = chroma_planes (&frame);
+  gst_cl_plan_query_init (&q, self->planner,
+      gst_cl_base_filter_get_context (base), &settings, 1);
+  if (!gst_cl_plan_prepare (&q, error))
+    return FALSE;
+  GST_DEBUG_OBJECT (self, "%u pixels per work-item", pixels_per_item (&q));
   return TRUE;
 }
 
@@ -230,46 +273,37 @@ filter_luma_reference (GstClBaseFilter * base, const GstClPlane * in,
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
 }
 
-/* the build options of the optimized @kernel: the radius is built in, so
- * that the window loops unroll */
-static void
-optimized_options (gchar * options, gsize size, const gchar * kernel,
-    gint radius, guint pixels, guint chroma_planes, gboolean halves,
-    const gsize local[2])
-{
-  gint n = g_snprintf (options, size, "-DRADIUS=%d -DPX=%u -DCHROMA=%u",
-      radius, pixels, chroma_planes);
-
-  if (strcmp (kernel, "epsilon_tiled") == 0)
-    g_snprintf (options + n, size - n, " -DLX=%d -DLY=%d%s", (gint) local[0],
-        (gint) local[1], halves ? " -DNV_PTX" : "");
-}
-
-/* The luma of @in filtered into @out's; the planes after it (1 or 2, the
- * same size), copied by the same work-items where @chroma. */
+/* The luma of @in filtered into @out's by @q's plan; the planes after it
+ * (1 or 2, the same size), copied by the same work-items where the plan's
+ * settings say. */
 static gboolean
-filter_luma_optimized (GstClBaseFilter * base, const GstClFrame * in,
-    const GstClFrame * out, gboolean chroma, gint threshold,
-    const gchar * kernel, const gchar * options, guint pixels,
-    const gsize local[2], GError ** error)
+filter_luma_optimized (GstClBaseFilter * base, const GstClPlanQuery * q,
+    const GstClFrame * in, const GstClFrame * out, gint threshold,
+    GError ** error)
 {
+  const EpsilonSettings *s = q->settings;
   const GstClPlane *y_in = &in->planes[0], *y_out = &out->planes[0];
   const GstClPlane *c0_in = &in->planes[1], *c0_out = &out->planes[1];
   const GstClPlane *c1_in = &in->planes[in->n_planes - 1];
   const GstClPlane *c1_out = &out->planes[out->n_planes - 1];
+  guint pixels = pixels_per_item (q);
   gsize global[2] = { (y_in->width + pixels - 1) / pixels, y_in->height };
-  gboolean tiled = strcmp (kernel, "epsilon_tiled") == 0;
+  gboolean tiled = q->plan->id == PLAN_TILED || q->plan->id == PLAN_TILED_FLOAT;
   gint c_bytes = c0_in->width * c0_in->pstride, c_rows = c0_in->height;
+  gchar options[128];
+  gsize local[2];
   cl_kernel k;
 
+  gst_cl_plan_get_options (q, 0, options, sizeof (options));
+  tiled_group (q, local);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_epsilon, options,
-      kernel, error);
+      q->plan->kernel, error);
   if (!k || !gst_cl_kernel_set_args (k, error, 7, GST_CL_ARG (y_in->mem),
           GST_CL_ARG (y_in->stride), GST_CL_ARG (y_out->mem),
           GST_CL_ARG (y_out->stride), GST_CL_ARG (y_in->width),
           GST_CL_ARG (y_in->height), GST_CL_ARG (threshold)))
     return FALSE;
-  if (chroma && !gst_cl_kernel_set_args_from (k, 7, error, 10,
+  if (s->chroma_planes && !gst_cl_kernel_set_args_from (k, 7, error, 10,
           GST_CL_ARG (c0_in->mem), GST_CL_ARG (c0_in->stride),
           GST_CL_ARG (c0_out->mem), GST_CL_ARG (c0_out->stride),
           GST_CL_ARG (c1_in->mem), GST_CL_ARG (c1_in->stride),
@@ -285,61 +319,35 @@ gst_cl_epsilon_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
 {
   GstClEpsilon *self = GST_CL_EPSILON (base);
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
   gboolean reference =
       gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
-  const gchar *kernel;
-  gint radius, threshold;
-  guint pixels, p;
-  gboolean ok, chroma, halves;
-  gsize local[2];
-  gchar options[128];
+  EpsilonSettings settings;
+  GstClPlanQuery q;
+  gint threshold;
+  gboolean ok, chroma = FALSE;
 
   GST_OBJECT_LOCK (self);
-  radius = self->diameter / 2;
+  settings.radius = self->diameter / 2;
   threshold = self->threshold;
-  kernel = self->forced_kernel ? self->forced_kernel : self->kernel;
-  halves = self->halves;
-  if (self->forced_pixels)
-    pixels = self->forced_pixels;
-  else if (radius > WIDE_WINDOW_RADIUS)
-    pixels = self->pixels_wide_window;
-  else
-    pixels = self->pixels;
   GST_OBJECT_UNLOCK (self);
+  settings.chroma_planes = chroma_planes (out);
 
-  /* the tiled kernel reads its outputs 4 at a time, from a local tile that
-   * must fit */
-  tiled_group (halves, local);
-  if (strcmp (kernel, "epsilon_tiled") == 0 && (pixels % 4 ||
-          tiled_local_size (radius, pixels, local) >
-          gst_cl_context_get_caps (ctx)->local_mem_size ||
-          local[0] * local[1] >
-          gst_cl_context_get_caps (ctx)->max_work_group_size))
-    kernel = "epsilon_packed";
-
-  /* the optimized kernels copy the chroma themselves: one command a frame,
-   * where many streams share a driver that serializes its calls */
-  chroma = out->n_planes > 1 && out->n_planes <= 3 &&
-      out->planes[1].height <= out->planes[0].height;
-  optimized_options (options, sizeof (options), kernel, radius, pixels,
-      chroma ? out->n_planes - 1 : 0, halves, local);
-  /* a diameter changed while playing: the reference kernel, which takes
-   * any, until the optimized one for it is built (a second or two on an
-   * H100 the first time) */
-  if (!reference && radius != self->negotiated_radius &&
-      !gst_cl_program_ready (ctx, gst_cl_kernel_epsilon, options)) {
-    GST_LOG_OBJECT (self, "d = %d: the reference kernel while the optimized "
-        "one builds", 2 * radius + 1);
-    reference = TRUE;
+  /* a diameter changed while playing: the reference kernel until the
+   * optimized one for it is built */
+  if (!reference) {
+    gst_cl_plan_query_init (&q, self->planner,
+        gst_cl_base_filter_get_context (base), &settings, 1);
+    reference = gst_cl_plan_select (&q)->id == PLAN_REFERENCE;
   }
-  chroma &= !reference;
-  ok = reference ?
-      filter_luma_reference (base, &in->planes[0], &out->planes[0], radius,
-      threshold, error) : filter_luma_optimized (base, in, out, chroma,
-      threshold, kernel, options, pixels, local, error);
+  if (reference) {
+    ok = filter_luma_reference (base, &in->planes[0], &out->planes[0],
+        settings.radius, threshold, error);
+  } else {
+    ok = filter_luma_optimized (base, &q, in, out, threshold, error);
+    chroma = settings.chroma_planes > 0;
+  }
 
-  for (p = 1; ok && !chroma && p < out->n_planes; p++)
+  for (guint p = 1; ok && !chroma && p < out->n_planes; p++)
     ok = gst_cl_base_filter_copy_plane (base, &in->planes[p],
         &out->planes[p], error);
   return ok;
@@ -447,7 +455,5 @@ gst_cl_epsilon_init (GstClEpsilon * self)
 {
   self->threshold = DEFAULT_THRESHOLD;
   self->diameter = DEFAULT_DIAMETER;
-  self->negotiated_radius = -1;
-  self->kernel = "epsilon_packed";
-  self->pixels = self->pixels_wide_window = FALLBACK_PIXELS_PER_ITEM;
+  self->planner = gst_cl_plan_attach (GST_ELEMENT (self), "clepsilon", plans);
 }

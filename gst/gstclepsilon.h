@@ -14,7 +14,4 @@ G_DECLARE_FINAL_TYPE (GstClEpsilon, gst_cl_epsilon, GST, CL_EPSILON,
 
 GST_ELEMENT_REGISTER_DECLARE (clepsilon);
 
-void gst_cl_epsilon_set_kernel (GstClEpsilon * self, const gchar * kernel,
-    guint pixels);
-
 G_END_DECLS

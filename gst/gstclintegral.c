@@ -47,6 +47,7 @@
 #include "cl/gstclerror.h"
 #include "cl/gstclmemory.h"
 #include "cl/gstclpool.h"
+#include "cl/gstclplan.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define GST_CAT_DEFAULT gst_cl_integral_debug
@@ -75,6 +76,7 @@ struct _GstClIntegral
   gboolean squared;
   /* the tables' buffers (sum, sqsum), on the device */
   GstBufferPool *pools[2];
+  GstClPlanner *planner;
 };
 
 G_DEFINE_TYPE (GstClIntegral, gst_cl_integral, GST_TYPE_CL_BASE_FILTER);
@@ -108,12 +110,12 @@ run (GstClBaseFilter * base, const gchar * options, const gchar * name,
 
 typedef enum
 {
-  METHOD_SCANS,
-  METHOD_STRIPS,
-  METHOD_BANDS,
-  METHOD_BLOCKS,
-  METHOD_TILES,
-} Method;
+  PLAN_SCANS,
+  PLAN_STRIPS,
+  PLAN_BANDS,
+  PLAN_BLOCKS,
+  PLAN_TILES,
+} IntegralPlan;
 
 /* the work-group of integral_tile_* (kernels/integral.cl) */
 #define TILE_W 128
@@ -121,35 +123,36 @@ typedef enum
 #define TILE_LX 32
 #define TILE_LY 8
 
-/* The optimized method, by device type. PoCL (2 cores, GRAY8, kernel time):
- * the bands about 0.45 ms at 1080p, the strips 0.5 (0.85 with 8 pixels a
- * step); the two scans with vector columns 1.42
- * ms at 1080p, 6.84 at 4K; the 4x4 blocks 1.95 and 9.88; the reference 1.81
- * and 22.6 (docs/benchmarks-journal.md). H100: the blocks 0.267
- * and 0.593 ms against 0.745 and 1.931 for the reference; the tiles, on
- * devices whose work-groups take 32 x 8 work-items, see docs/clintegral.md.
- * GST_CL_INTEGRAL_METHOD=scans|strips|bands|blocks|tiles overrides, to test
- * each anywhere. */
-static Method
-choose_method (GstClContext * ctx)
+static gboolean
+tiles_takes (const GstClPlanQuery * q)
 {
-  const gchar *env = g_getenv ("GST_CL_INTEGRAL_METHOD");
-
-  if (g_strcmp0 (env, "blocks") == 0)
-    return METHOD_BLOCKS;
-  if (g_strcmp0 (env, "scans") == 0)
-    return METHOD_SCANS;
-  if (g_strcmp0 (env, "tiles") == 0)
-    return METHOD_TILES;
-  if (g_strcmp0 (env, "strips") == 0)
-    return METHOD_STRIPS;
-  if (g_strcmp0 (env, "bands") == 0)
-    return METHOD_BANDS;
-  if (!(gst_cl_context_get_caps (ctx)->type & CL_DEVICE_TYPE_GPU))
-    return METHOD_BANDS;
-  return gst_cl_context_get_caps (ctx)->max_work_group_size >=
-      TILE_LX * TILE_LY ? METHOD_TILES : METHOD_BLOCKS;
+  return q->caps->max_work_group_size >= TILE_LX * TILE_LY;
 }
+
+static gboolean
+gpu_prefers (const GstClPlanQuery * q)
+{
+  return (q->caps->type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
+/* The optimized plans, in the order they are tried, as measured
+ * (docs/clintegral.md): on GPUs the tiles where their work-groups of 32 x
+ * 8 work-items fit, else the 4x4 blocks; elsewhere the bands. The strips
+ * and the two scans with vector columns are there to compare. Their
+ * programs take no setting but squared, which changes no plan. */
+static const GstClPlan plans[] = {
+  {"tiles", PLAN_TILES, tiles_takes, gpu_prefers, gst_cl_kernel_integral,
+      "integral_tile_sums", NULL, GST_CL_PLAN_NONE, NULL},
+  {"blocks", PLAN_BLOCKS, NULL, gpu_prefers, gst_cl_kernel_integral,
+      "integral_block", NULL, GST_CL_PLAN_NONE, NULL},
+  {"bands", PLAN_BANDS, NULL, gst_cl_plan_always, gst_cl_kernel_integral,
+      "integral_band_sums", NULL, GST_CL_PLAN_NONE, NULL},
+  {"strips", PLAN_STRIPS, NULL, NULL, gst_cl_kernel_integral,
+      "integral_strip_carries", NULL, GST_CL_PLAN_NONE, NULL},
+  {"scans", PLAN_SCANS, NULL, NULL, gst_cl_kernel_integral, "integral_rows",
+      NULL, GST_CL_PLAN_NONE, NULL},
+  {NULL}
+};
 
 /* The three passes over 128 x 32 tiles (kernels/integral.cl): the tiles'
  * totals into one scratch buffer, their carries into another. With
@@ -273,24 +276,21 @@ integral_bands (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
 /* Enqueues the integral image of @in into @table, @elem_size bytes an
  * element, one row of the plane's width a row. */
 static gboolean
-integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
-    gsize elem_size, const gchar * options, GError ** error)
+integral_table (GstClBaseFilter * base, IntegralPlan plan,
+    gboolean reference, const GstClPlane * in, cl_mem table, gsize elem_size,
+    const gchar * options, GError ** error)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (base);
-  gboolean reference =
-      gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
   gint w = in->width, h = in->height, pitch = w;
   gint blocks_w = (w + 3) / 4, blocks_h = (h + 3) / 4;
-  Method method = choose_method (ctx);
   cl_mem vert, horiz;
 
-  if (!reference && method == METHOD_STRIPS)
+  if (!reference && plan == PLAN_STRIPS)
     return integral_strips (base, in, table, elem_size, options, error);
-  if (!reference && method == METHOD_BANDS)
+  if (!reference && plan == PLAN_BANDS)
     return integral_bands (base, in, table, elem_size, options, error);
   /* the reference's two passes, the columns in vectors; else the 4x4 blocks
    * (see kernels/integral.cl) */
-  if (reference || method == METHOD_SCANS)
+  if (reference || plan == PLAN_SCANS)
     return run (base, options, "integral_rows", 1, h, 1, NULL, error, 6,
         GST_CL_ARG (in->mem), GST_CL_ARG (in->stride), GST_CL_ARG (table),
         GST_CL_ARG (pitch), GST_CL_ARG (w), GST_CL_ARG (h)) &&
@@ -324,15 +324,26 @@ integral_table (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
  * into @sq_table where not NULL: in one go by tiles, else one after the
  * other. */
 static gboolean
-integral_tables (GstClBaseFilter * base, const GstClPlane * in, cl_mem table,
+integral_tables (GstClIntegral * self, const GstClPlane * in, cl_mem table,
     cl_mem sq_table, GError ** error)
 {
-  if (gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_OPTIMIZED &&
-      choose_method (gst_cl_base_filter_get_context (base)) == METHOD_TILES)
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  gboolean reference =
+      gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
+  IntegralPlan plan = PLAN_SCANS;
+
+  if (!reference) {
+    GstClPlanQuery q;
+
+    gst_cl_plan_query_init (&q, self->planner,
+        gst_cl_base_filter_get_context (base), NULL, 1);
+    plan = gst_cl_plan_select (&q)->id;
+  }
+  if (plan == PLAN_TILES)
     return integral_tiles (base, in, table, sq_table, error);
-  return integral_table (base, in, table, sizeof (guint32), "", error) &&
-      (!sq_table || integral_table (base, in, sq_table, sizeof (guint64),
-          "-DSQUARED", error));
+  return integral_table (base, plan, reference, in, table, sizeof (guint32),
+      "", error) && (!sq_table || integral_table (base, plan, reference, in,
+          sq_table, sizeof (guint64), "-DSQUARED", error));
 }
 
 static void
@@ -390,7 +401,8 @@ enqueue_tables (GstClBaseFilter * base, const GstClPlane * luma,
 
   if (!gst_cl_core_map_tables (core, buffers, sqsum ? 2 : 1, tables, error))
     return FALSE;
-  ok = integral_tables (base, luma, tables[0], tables[1], error);
+  ok = integral_tables (GST_CL_INTEGRAL (base), luma, tables[0], tables[1],
+      error);
   gst_cl_core_unmap_tables (core);
   return ok;
 }
@@ -541,5 +553,6 @@ static void
 gst_cl_integral_init (GstClIntegral * self)
 {
   self->squared = DEFAULT_SQUARED;
+  self->planner = gst_cl_plan_attach (GST_ELEMENT (self), "clintegral", plans);
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }

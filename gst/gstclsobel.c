@@ -26,8 +26,7 @@
 
 #include "gstclsobel.h"
 #include "gstclkernels.h"
-
-#include <string.h>
+#include "cl/gstclplan.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_sobel_debug);
 #define GST_CAT_DEFAULT gst_cl_sobel_debug
@@ -49,46 +48,101 @@ struct _GstClSobel
   GstClBaseFilter parent;
 
   GstClSobelMode mode;
-  /* the optimized kernel and its tile: as set for a benchmark (NULL and 0 =
-   * automatic), and as picked for the device */
-  const gchar *forced_kernel;
-  guint forced_w, forced_h;
-  const gchar *kernel;
-  guint tile_w, tile_h;
+  GstClPlanner *planner;
 };
 
 G_DEFINE_TYPE (GstClSobel, gst_cl_sobel, GST_TYPE_CL_BASE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (clsobel, "clsobel", GST_RANK_NONE,
     GST_TYPE_CL_SOBEL);
 
-/* The optimized kernel and its outputs per work-item, by device type.
- * GPUs (H100, 3840x2160 GRAY8, l1, kernel time): sobel_words, 4 x 8 outputs
- * in work-groups of 32 x 8, 0.0134 ms (4 x 4: 0.0138; 4 x 1: 0.0197; in
- * the driver's work-groups 0.0143), against 0.0276 for the reference and
- * 0.0088 for a copy of the frame; the 16-bit vector kernel's best tile, 4 x
- * 4, takes 0.0195, or 0.016 in 32-bit vectors. Every kernel there, even an
- * empty one, takes 7 us.
- * CPUs (PoCL, 1920x1080): sobel_optimized, 16 x 8 and 16 x 16 tie at
- * 0.7-0.8 ms, ahead of 16 x 4 (0.9) and 16 x 1 (1.0-1.3), the reference
- * taking 2.6-2.9 ms; 16 x 8 leaves more work-items to more cores.
- * GST_CL_SOBEL_KERNEL=optimized|words overrides the kernel, to compare. */
+typedef enum
+{
+  PLAN_WORDS,
+  PLAN_OPTIMIZED,
+} SobelPlan;
+
+/* The optimized kernel (the plans below) and its outputs per work-item,
+ * by device type, as measured (docs/clsobel.md): on GPUs sobel_words, 4 x
+ * 8 outputs in work-groups of 32 x 8; on CPUs sobel_optimized, whose 16 x
+ * 8 ties with 16 x 16 and leaves more work-items to more cores. */
 static const struct
 {
   cl_device_type type;
-  const gchar *kernel;
   guint w, h;
 } tiles[] = {
-  {CL_DEVICE_TYPE_GPU, "sobel_words", 4, 8},
-  {CL_DEVICE_TYPE_CPU, "sobel_optimized", 16, 8},
+  {CL_DEVICE_TYPE_GPU, 4, 8},
+  {CL_DEVICE_TYPE_CPU, 16, 8},
 };
 
 /* the work-group of sobel_words */
 #define WORDS_LX 32
 #define WORDS_LY 8
 
-#define FALLBACK_KERNEL "sobel_optimized"
 #define FALLBACK_TILE_W 16
 #define FALLBACK_TILE_H 1
+
+/* the outputs a work-item of @q's plan takes: the tunable tile, else the
+ * device's; sobel_words has words of 4 outputs */
+static void
+tile_size (const GstClPlanQuery * q, gint * w, gint * h)
+{
+  *w = FALLBACK_TILE_W;
+  *h = FALLBACK_TILE_H;
+  for (guint i = 0; i < G_N_ELEMENTS (tiles); i++) {
+    if (q->caps->type & tiles[i].type) {
+      *w = tiles[i].w;
+      *h = tiles[i].h;
+      break;
+    }
+  }
+  gst_cl_plan_get_size (q, "tile", w, h);
+  if (q->plan->id == PLAN_WORDS)
+    *w = 4;
+}
+
+/* the tiles the kernels take: 2, 4, 8 or 16 outputs along a row (4 in
+ * sobel_words) by 1 to MAX_TILE_H rows */
+static gboolean
+tile_takes (const GstClPlanQuery * q)
+{
+  gint w = 0, h = 0;
+
+  if (!gst_cl_plan_get_size (q, "tile", &w, &h))
+    return TRUE;
+  return (q->plan->id == PLAN_WORDS ? w == 4 : (w == 2 || w == 4 || w == 8
+          || w == 16)) && h >= 1 && h <= MAX_TILE_H;
+}
+
+static gboolean
+gpu_prefers (const GstClPlanQuery * q)
+{
+  return (q->caps->type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
+static void
+sobel_options (const GstClPlanQuery * q, gchar * options, gsize size)
+{
+  GstClSobelMode mode = *(const GstClSobelMode *) q->settings;
+  gint w, h;
+
+  tile_size (q, &w, &h);
+  if (q->plan->id == PLAN_WORDS)
+    g_snprintf (options, size, "-DMODE=%d -DWORDS -DPX_H=%d%s", mode, h,
+        q->caps->nv_ptx ? " -DNV_PTX" : "");
+  else
+    g_snprintf (options, size, "-DMODE=%d -DPX_W=%d -DPX_H=%d", mode, w, h);
+}
+
+/* In the order they are tried. The tunable tile: WxH outputs a work-item
+ * (4xH for the words). */
+static const GstClPlan plans[] = {
+  {"words", PLAN_WORDS, tile_takes, gpu_prefers, gst_cl_kernel_sobel,
+      "sobel_words", sobel_options, GST_CL_PLAN_NONE, "tile"},
+  {"optimized", PLAN_OPTIMIZED, tile_takes, gst_cl_plan_always,
+        gst_cl_kernel_sobel, "sobel_optimized", sobel_options, GST_CL_PLAN_NONE,
+      "tile"},
+  {NULL}
+};
 
 GType
 gst_cl_sobel_mode_get_type (void)
@@ -110,66 +164,23 @@ gst_cl_sobel_mode_get_type (void)
   return (GType) id;
 }
 
-/**
- * gst_cl_sobel_set_kernel:
- * @kernel: (nullable): `sobel_optimized` or `sobel_words`, or %NULL for the
- *   device's
- * @m: outputs per work-item along a row: 2, 4, 8 or 16 (4 for
- *   `sobel_words`), or 0 for the device's
- * @n: rows of outputs per work-item, 1 to 16, or 0 with @m
- *
- * Overrides the optimized kernel and tile picked for the device, from the
- * next frame on; for benchmarks and tests.
- */
-void
-gst_cl_sobel_set_kernel (GstClSobel * self, const gchar * kernel, guint m,
-    guint n)
-{
-  gboolean words = g_strcmp0 (kernel, "sobel_words") == 0;
-
-  g_return_if_fail (GST_IS_CL_SOBEL (self));
-  g_return_if_fail (!kernel || words ||
-      g_strcmp0 (kernel, "sobel_optimized") == 0);
-  g_return_if_fail ((m == 0 && n == 0) || ((m == 2 || m == 4 || m == 8 ||
-              m == 16) && n >= 1 && n <= MAX_TILE_H));
-  g_return_if_fail (!words || m == 0 || m == 4);
-
-  GST_OBJECT_LOCK (self);
-  self->forced_kernel = words ? "sobel_words" : kernel ? "sobel_optimized" :
-      NULL;
-  self->forced_w = m;
-  self->forced_h = n;
-  GST_OBJECT_UNLOCK (self);
-}
-
 static gboolean
 gst_cl_sobel_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info, GError ** error)
 {
   GstClSobel *self = GST_CL_SOBEL (base);
-  cl_device_type type =
-      gst_cl_context_get_caps (gst_cl_base_filter_get_context (base))->type;
-  const gchar *env = g_getenv ("GST_CL_SOBEL_KERNEL");
-  guint i;
+  GstClSobelMode mode;
+  GstClPlanQuery q;
+  gint w, h;
 
-  self->kernel = FALLBACK_KERNEL;
-  self->tile_w = FALLBACK_TILE_W;
-  self->tile_h = FALLBACK_TILE_H;
-  for (i = 0; i < G_N_ELEMENTS (tiles); i++) {
-    if (type & tiles[i].type) {
-      self->kernel = tiles[i].kernel;
-      self->tile_w = tiles[i].w;
-      self->tile_h = tiles[i].h;
-      break;
-    }
-  }
-  if (g_strcmp0 (env, "optimized") == 0) {
-    self->kernel = "sobel_optimized";
-  } else if (g_strcmp0 (env, "words") == 0) {
-    self->kernel = "sobel_words";
-  }
-  GST_DEBUG_OBJECT (self, "%s, tile %ux%u", self->kernel, self->tile_w,
-      self->tile_h);
+  GST_OBJECT_LOCK (self);
+  mode = self->mode;
+  GST_OBJECT_UNLOCK (self);
+  gst_cl_plan_query_init (&q, self->planner,
+      gst_cl_base_filter_get_context (base), &mode, 1);
+  gst_cl_plan_prepare (&q, NULL);
+  tile_size (&q, &w, &h);
+  GST_DEBUG_OBJECT (self, "%s, tile %dx%d", q.plan->kernel, w, h);
   return TRUE;
 }
 
@@ -197,46 +208,40 @@ gst_cl_sobel_dispatch (GstClBaseFilter * base, const GstClFrame * in,
 {
   GstClSobel *self = GST_CL_SOBEL (base);
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
-  gboolean reference =
-      gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE;
   static const gsize words_local[2] = { WORDS_LX, WORDS_LY };
   const gsize *local = NULL;
   const gchar *kernel;
   GstClSobelMode mode;
-  guint tile_w, tile_h, p;
+  gint tile_w, tile_h;
   gchar options[96];
   gboolean ok;
 
   GST_OBJECT_LOCK (self);
   mode = self->mode;
-  kernel = self->forced_kernel ? self->forced_kernel : self->kernel;
-  tile_w = self->forced_w ? self->forced_w : self->tile_w;
-  tile_h = self->forced_w ? self->forced_h : self->tile_h;
   GST_OBJECT_UNLOCK (self);
 
-  /* sobel_words has words of 4 outputs; the plain kernel takes any tile */
-  if (strcmp (kernel, "sobel_words") == 0)
-    tile_w = 4;
-
-  if (reference) {
+  if (gst_cl_base_filter_get_variant (base) == GST_CL_VARIANT_REFERENCE) {
     kernel = "sobel_reference";
     tile_w = tile_h = 1;
     g_snprintf (options, sizeof (options), "-DMODE=%d", mode);
-  } else if (strcmp (kernel, "sobel_words") == 0) {
-    g_snprintf (options, sizeof (options), "-DMODE=%d -DWORDS -DPX_H=%u%s",
-        mode, tile_h, gst_cl_context_get_caps (ctx)->nv_ptx ? " -DNV_PTX" : "");
   } else {
-    g_snprintf (options, sizeof (options), "-DMODE=%d -DPX_W=%u -DPX_H=%u",
-        mode, tile_w, tile_h);
+    GstClPlanQuery q;
+
+    gst_cl_plan_query_init (&q, self->planner, ctx, &mode, 1);
+    gst_cl_plan_select (&q);
+    kernel = q.plan->kernel;
+    tile_size (&q, &tile_w, &tile_h);
+    gst_cl_plan_get_options (&q, 0, options, sizeof (options));
+    /* sobel_words in the work-groups measured best, where the device
+     * allows */
+    if (q.plan->id == PLAN_WORDS && WORDS_LX * WORDS_LY <=
+        gst_cl_context_get_caps (ctx)->max_work_group_size)
+      local = words_local;
   }
-  /* sobel_words in the work-groups measured best, where the device allows */
-  if (strcmp (kernel, "sobel_words") == 0 &&
-      WORDS_LX * WORDS_LY <= gst_cl_context_get_caps (ctx)->max_work_group_size)
-    local = words_local;
   ok = sobel_luma (base, &in->planes[0], &out->planes[0], kernel, options,
       tile_w, tile_h, local, error);
 
-  for (p = 1; ok && p < out->n_planes; p++)
+  for (guint p = 1; ok && p < out->n_planes; p++)
     ok = gst_cl_base_filter_fill_plane (base, &out->planes[p], CHROMA_GREY,
         error);
   return ok;
@@ -314,7 +319,5 @@ static void
 gst_cl_sobel_init (GstClSobel * self)
 {
   self->mode = DEFAULT_MODE;
-  self->kernel = FALLBACK_KERNEL;
-  self->tile_w = FALLBACK_TILE_W;
-  self->tile_h = FALLBACK_TILE_H;
+  self->planner = gst_cl_plan_attach (GST_ELEMENT (self), "clsobel", plans);
 }

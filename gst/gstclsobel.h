@@ -33,7 +33,4 @@ G_DECLARE_FINAL_TYPE (GstClSobel, gst_cl_sobel, GST, CL_SOBEL, GstClBaseFilter)
 
 GST_ELEMENT_REGISTER_DECLARE (clsobel);
 
-void gst_cl_sobel_set_kernel (GstClSobel * self, const gchar * kernel,
-    guint m, guint n);
-
 G_END_DECLS

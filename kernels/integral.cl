@@ -151,9 +151,9 @@ integral_cols4 (__global T * dst, int pitch, int width, int height)
 /* the widest strip */
 #define STRIP_MAX 512
 
-/* variant=optimized on CPUs (GST_CL_INTEGRAL_METHOD=strips), in two passes
- * over strips of `strip` columns (a multiple of 8, at most STRIP_MAX), the
- * table's rows written once and in order:
+/* the plan strips (GST_CL_PLAN=clintegral:strips), the CPUs' before the
+ * bands, in two passes over strips of `strip` columns (a multiple of 8, at
+ * most STRIP_MAX), the table's rows written once and in order:
  * 1. integral_strip_carries, a work-item a row: for each strip, the sum of
  *    the row left of it;
  * 2. integral_strips, a work-item a strip, down all its rows: SCAN_ROW from

@@ -7,6 +7,7 @@
 #include "gstclelements.h"
 #include "gstclepsilon.h"
 #include "gstclsobel.h"
+#include "cl/gstclplan.h"
 
 #define RGBA GST_VIDEO_FORMAT_RGBA
 #define GRAY8 GST_VIDEO_FORMAT_GRAY8
@@ -83,32 +84,46 @@ bench_cases (void)
   return (const BenchCase *) all->data;
 }
 
+/* the sweep's shapes, forced as GST_CL_PLAN would (gst/cl/gstclplan.c) */
+static void
+apply_plan (GstElement * element, const gchar * format, ...)
+{
+  va_list args;
+  gchar *plan;
+
+  va_start (args, format);
+  plan = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (!gst_cl_plan_set_override (element, plan))
+    g_printerr ("%s takes no plan %s\n", GST_OBJECT_NAME (element), plan);
+  g_free (plan);
+}
+
 static void
 apply_sobel_tile (GstElement * element, guint m, guint n)
 {
-  gst_cl_sobel_set_kernel (GST_CL_SOBEL (element), "sobel_optimized", m, n);
+  apply_plan (element, "optimized/tile=%ux%u", m, n);
 }
 
 static void
 apply_sobel_words (GstElement * element, guint m, guint n)
 {
-  gst_cl_sobel_set_kernel (GST_CL_SOBEL (element), "sobel_words", m, n);
+  apply_plan (element, "words/tile=%ux%u", m, n);
 }
 
-/* the optimized kernels of clepsilon, by the names the sweep prints */
+/* the optimized plans of clepsilon, by the names the sweep prints */
 enum
 { vector, packed, tiled };
-static const gchar *const epsilon_kernels[] = {
-  [vector] = "epsilon_optimized",
-  [packed] = "epsilon_packed",
-  [tiled] = "epsilon_tiled",
+static const gchar *const epsilon_plans[] = {
+  [vector] = "vector",
+  [packed] = "packed",
+  [tiled] = "tiled",
 };
 
 static void
 apply_epsilon_kernel (GstElement * element, guint kernel, guint n)
 {
-  gst_cl_epsilon_set_kernel (GST_CL_EPSILON (element),
-      epsilon_kernels[kernel], n);
+  apply_plan (element, "%s/px=%u", epsilon_plans[kernel], n);
 }
 
 #define TILE(w, h, m, n) \

@@ -17,8 +17,8 @@ typedef struct
   gboolean skip_reference;      /* too slow to time where it is naive */
 } BenchCase;
 
-/* One work-item shape of an optimized kernel, forced through the element's
- * setter for the sweep. */
+/* One work-item shape of an optimized kernel, forced for the sweep as
+ * GST_CL_PLAN would (gst_cl_plan_set_override()). */
 typedef struct
 {
   BenchCase c;
