@@ -41,6 +41,7 @@
 #include "gstclcomposite.h"
 #include "gstclkernels.h"
 #include "cl/gstclkernel.h"
+#include "cl/gstclplan.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_composite_debug);
 #define GST_CAT_DEFAULT gst_cl_composite_debug
@@ -149,14 +150,12 @@ enum
   PROP_OPERATOR,
 };
 
-/* the kernels, after their names in kernels/composite.cl */
+/* the optimized kernels (kernels/composite.cl), as plans */
 typedef enum
 {
-  KERNEL_REFERENCE,
-  KERNEL_BYTES,
-  KERNEL_PIXELS,
-  N_KERNELS,
-} CompositeKernel;
+  PLAN_PIXELS,
+  PLAN_BYTES,
+} CompositePlan;
 
 struct _GstClComposite
 {
@@ -165,7 +164,7 @@ struct _GstClComposite
   gdouble alpha;
   gint gamma;
   GstClCompositeOperator op;
-  gboolean bytes_only;          /* GST_CL_COMPOSITE_KERNEL=bytes */
+  GstClPlanner *planner;
 };
 
 G_DEFINE_TYPE (GstClComposite, gst_cl_composite, GST_TYPE_CL_AGGREGATOR);
@@ -239,21 +238,41 @@ floor_shift (gint a, guint shift)
   return a >= 0 ? a >> shift : -((-a + (1 << shift) - 1) >> shift);
 }
 
-static const gchar *kernel_names[N_KERNELS] = { "composite_reference",
-  "composite_optimized", "composite_pixels"
+/* a pixel a work-item, moved as a word: for planes of 4-byte pixels */
+static gboolean
+pixels_takes (const GstClPlanQuery * q)
+{
+  return *(const gint *) q->settings == 4;
+}
+
+/* For 4-byte pixels a pixel a work-item, measured faster than 4 bytes of a
+ * row (docs/clcomposite.md); for smaller pixels the 4 bytes of a
+ * work-item hold several. The settings: the plane's bytes a pixel. */
+static const GstClPlan plans[] = {
+  {"pixels", PLAN_PIXELS, pixels_takes, gst_cl_plan_always,
+        gst_cl_kernel_composite, "composite_pixels", NULL, GST_CL_PLAN_NONE,
+      NULL},
+  {"bytes", PLAN_BYTES, NULL, gst_cl_plan_always, gst_cl_kernel_composite,
+      "composite_optimized", NULL, GST_CL_PLAN_NONE, NULL},
+  {NULL}
 };
 
-/* The kernel for a plane of @pstride-byte pixels. For 4-byte pixels a pixel
- * per work-item, moved as words, measured faster than 4 bytes of a row
- * (RGBA 4K blend, kernel time: H100 0.049 against 0.061 ms, PoCL 9.3
- * against 19.7 ms); for smaller ones the 4 bytes hold several pixels.
- * GST_CL_COMPOSITE_KERNEL=bytes forces the 4-byte runs, to compare. */
-static CompositeKernel
-pick_kernel (GstClComposite * self, GstClVariant variant, gint pstride)
+/* The kernel for a plane of @pstride-byte pixels, and whether a work-item
+ * takes 4 bytes of a row rather than a pixel */
+static const gchar *
+pick_kernel (GstClComposite * self, GstClCore * core, GstClVariant variant,
+    gint pstride, gboolean * bytes)
 {
+  GstClPlanQuery q;
+
+  *bytes = FALSE;
   if (variant == GST_CL_VARIANT_REFERENCE)
-    return KERNEL_REFERENCE;
-  return pstride == 4 && !self->bytes_only ? KERNEL_PIXELS : KERNEL_BYTES;
+    return "composite_reference";
+  gst_cl_plan_query_init (&q, self->planner, gst_cl_core_get_context (core),
+      &pstride, 1);
+  gst_cl_plan_select (&q);
+  *bytes = q.plan->id == PLAN_BYTES;
+  return q.plan->kernel;
 }
 
 static gboolean
@@ -265,10 +284,11 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
   const GstVideoFormatInfo *finfo = info->finfo;
   gint comp[GST_VIDEO_MAX_COMPONENTS];
   PlaneLayout layout;
-  CompositeKernel id = pick_kernel (self, variant, out->pstride);
   GstClCore *core = gst_cl_aggregator_get_core (GST_CL_AGGREGATOR (self));
+  gboolean bytes;
+  const gchar *name = pick_kernel (self, core, variant, out->pstride, &bytes);
   cl_kernel k = gst_cl_core_get_kernel (core, gst_cl_kernel_composite, "",
-      kernel_names[id], error);
+      name, error);
   gsize global[2];
   gint bg_w = bg ? bg->width : 0, bg_h = bg ? bg->height : 0;
   gint ov_w = ov ? ov->width : 0, ov_h = ov ? ov->height : 0, ox, oy;
@@ -288,7 +308,7 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
   else if (out->pstride == 2)
     layout.fill = (layout.fill & 0xffff) * 0x00010001u;
   /* composite_optimized takes 4 bytes of a row, the others a pixel */
-  global[0] = id != KERNEL_BYTES ? (gsize) out->width :
+  global[0] = !bytes ? (gsize) out->width :
       ((gsize) out->width * out->pstride + 3) / 4;
   global[1] = out->height;
 
@@ -442,6 +462,5 @@ gst_cl_composite_init (GstClComposite * self)
   self->alpha = DEFAULT_ALPHA;
   self->gamma = DEFAULT_GAMMA;
   self->op = DEFAULT_OPERATOR;
-  self->bytes_only = g_strcmp0 (g_getenv ("GST_CL_COMPOSITE_KERNEL"),
-      "bytes") == 0;
+  self->planner = gst_cl_plan_attach (GST_ELEMENT (self), "clcomposite", plans);
 }
