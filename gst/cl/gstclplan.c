@@ -38,6 +38,7 @@ ensure_debug_category (void)
 }
 
 #define PLAN_OPTIONS_SIZE 256
+#define GST_CL_PLAN_TUNING_SIZE 64
 
 struct _GstClPlanner
 {
@@ -48,8 +49,10 @@ struct _GstClPlanner
 
   GMutex lock;
   /* the override: a plan and its tunables; NULL for none */
-  const GstClPlan *forced;
-  gchar tuning[GST_CL_PLAN_TUNING_SIZE];
+  const GstClPlanOverride *override;
+  /* every override set, kept as long as the planner: a query may still
+   * read one that was replaced */
+  GPtrArray *overrides;
   /* that a forced plan that does not take the settings was reported, since
    * the caps or the override last changed */
   gboolean warned;
@@ -60,6 +63,30 @@ struct _GstClPlanner
    * a frame like the one before asks no more */
   gchar *built_key;
 };
+
+/* what GST_CL_PLAN or gst_cl_plan_set_override() forces, immutable */
+struct _GstClPlanOverride
+{
+  const GstClPlan *plan;
+  gchar tuning[GST_CL_PLAN_TUNING_SIZE];
+};
+
+/* With the lock held, or before anyone else sees @planner: @forced and
+ * @tuning from now on, or none where @forced is NULL */
+static void
+set_override (GstClPlanner * planner, const GstClPlan * forced,
+    const gchar * tuning)
+{
+  GstClPlanOverride *override = NULL;
+
+  if (forced) {
+    override = g_new0 (GstClPlanOverride, 1);
+    override->plan = forced;
+    g_strlcpy (override->tuning, tuning, sizeof (override->tuning));
+    g_ptr_array_add (planner->overrides, override);
+  }
+  planner->override = override;
+}
 
 static GQuark
 planner_quark (void)
@@ -77,6 +104,7 @@ planner_free (gpointer data)
   GstClPlanner *planner = data;
 
   g_mutex_clear (&planner->lock);
+  g_ptr_array_unref (planner->overrides);
   g_free (planner->built_key);
   g_free (planner);
 }
@@ -195,13 +223,16 @@ read_environment (GstClPlanner * planner)
 
     if (len > name_len && e[name_len] == ':' &&
         strncmp (e, planner->name, name_len) == 0) {
+      gchar tuning[GST_CL_PLAN_TUNING_SIZE] = "";
+      const GstClPlan *forced = NULL;
       gchar *why = NULL;
 
-      if (!parse_spec (planner, e + name_len + 1, len - name_len - 1,
-              &planner->forced, planner->tuning, &why)) {
+      if (parse_spec (planner, e + name_len + 1, len - name_len - 1,
+              &forced, tuning, &why)) {
+        set_override (planner, forced, tuning);
+      } else {
         GST_WARNING ("GST_CL_PLAN: %s; %s makes its own choice", why,
             planner->name);
-        planner->forced = NULL;
         g_free (why);
       }
       return;
@@ -236,6 +267,7 @@ gst_cl_plan_attach (GstElement * element, const gchar * name,
   planner->name = name;
   planner->plans = plans;
   g_mutex_init (&planner->lock);
+  planner->overrides = g_ptr_array_new_with_free_func (g_free);
   read_environment (planner);
   g_object_set_qdata_full (G_OBJECT (element), planner_quark (), planner,
       planner_free);
@@ -263,9 +295,15 @@ gst_cl_plan_query_init (GstClPlanQuery * query, GstClPlanner * planner,
   query->n_parts = MAX (n_parts, 1);
   query->planner = planner;
   g_mutex_lock (&planner->lock);
-  query->forced = planner->forced;
-  memcpy (query->tuning, planner->tuning, sizeof (query->tuning));
+  query->override = planner->override;
   g_mutex_unlock (&planner->lock);
+}
+
+/* the plan @query's override forces, or NULL */
+static const GstClPlan *
+forced_plan (const GstClPlanQuery * query)
+{
+  return query->override ? query->override->plan : NULL;
 }
 
 /* whether @plan takes every part of @query's settings */
@@ -291,8 +329,8 @@ choose (GstClPlanQuery * query)
   GstClPlanner *planner = query->planner;
   const GstClPlan *plan, *last = NULL;
 
-  if (query->forced && takes (query, query->forced))
-    return query->forced;
+  if (forced_plan (query) && takes (query, forced_plan (query)))
+    return forced_plan (query);
   for (plan = planner->plans; plan->name; plan++) {
     last = plan;
     query->plan = plan;
@@ -301,7 +339,7 @@ choose (GstClPlanQuery * query)
   }
   if (!plan->name)
     plan = last;
-  if (query->forced) {
+  if (forced_plan (query)) {
     gboolean warn;
 
     g_mutex_lock (&planner->lock);
@@ -310,7 +348,7 @@ choose (GstClPlanQuery * query)
     g_mutex_unlock (&planner->lock);
     if (warn)
       GST_WARNING_OBJECT (planner->element, "the plan %s, forced, cannot run "
-          "on %s with these settings: %s instead", query->forced->name,
+          "on %s with these settings: %s instead", forced_plan (query)->name,
           gst_cl_context_get_device_name (query->context), plan->name);
   }
   return plan;
@@ -416,7 +454,7 @@ gst_cl_plan_prepare (GstClPlanQuery * query, GError ** error)
 
   plan = choose (query);
   GST_DEBUG_OBJECT (planner->element, "plan %s%s", plan->name,
-      plan == query->forced ? " (forced)" : "");
+      plan == forced_plan (query) ? " (forced)" : "");
   if (plan->flags & GST_CL_PLAN_BUILT_FOR_SETTINGS) {
     back = fallback (query);
     if (back && back != plan) {
@@ -490,9 +528,9 @@ find_tunable (const GstClPlanQuery * query, const gchar * name)
 {
   gsize len = strlen (name);
 
-  if (!query->plan || query->plan != query->forced)
+  if (!query->plan || query->plan != forced_plan (query))
     return NULL;
-  for (const gchar * t = query->tuning; t && *t;) {
+  for (const gchar * t = query->override->tuning; t && *t;) {
     const gchar *end = strchr (t, '/');
 
     if (strncmp (t, name, len) == 0 && t[len] == '=')
@@ -586,8 +624,7 @@ gst_cl_plan_set_override (GstElement * element, const gchar * plan)
     return FALSE;
   }
   g_mutex_lock (&planner->lock);
-  planner->forced = forced;
-  memcpy (planner->tuning, tuning, sizeof (tuning));
+  set_override (planner, forced, tuning);
   planner->warned = FALSE;
   g_mutex_unlock (&planner->lock);
   return TRUE;

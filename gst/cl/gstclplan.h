@@ -14,6 +14,14 @@ typedef struct _GstClPlan GstClPlan;
 typedef struct _GstClPlanQuery GstClPlanQuery;
 
 /**
+ * GstClPlanOverride:
+ *
+ * A plan forced on an element, and its tunables, as GST_CL_PLAN or
+ * gst_cl_plan_set_override() give them. Opaque and immutable.
+ */
+typedef struct _GstClPlanOverride GstClPlanOverride;
+
+/**
  * GstClPlanner:
  *
  * An element instance's plans: its table, the override it takes, the plan
@@ -88,8 +96,6 @@ struct _GstClPlan
   const gchar *tunables;
 };
 
-#define GST_CL_PLAN_TUNING_SIZE 64
-
 /**
  * GstClPlanQuery:
  * @context: the device's context
@@ -98,6 +104,9 @@ struct _GstClPlan
  * @n_parts: the programs a plan makes of the settings (a plane each, say)
  * @part: the one asked about
  * @plan: the plan asked about; once chosen, the plan to run
+ * @planner: the element's planner
+ * @override: (nullable): the override in force as the query was made, so
+ *   that one frame's choice and tunables agree while it changes
  *
  * What a plan is chosen for. gst_cl_plan_query_init() fills it.
  */
@@ -109,12 +118,8 @@ struct _GstClPlanQuery
   guint n_parts;
   guint part;
   const GstClPlan *plan;
-
-  /*< private >*/
   GstClPlanner *planner;
-  /* the override as it was when the plan was chosen */
-  const GstClPlan *forced;
-  gchar tuning[GST_CL_PLAN_TUNING_SIZE];
+  const GstClPlanOverride *override;
 };
 
 GstClPlanner *    gst_cl_plan_attach (GstElement * element,
