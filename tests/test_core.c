@@ -48,6 +48,120 @@ GST_START_TEST (test_cuda_connections)
 
 GST_END_TEST;
 
+static GstClDeviceInfo *
+fake_device (GPtrArray * list, cl_device_type type, const gchar * platform,
+    const gchar * platform_vendor, const gchar * device,
+    const gchar * device_vendor)
+{
+  GstClDeviceInfo *info = g_new0 (GstClDeviceInfo, 1);
+
+  info->index = list->len;
+  info->type = type;
+  info->platform_name = (gchar *) platform;
+  info->platform_vendor = (gchar *) platform_vendor;
+  info->device_name = (gchar *) device;
+  info->device_vendor = (gchar *) device_vendor;
+  info->name = g_strdup_printf ("%s %s", platform, device);
+  g_ptr_array_add (list, info);
+  return info;
+}
+
+static void
+fake_device_free (gpointer data)
+{
+  g_free (((GstClDeviceInfo *) data)->name);
+  g_free (data);
+}
+
+/* GST_CL_DEVICE by type, by implementation, by device: on a machine with
+ * PoCL on an Intel processor, Intel's own CPU runtime and an NVIDIA GPU,
+ * as their drivers name themselves */
+GST_START_TEST (test_device_names)
+{
+  GPtrArray *list = g_ptr_array_new_with_free_func (fake_device_free);
+  GstClDeviceInfo *pocl = fake_device (list, CL_DEVICE_TYPE_CPU,
+      "Portable Computing Language", "The pocl project",
+      "pthread-Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", "GenuineIntel");
+  GstClDeviceInfo *intel = fake_device (list, CL_DEVICE_TYPE_CPU,
+      "Intel(R) OpenCL", "Intel(R) Corporation",
+      "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", "Intel(R) Corporation");
+  GstClDeviceInfo *nvidia = fake_device (list, CL_DEVICE_TYPE_GPU,
+      "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H100 80GB HBM3",
+      "NVIDIA Corporation");
+
+  fail_unless (gst_cl_device_choose_by_name (list, "pocl") == pocl);
+  fail_unless (gst_cl_device_choose_by_name (list, "PoCL") == pocl);
+  fail_unless (gst_cl_device_choose_by_name (list,
+          "portable computing language") == pocl);
+  /* the platform's name before a device's: not PoCL on an Intel CPU */
+  fail_unless (gst_cl_device_choose_by_name (list, "intel") == intel);
+  fail_unless (gst_cl_device_choose_by_name (list, "nvidia") == nvidia);
+  fail_unless (gst_cl_device_choose_by_name (list, "h100") == nvidia);
+  fail_unless (gst_cl_device_choose_by_name (list, "gpu") == nvidia);
+  /* the first of a type, in the order of the list */
+  fail_unless (gst_cl_device_choose_by_name (list, "CPU") == pocl);
+  fail_unless (gst_cl_device_choose_by_name (list, "accelerator") == NULL);
+  fail_unless (gst_cl_device_choose_by_name (list, "i7-8700") == pocl);
+  fail_unless (gst_cl_device_choose_by_name (list, "amd") == NULL);
+  g_ptr_array_unref (list);
+}
+
+GST_END_TEST;
+
+/* Every GST_CL_DEVICE=value the docs give: a device where the machine has
+ * what it names, else the error that lists the devices */
+GST_START_TEST (test_device_names_in_docs)
+{
+  const gchar *files[] = { "README.md", "docs/devices-and-contexts.md",
+    "docs/design.md", "docs/testing.md"
+  };
+  const GPtrArray *list = gst_cl_device_list ();
+  GRegex *example = g_regex_new ("GST_CL_DEVICE=([A-Za-z0-9_.-]+)", 0, 0,
+      NULL);
+  guint n = 0;
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++) {
+    gchar *path = g_build_filename (g_getenv ("CL_TEST_SOURCE_DIR"), files[f],
+        NULL);
+    gchar *text = NULL;
+    GMatchInfo *match;
+
+    fail_unless (g_file_get_contents (path, &text, NULL, NULL), "%s", path);
+    g_regex_match (example, text, 0, &match);
+    for (; g_match_info_matches (match); g_match_info_next (match, NULL)) {
+      gchar *value = g_match_info_fetch (match, 1);
+      const GstClDeviceInfo *info;
+      GError *err = NULL;
+
+      g_setenv ("GST_CL_DEVICE", value, TRUE);
+      info = gst_cl_device_choose (-1, &err);
+      if (info) {
+        GST_INFO ("%s: GST_CL_DEVICE=%s is %s", files[f], value, info->name);
+      } else {
+        fail_unless (err && strstr (err->message, value) &&
+            strstr (err->message, "devices found"), "%s", err->message);
+        /* what the docs name on every machine with PoCL */
+        fail_if (g_ascii_strcasecmp (value, "pocl") == 0 ||
+            g_ascii_strcasecmp (value, "cpu") == 0 ||
+            g_ascii_strcasecmp (value, "0") == 0, "%s: %s", files[f],
+            err->message);
+        g_clear_error (&err);
+      }
+      g_free (value);
+      n++;
+    }
+    g_match_info_free (match);
+    g_free (text);
+    g_free (path);
+  }
+  g_unsetenv ("GST_CL_DEVICE");
+  g_regex_unref (example);
+  fail_unless (n >= 4, "the docs give %u examples", n);
+  fail_unless (list->len >= 1);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_device_choice)
 {
   const GPtrArray *list = gst_cl_device_list ();
@@ -761,6 +875,8 @@ core_suite (void)
   tcase_add_test (tc, test_device_list);
   tcase_add_test (tc, test_cuda_connections);
   tcase_add_test (tc, test_device_choice);
+  tcase_add_test (tc, test_device_names);
+  tcase_add_test (tc, test_device_names_in_docs);
   tcase_add_test (tc, test_device_ranking);
   tcase_add_test (tc, test_program_cache);
   tcase_add_test (tc, test_build_error);

@@ -75,7 +75,9 @@ device_info_free (gpointer data)
   GstClDeviceInfo *info = data;
 
   g_free (info->platform_name);
+  g_free (info->platform_vendor);
   g_free (info->device_name);
+  g_free (info->device_vendor);
   g_free (info->name);
   g_free (info);
 }
@@ -98,6 +100,11 @@ add_device (GPtrArray * list, cl_platform_id platform, cl_device_id device,
       !(info->device_name = gst_cl_device_read_string (device,
               CL_DEVICE_NAME, error)))
     return FALSE;
+  /* for GST_CL_DEVICE alone: a driver that cannot say is still usable */
+  info->platform_vendor = platform_string (platform, CL_PLATFORM_VENDOR, NULL);
+  if (!info->platform_vendor)
+    info->platform_vendor = g_strdup ("");
+  info->device_vendor = gst_cl_device_get_string (device, CL_DEVICE_VENDOR);
   info->name =
       g_strdup_printf ("%s %s", info->platform_name, info->device_name);
   return TRUE;
@@ -256,8 +263,9 @@ device_list_describe (void)
   for (i = 0; i < list->len; i++) {
     const GstClDeviceInfo *info = g_ptr_array_index (list, i);
 
-    g_string_append_printf (s, "%s%d: \"%s\" (%s)", i ? ", " : "",
-        info->index, info->name, gst_cl_device_type_name (info->type));
+    g_string_append_printf (s, "%s%d: \"%s\" (%s, %s)", i ? ", " : "",
+        info->index, info->name, gst_cl_device_type_name (info->type),
+        info->platform_vendor);
   }
   return g_string_free (s, FALSE);
 }
@@ -284,21 +292,61 @@ gst_cl_device_choose_auto (const GPtrArray * list)
   return best;
 }
 
-static const GstClDeviceInfo *
-choose_by_name (const GPtrArray * list, const gchar * wanted)
+/* whether @text, casefolded, holds @needle (casefolded) */
+static gboolean
+holds (const gchar * text, const gchar * needle)
+{
+  gchar *hay = g_utf8_casefold (text, -1);
+  gboolean found = strstr (hay, needle) != NULL;
+
+  g_free (hay);
+  return found;
+}
+
+/* How GST_CL_DEVICE names a device, from the surest to the loosest: its
+ * type (cpu, gpu, accelerator); its platform's name or vendor (nvidia,
+ * intel, pocl, amd, "portable computing language"); its name or vendor
+ * ("a100", "genuineintel"). The first match of the surest kind that
+ * matches any device wins, in the order of the list: "intel" then names
+ * Intel's own OpenCL runtime, not PoCL running on an Intel processor. */
+static gboolean
+name_matches (const GstClDeviceInfo * info, const gchar * needle, guint kind)
+{
+  switch (kind) {
+    case 0:
+      return (g_str_equal (needle, "cpu") &&
+          (info->type & CL_DEVICE_TYPE_CPU)) ||
+          (g_str_equal (needle, "gpu") && (info->type & CL_DEVICE_TYPE_GPU))
+          || (g_str_equal (needle, "accelerator") &&
+          (info->type & CL_DEVICE_TYPE_ACCELERATOR));
+    case 1:
+      return holds (info->platform_name, needle) ||
+          holds (info->platform_vendor, needle);
+    default:
+      return holds (info->name, needle) || holds (info->device_vendor, needle);
+  }
+}
+
+/**
+ * gst_cl_device_choose_by_name:
+ * @list: (element-type GstClDeviceInfo): devices, as gst_cl_device_list()
+ * @wanted: a device type, or part of a platform's or device's name or
+ *   vendor, in any case
+ *
+ * Returns: (transfer none) (nullable): the device of @list that @wanted
+ *   names, as `GST_CL_DEVICE` takes it
+ */
+const GstClDeviceInfo *
+gst_cl_device_choose_by_name (const GPtrArray * list, const gchar * wanted)
 {
   gchar *needle = g_utf8_casefold (wanted, -1);
   const GstClDeviceInfo *found = NULL;
-  guint i;
+  guint kind, i;
 
-  for (i = 0; i < list->len && !found; i++) {
-    const GstClDeviceInfo *info = g_ptr_array_index (list, i);
-    gchar *hay = g_utf8_casefold (info->name, -1);
-
-    if (strstr (hay, needle))
-      found = info;
-    g_free (hay);
-  }
+  for (kind = 0; kind < 3 && !found; kind++)
+    for (i = 0; i < list->len && !found; i++)
+      if (name_matches (g_ptr_array_index (list, i), needle, kind))
+        found = g_ptr_array_index (list, i);
   g_free (needle);
   return found;
 }
@@ -312,7 +360,7 @@ choose_from_env (const GPtrArray * list, const gchar * env)
   if (end != env && *end == '\0')
     return (index >= 0 && index < list->len) ?
         g_ptr_array_index (list, index) : NULL;
-  return choose_by_name (list, env);
+  return gst_cl_device_choose_by_name (list, env);
 }
 
 /**

@@ -17,8 +17,10 @@ G_BEGIN_DECLS
  * @device: the OpenCL device
  * @type: CPU, GPU or accelerator, what the automatic choice ranks
  * @platform_name: CL_PLATFORM_NAME
+ * @platform_vendor: CL_PLATFORM_VENDOR ("" where the driver cannot say)
  * @device_name: CL_DEVICE_NAME
- * @name: "platform device", what `GST_CL_DEVICE` substrings are matched against
+ * @device_vendor: CL_DEVICE_VENDOR ("" likewise)
+ * @name: "platform device", for logs and messages
  *
  * One OpenCL device as the ICD loader reported it. Immutable, owned by the list.
  */
@@ -29,7 +31,9 @@ typedef struct
   cl_device_id device;
   cl_device_type type;
   gchar *platform_name;
+  gchar *platform_vendor;
   gchar *device_name;
+  gchar *device_vendor;
   gchar *name;
 } GstClDeviceInfo;
 
@@ -38,6 +42,9 @@ const GPtrArray *       gst_cl_device_list (void);
 const GstClDeviceInfo * gst_cl_device_choose (gint index, GError ** error);
 
 const GstClDeviceInfo * gst_cl_device_choose_auto (const GPtrArray * list);
+
+const GstClDeviceInfo * gst_cl_device_choose_by_name (const GPtrArray * list,
+                                                      const gchar * wanted);
 
 gchar *                 gst_cl_device_read_string (cl_device_id device,
                                                    cl_device_info what,
