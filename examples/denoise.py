@@ -15,12 +15,20 @@
 # python3-numpy.
 import sys
 
-import gi
-import numpy as np
+NEEDS = ("needs PyGObject with GStreamer's introspection data and numpy. On "
+         "Debian: sudo apt-get install python3-gi gir1.2-gst-plugins-base-1.0 "
+         "python3-numpy, then run it with Debian's /usr/bin/python3, or in a "
+         "virtual environment made with python3 -m venv "
+         "--system-site-packages")
 
-gi.require_version("Gst", "1.0")
-gi.require_version("GstApp", "1.0")
-from gi.repository import Gst  # noqa: E402
+try:
+    import gi
+    import numpy as np
+    gi.require_version("Gst", "1.0")
+    gi.require_version("GstApp", "1.0")
+    from gi.repository import Gst
+except (ImportError, ValueError) as e:
+    sys.exit("denoise.py %s (%s)" % (NEEDS, e))
 
 W, H, FRAMES = 320, 240, 10
 THRESHOLD, DIAMETER = 20, 9

@@ -52,6 +52,22 @@ case $1 in
     "$python" "$EXAMPLES_SOURCE/denoise.py" >"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
     expect "^10 frames, all equal to numpy's epsilon filter$"
     ;;
+  denoise-py-venv)
+    # the documented way in a virtual environment: it sees Debian's gi
+    "$python" -m venv --system-site-packages "$tmp/venv"
+    "$tmp/venv/bin/python" "$EXAMPLES_SOURCE/denoise.py" >"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
+    expect "^10 frames, all equal to numpy's epsilon filter$"
+    ;;
+  py-needs)
+    # a Python without gi and numpy (-S: no site packages) is told what to
+    # install, and how to run the examples
+    for e in denoise.py integral.py; do
+      if "$python" -S "$EXAMPLES_SOURCE/$e" "$photo" >"$tmp/out" 2>&1; then
+        cat "$tmp/out"; echo "$e ran without gi"; exit 1
+      fi
+      expect "^$e needs PyGObject.*apt-get install python3-gi.*--system-site-packages"
+    done
+    ;;
   integral-py)
     "$python" "$EXAMPLES_SOURCE/integral.py" "$photo" >"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
     expect "^1 frames, tables and box sums equal to numpy's$"

@@ -46,9 +46,10 @@ def runnable(line, tmp, jpeg):
                   "fakesink", line)
     line = re.sub(r"\bv4l2src\b", "videotestsrc", line)
     line = line.replace("location=in.jpg", f"location={jpeg}")
-    line = re.sub(r"location=(\w+\.png)\b",
-                  lambda m: f"location={os.path.join(tmp, m.group(1))}"
-                  if "photos" not in m.group(0) else m.group(0), line)
+    # what a line writes goes to the temporary folder, not the tree
+    line = re.sub(r"\bfilesink location=(\w[\w.-]*)(?![\w./-])",
+                  lambda m: f"filesink location={os.path.join(tmp, m.group(1))}",
+                  line)
     # sources and freezes that never end: a few frames
     line = re.sub(r"\b(videotestsrc|imagefreeze)\b(?![^!]*num-buffers)",
                   r"\1 num-buffers=5", line)

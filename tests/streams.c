@@ -28,7 +28,7 @@
 static gint branches = 8, pipelines = 1, processes = 1, width = 1920,
     height = 1080, fps = 30, deadline_ms = -1;
 static gdouble seconds = 5, warmup = 1;
-static gboolean live, header, device_per_process, no_qos, stagger;
+static gboolean live, header, no_header, device_per_process, no_qos, stagger;
 static gint process_index;
 static gchar *element_desc, *format, *devices, *pattern;
 
@@ -72,8 +72,11 @@ static GOptionEntry entries[] = {
         "(default: the elements choose)", "LIST"},
   {"device-per-process", 0, 0, G_OPTION_ARG_NONE, &device_per_process,
       "--devices in turn process by process, not branch by branch", NULL},
-  {"header", 0, 0, G_OPTION_ARG_NONE, &header, "Print the table's header",
-      NULL},
+  {"no-header", 0, 0, G_OPTION_ARG_NONE, &no_header, "Leave out the "
+        "table's header, to add a row to the table of an earlier run", NULL},
+  /* the default; kept for the scripts that ask for it */
+  {"header", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &header,
+      "Print the table's header", NULL},
   {NULL}
 };
 
@@ -398,7 +401,7 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
   gchar *per_process = pipelines > 1 ?
       g_strdup_printf (" (%d pipelines a process)", pipelines) : NULL;
 
-  if (header)
+  if (!no_header)
     g_print
         ("| element | processes x branches | live | seconds | frames/s, all "
         "| frames/s a stream, min / mean / max | streams at full rate "

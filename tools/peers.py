@@ -31,7 +31,13 @@ import subprocess
 import sys
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as e:
+    sys.exit("peers.py needs numpy (%s). On Debian: sudo apt-get install "
+             "python3-numpy python3-gi, then run it with Debian's "
+             "/usr/bin/python3, or in a virtual environment made with "
+             "python3 -m venv --system-site-packages" % e)
 
 try:
     import cv2

@@ -10,7 +10,7 @@ PKGS="meson ninja-build gcc pkg-config python3 libgstreamer1.0-dev
   libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
   gstreamer1.0-plugins-good ocl-icd-opencl-dev opencl-headers
   ocl-icd-libopencl1 pocl-opencl-icd clinfo
-  python3-gi gir1.2-gst-plugins-base-1.0 python3-numpy valgrind"
+  python3-gi gir1.2-gst-plugins-base-1.0 python3-numpy python3-venv valgrind"
 missing=
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

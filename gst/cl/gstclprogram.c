@@ -38,6 +38,22 @@ ensure_debug_category (void)
   }
 }
 
+/* What @source is, for the log: its first line, the kernels/ file's
+ * header comment ("gstclfilters kernels: the box blur"). */
+static gchar *
+source_title (const gchar * source)
+{
+  const gchar *end = strchr (source, '\n');
+  gchar *line = g_strndup (source, end ? (gsize) (end - source) :
+      strlen (source));
+  gchar *title;
+
+  g_strstrip (g_strdelimit (line, "/*", ' '));
+  title = g_strdup_printf ("\"%.60s\"", *line ? line : "a program");
+  g_free (line);
+  return title;
+}
+
 /* The folder of cached program binaries, read on every call, so that a
  * change of XDG_CACHE_HOME takes effect. */
 static gchar *
@@ -266,10 +282,11 @@ gst_cl_program_build (cl_context context, cl_device_id device,
     const gchar * cache_key, const gchar * source, const gchar * options,
     GstClProgramOrigin * origin, GError ** error)
 {
-  gchar *path;
+  gchar *path, *title;
   guint8 key[32];
   guint8 *binary;
   gsize len = 0;
+  gint64 start;
   cl_program program = NULL;
 
   ensure_debug_category ();
@@ -288,16 +305,25 @@ gst_cl_program_build (cl_context context, cl_device_id device,
     return program;
   }
 
+  /* the seconds a first run waits, said where a user looks (GST_DEBUG=2
+   * or more), and where the result goes */
+  title = source_title (source);
+  GST_INFO ("compiling %s (%s) for this device for the first time: the "
+      "binary is kept in %s for later runs", title, *options ? options :
+      "no options", path);
+  start = g_get_monotonic_time ();
   program = build_from_source (context, device, source, options, error);
   if (program) {
     binary = program_binary (program, &len);
     if (binary)
       cache_write (path, key, binary, len);
     g_free (binary);
-    GST_DEBUG ("compiled and stored %s", path);
+    GST_INFO ("compiled %s (%s) in %.1f s", title, *options ? options :
+        "no options", (g_get_monotonic_time () - start) / 1e6);
     if (origin)
       *origin = GST_CL_PROGRAM_COMPILED;
   }
+  g_free (title);
   g_free (path);
   return program;
 }
