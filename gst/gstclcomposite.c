@@ -7,20 +7,31 @@
  * @title: clcomposite
  *
  * Composes the overlay of `sink_1` (B) over the background of `sink_0` (A)
- * on an OpenCL device. The overlay's top-left corner goes to the
- * #GstClCompositePad:xpos, #GstClCompositePad:ypos of `sink_1`; it may be
- * smaller or larger than the background and lie partly outside, and is
- * clipped. Per channel, where the overlay covers the pixel:
+ * on an OpenCL device, with the pad properties of `compositor` where it
+ * does the same: the overlay's top-left corner goes to
+ * #GstClCompositeOverlayPad:xpos, #GstClCompositeOverlayPad:ypos of
+ * `sink_1`, scaled to #GstClCompositeOverlayPad:width x
+ * #GstClCompositeOverlayPad:height (0 or less: its own size) by nearest
+ * neighbour, at #GstClCompositeOverlayPad:alpha. It may be smaller or larger than the
+ * background and lie partly outside, and is clipped. Per channel, alpha
+ * being `sink_1`'s, where the overlay covers the pixel:
  *
- * - `blend`: out = alpha A + (1 - alpha) B + g;
- * - `over`: w = (1 - alpha) aB / 255, out = w B + (1 - w) A + g, and the
- *   alpha channel keeps A's (aB: the overlay's alpha, 255 in formats
- *   without one);
+ * - `blend`: out = (1 - alpha) A + alpha B + g;
+ * - `over`: w = alpha aB / 255, out = w B + (1 - w) A + g, and the alpha
+ *   channel keeps A's (aB: the overlay's alpha, 255 in formats without
+ *   one);
  *
  * and elsewhere out = A + g; rounded half up, clamped to 0..255. g is
- * #GstClComposite:gamma for R, G, B and Y, 0 for alpha, U and V. In
- * subsampled chroma planes the overlay starts at (floor (xpos / 2),
- * floor (ypos / 2)).
+ * #GstClComposite:gamma for R, G, B and Y, 0 for alpha, U and V. Scaled to
+ * W x H, the overlay's pixel at column x of the scaled picture is its
+ * column floor ((2 x + 1) w / (2 W)) of w, and likewise for rows: the
+ * nearest to the scaled pixel's centre. In subsampled chroma planes the
+ * overlay starts at (floor (xpos / 2), floor (ypos / 2)), and is scaled
+ * from its chroma size to that of a W x H frame.
+ *
+ * `sink_1` is always drawn over `sink_0`; their zorders, 0 and 1, say so,
+ * and setting them changes nothing. The element's #GstClComposite:alpha,
+ * the background's weight 1 - `sink_1::alpha`, is deprecated.
  *
  * Both pads take the same format. The output has the size and framerate of
  * `sink_0` unless downstream asks otherwise; timestamps, live sources, EOS
@@ -29,7 +40,7 @@
  *
  * ## Example launch line
  * |[
- * gst-launch-1.0 clcomposite name=c alpha=0.3 sink_1::xpos=64 sink_1::ypos=48 ! videoconvert ! autovideosink videotestsrc ! video/x-raw,format=RGBA,width=640,height=480 ! c.sink_0 videotestsrc pattern=ball ! video/x-raw,format=RGBA,width=320,height=240 ! c.sink_1
+ * gst-launch-1.0 clcomposite name=c sink_1::alpha=0.7 sink_1::xpos=64 sink_1::ypos=48 ! videoconvert ! autovideosink videotestsrc ! video/x-raw,format=RGBA,width=640,height=480 ! c.sink_0 videotestsrc pattern=ball ! video/x-raw,format=RGBA,width=320,height=240 ! c.sink_1
  * ]|
  */
 #ifdef HAVE_CONFIG_H
@@ -46,45 +57,86 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_composite_debug);
 #define GST_CAT_DEFAULT gst_cl_composite_debug
 
-#define DEFAULT_ALPHA 0.5
+#define DEFAULT_PAD_ALPHA 1.0
 #define DEFAULT_GAMMA 0
 #define DEFAULT_OPERATOR GST_CL_COMPOSITE_OPERATOR_BLEND
 
 #define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, NV12, I420 }"
 
-/* the overlay pad */
+/* the pads: the background's has no property of its own, as it always
+ * fills the output from 0, 0 at its own size, weighted by what the overlay
+ * leaves */
+
+struct _GstClCompositeBackgroundPad
+{
+  GstClAggregatorPad parent;
+};
+
+G_DEFINE_TYPE (GstClCompositeBackgroundPad, gst_cl_composite_background_pad,
+    GST_TYPE_CL_AGGREGATOR_PAD);
+
+static void
+gst_cl_composite_background_pad_class_init (GstClCompositeBackgroundPadClass *
+    klass)
+{
+}
+
+static void
+gst_cl_composite_background_pad_init (GstClCompositeBackgroundPad * pad)
+{
+}
 
 enum
 {
   PROP_PAD_0,
+  PROP_PAD_ALPHA,
   PROP_PAD_XPOS,
   PROP_PAD_YPOS,
+  PROP_PAD_WIDTH,
+  PROP_PAD_HEIGHT,
 };
 
-struct _GstClCompositePad
+struct _GstClCompositeOverlayPad
 {
   GstClAggregatorPad parent;
 
+  /* The overlay's opacity, and the background's weight, 1 - alpha, which
+   * the kernels take. Each is kept as it was set, on the pad (alpha) or on
+   * the element (its deprecated alpha, the weight), so that either reads
+   * back what was written and old launch lines compute what they did. */
+  gdouble alpha, weight;
   gint xpos, ypos;
+  /* 0 or less: the overlay's own */
+  gint width, height;
 };
 
-G_DEFINE_TYPE (GstClCompositePad, gst_cl_composite_pad,
+G_DEFINE_TYPE (GstClCompositeOverlayPad, gst_cl_composite_overlay_pad,
     GST_TYPE_CL_AGGREGATOR_PAD);
 
 static void
-gst_cl_composite_pad_set_property (GObject * object, guint prop_id,
+gst_cl_composite_overlay_pad_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  GstClCompositePad *pad = GST_CL_COMPOSITE_PAD (object);
+  GstClCompositeOverlayPad *pad = GST_CL_COMPOSITE_OVERLAY_PAD (object);
 
   GST_OBJECT_LOCK (pad);
   switch (prop_id) {
+    case PROP_PAD_ALPHA:
+      pad->alpha = g_value_get_double (value);
+      pad->weight = 1.0 - pad->alpha;
+      break;
     case PROP_PAD_XPOS:
       pad->xpos = g_value_get_int (value);
       break;
     case PROP_PAD_YPOS:
       pad->ypos = g_value_get_int (value);
       break;
+    case PROP_PAD_WIDTH:
+      pad->width = g_value_get_int (value);
+      break;
+    case PROP_PAD_HEIGHT:
+      pad->height = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -93,19 +145,28 @@ gst_cl_composite_pad_set_property (GObject * object, guint prop_id,
 }
 
 static void
-gst_cl_composite_pad_get_property (GObject * object, guint prop_id,
+gst_cl_composite_overlay_pad_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  GstClCompositePad *pad = GST_CL_COMPOSITE_PAD (object);
+  GstClCompositeOverlayPad *pad = GST_CL_COMPOSITE_OVERLAY_PAD (object);
 
   GST_OBJECT_LOCK (pad);
   switch (prop_id) {
+    case PROP_PAD_ALPHA:
+      g_value_set_double (value, pad->alpha);
+      break;
     case PROP_PAD_XPOS:
       g_value_set_int (value, pad->xpos);
       break;
     case PROP_PAD_YPOS:
       g_value_set_int (value, pad->ypos);
       break;
+    case PROP_PAD_WIDTH:
+      g_value_set_int (value, pad->width);
+      break;
+    case PROP_PAD_HEIGHT:
+      g_value_set_int (value, pad->height);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -113,31 +174,47 @@ gst_cl_composite_pad_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (pad);
 }
 
+#define PAD_PROP_FLAGS (G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE | \
+    GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS)
+
 static void
-gst_cl_composite_pad_class_init (GstClCompositePadClass * klass)
+gst_cl_composite_overlay_pad_class_init (GstClCompositeOverlayPadClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
 
-  gobject_class->set_property = gst_cl_composite_pad_set_property;
-  gobject_class->get_property = gst_cl_composite_pad_get_property;
+  gobject_class->set_property = gst_cl_composite_overlay_pad_set_property;
+  gobject_class->get_property = gst_cl_composite_overlay_pad_get_property;
 
+  /* the names, types and meanings of compositor's pad properties, for its
+   * launch lines; compositor's ranges too, where a value outside ours
+   * would otherwise refuse one of its lines */
+  g_object_class_install_property (gobject_class, PROP_PAD_ALPHA,
+      g_param_spec_double ("alpha", "Alpha", "Opacity of the overlay: its "
+          "weight where it covers the background (the background's is "
+          "1 - alpha)", 0.0, 1.0, DEFAULT_PAD_ALPHA, PAD_PROP_FLAGS));
   g_object_class_install_property (gobject_class, PROP_PAD_XPOS,
       g_param_spec_int ("xpos", "X position", "Column of the output where "
-          "the overlay's left edge goes (sink_1 only: sink_0 is always at 0, 0; "
-          "may be negative)",
-          G_MININT, G_MAXINT, 0, G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
-          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+          "the overlay's left edge goes (may be negative)",
+          G_MININT, G_MAXINT, 0, PAD_PROP_FLAGS));
   g_object_class_install_property (gobject_class, PROP_PAD_YPOS,
       g_param_spec_int ("ypos", "Y position", "Row of the output where "
-          "the overlay's top edge goes (sink_1 only: sink_0 is always at 0, 0; "
-          "may be negative)",
-          G_MININT, G_MAXINT, 0, G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
-          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
+          "the overlay's top edge goes (may be negative)",
+          G_MININT, G_MAXINT, 0, PAD_PROP_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_PAD_WIDTH,
+      g_param_spec_int ("width", "Width", "Width the overlay is scaled to, "
+          "nearest neighbour (0 or less: its own)",
+          G_MININT, G_MAXINT, 0, PAD_PROP_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_PAD_HEIGHT,
+      g_param_spec_int ("height", "Height", "Height the overlay is scaled "
+          "to, nearest neighbour (0 or less: its own)",
+          G_MININT, G_MAXINT, 0, PAD_PROP_FLAGS));
 }
 
 static void
-gst_cl_composite_pad_init (GstClCompositePad * pad)
+gst_cl_composite_overlay_pad_init (GstClCompositeOverlayPad * pad)
 {
+  pad->alpha = DEFAULT_PAD_ALPHA;
+  pad->weight = 1.0 - DEFAULT_PAD_ALPHA;
 }
 
 /* the element */
@@ -161,7 +238,6 @@ struct _GstClComposite
 {
   GstClAggregator parent;
 
-  gdouble alpha;
   gint gamma;
   GstClCompositeOperator op;
   GstClPlanner *planner;
@@ -177,10 +253,11 @@ gst_cl_composite_operator_get_type (void)
   static gsize id = 0;
   static const GEnumValue values[] = {
     {GST_CL_COMPOSITE_OPERATOR_BLEND,
-        "alpha A + (1 - alpha) B where the overlay covers", "blend"},
+          "(1 - alpha) A + alpha B where the overlay covers, alpha sink_1's",
+        "blend"},
     {GST_CL_COMPOSITE_OPERATOR_OVER,
-        "the overlay by (1 - alpha) times its alpha; the background's alpha "
-          "is kept", "over"},
+        "the overlay by sink_1::alpha times its own alpha; the background's "
+          "alpha is kept", "over"},
     {0, NULL, NULL}
   };
 
@@ -275,11 +352,20 @@ pick_kernel (GstClComposite * self, GstClCore * core, GstClVariant variant,
   return q.plan->kernel;
 }
 
+/* What one output frame is composed with: the properties as they were when
+ * it began, xpos, ypos, width and height in the output's pixels (width and
+ * height the overlay's, scaled or not) */
+typedef struct
+{
+  gint xpos, ypos, width, height;
+  gfloat weight;
+  gint gamma, op;
+} Composition;
+
 static gboolean
 composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
     const GstClPlane * bg, const GstClPlane * ov, const GstClPlane * out,
-    gint xpos, gint ypos, gfloat alpha, gint gamma, gint op,
-    GstClVariant variant, GError ** error)
+    const Composition * cmp, GstClVariant variant, GError ** error)
 {
   const GstVideoFormatInfo *finfo = info->finfo;
   gint comp[GST_VIDEO_MAX_COMPONENTS];
@@ -291,16 +377,26 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
       name, error);
   gsize global[2];
   gint bg_w = bg ? bg->width : 0, bg_h = bg ? bg->height : 0;
-  gint ov_w = ov ? ov->width : 0, ov_h = ov ? ov->height : 0, ox, oy;
+  gint src_w = ov ? ov->width : 0, src_h = ov ? ov->height : 0;
+  gint ov_w = 0, ov_h = 0, ox, oy;
   cl_mem bg_mem = bg ? bg->mem : out->mem, ov_mem = ov ? ov->mem : out->mem;
   gint bg_stride = bg ? bg->stride : 0, ov_stride = ov ? ov->stride : 0;
+  guint wsub, hsub;
 
   if (!k)
     return FALSE;
 
   gst_video_format_info_component (finfo, p, comp);
-  ox = floor_shift (xpos, GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp[0]));
-  oy = floor_shift (ypos, GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp[0]));
+  wsub = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp[0]);
+  hsub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp[0]);
+  ox = floor_shift (cmp->xpos, wsub);
+  oy = floor_shift (cmp->ypos, hsub);
+  /* the scaled overlay's size in this plane, as GStreamer lays out a frame
+   * of that size: subsampled planes rounded up */
+  if (ov) {
+    ov_w = GST_VIDEO_SUB_SCALE (wsub, cmp->width);
+    ov_h = GST_VIDEO_SUB_SCALE (hsub, cmp->height);
+  }
   plane_layout (info, p, &layout);
   /* black for every byte of a 4-byte run: pixels of 1 or 2 bytes repeated */
   if (out->pstride == 1)
@@ -312,18 +408,26 @@ composite_plane (GstClComposite * self, const GstVideoInfo * info, guint p,
       ((gsize) out->width * out->pstride + 3) / 4;
   global[1] = out->height;
 
-  return gst_cl_kernel_set_args (k, error, 21, GST_CL_ARG (bg_mem),
+  return gst_cl_kernel_set_args (k, error, 23, GST_CL_ARG (bg_mem),
       GST_CL_ARG (bg_stride), GST_CL_ARG (bg_w), GST_CL_ARG (bg_h),
       GST_CL_ARG (layout.fill),
-      GST_CL_ARG (ov_mem), GST_CL_ARG (ov_stride), GST_CL_ARG (ov_w),
-      GST_CL_ARG (ov_h), GST_CL_ARG (ox), GST_CL_ARG (oy),
+      GST_CL_ARG (ov_mem), GST_CL_ARG (ov_stride), GST_CL_ARG (src_w),
+      GST_CL_ARG (src_h), GST_CL_ARG (ov_w), GST_CL_ARG (ov_h),
+      GST_CL_ARG (ox), GST_CL_ARG (oy),
       GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (out->width), GST_CL_ARG (out->height),
-      GST_CL_ARG (out->pstride), GST_CL_ARG (alpha), GST_CL_ARG (gamma),
-      GST_CL_ARG (layout.gamma_mask), GST_CL_ARG (op),
-      GST_CL_ARG (layout.alpha_index)) &&
+      GST_CL_ARG (out->pstride), GST_CL_ARG (cmp->weight),
+      GST_CL_ARG (cmp->gamma), GST_CL_ARG (layout.gamma_mask),
+      GST_CL_ARG (cmp->op), GST_CL_ARG (layout.alpha_index)) &&
       gst_cl_kernel_enqueue (gst_cl_core_get_queue (core), k, 2, global, NULL,
       error);
+}
+
+static GstClCompositeOverlayPad *
+overlay_pad (GstClComposite * self)
+{
+  return GST_CL_COMPOSITE_OVERLAY_PAD (gst_cl_aggregator_get_pad
+      (GST_CL_AGGREGATOR (self), 1));
 }
 
 /* The composition with the current properties, of @inputs: the background
@@ -334,33 +438,38 @@ gst_cl_composite_dispatch (GstClAggregator * agg, const GstVideoInfo * info,
 {
   GstClComposite *self = GST_CL_COMPOSITE (agg);
   const GstClFrame *bg = inputs[0], *ov = inputs[1];
-  GstClCompositePad *pad = GST_CL_COMPOSITE_PAD (gst_cl_aggregator_get_pad
-      (agg, 1));
+  GstClCompositeOverlayPad *pad = overlay_pad (self);
   GstClVariant variant =
       gst_cl_core_get_variant (gst_cl_aggregator_get_core (agg));
-  gfloat alpha;
-  gint gamma, op, xpos, ypos;
+  Composition cmp;
   gboolean ok;
   guint p;
 
   GST_OBJECT_LOCK (self);
-  alpha = self->alpha;
-  gamma = self->gamma;
-  op = self->op;
+  cmp.gamma = self->gamma;
+  cmp.op = self->op;
   GST_OBJECT_UNLOCK (self);
   GST_OBJECT_LOCK (pad);
-  xpos = pad->xpos;
-  ypos = pad->ypos;
+  cmp.weight = pad->weight;
+  cmp.xpos = pad->xpos;
+  cmp.ypos = pad->ypos;
+  cmp.width = pad->width;
+  cmp.height = pad->height;
   GST_OBJECT_UNLOCK (pad);
   /* anything further out covers nothing; the kernels' subtractions stay in
    * range */
-  xpos = CLAMP (xpos, -G_MAXINT / 4, G_MAXINT / 4);
-  ypos = CLAMP (ypos, -G_MAXINT / 4, G_MAXINT / 4);
+  cmp.xpos = CLAMP (cmp.xpos, -G_MAXINT / 4, G_MAXINT / 4);
+  cmp.ypos = CLAMP (cmp.ypos, -G_MAXINT / 4, G_MAXINT / 4);
+  /* the overlay frame's own size where none is set */
+  if (ov && cmp.width <= 0)
+    cmp.width = ov->planes[0].width;
+  if (ov && cmp.height <= 0)
+    cmp.height = ov->planes[0].height;
 
   for (p = 0, ok = TRUE; ok && p < out->n_planes; p++)
     ok = composite_plane (self, info, p,
         bg ? &bg->planes[p] : NULL, ov ? &ov->planes[p] : NULL,
-        &out->planes[p], xpos, ypos, alpha, gamma, op, variant, error);
+        &out->planes[p], &cmp, variant, error);
   return ok;
 }
 
@@ -369,12 +478,23 @@ gst_cl_composite_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstClComposite *self = GST_CL_COMPOSITE (object);
+  GstClCompositeOverlayPad *pad;
 
-  GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_ALPHA:
-      self->alpha = g_value_get_double (value);
+      /* deprecated: the background's weight, the other side of the
+       * overlay's alpha, which it sets */
+      pad = overlay_pad (self);
+      GST_OBJECT_LOCK (pad);
+      pad->weight = g_value_get_double (value);
+      pad->alpha = 1.0 - pad->weight;
+      GST_OBJECT_UNLOCK (pad);
+      return;
+    default:
       break;
+  }
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
     case PROP_GAMMA:
       self->gamma = g_value_get_int (value);
       break;
@@ -393,12 +513,20 @@ gst_cl_composite_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
   GstClComposite *self = GST_CL_COMPOSITE (object);
+  GstClCompositeOverlayPad *pad;
 
-  GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_ALPHA:
-      g_value_set_double (value, self->alpha);
+      pad = overlay_pad (self);
+      GST_OBJECT_LOCK (pad);
+      g_value_set_double (value, pad->weight);
+      GST_OBJECT_UNLOCK (pad);
+      return;
+    default:
       break;
+  }
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
     case PROP_GAMMA:
       g_value_set_int (value, self->gamma);
       break;
@@ -418,6 +546,10 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstClAggregatorClass *cl_class = GST_CL_AGGREGATOR_CLASS (klass);
+  /* the background, then the overlay */
+  const GType pad_types[] = { GST_TYPE_CL_COMPOSITE_BACKGROUND_PAD,
+    GST_TYPE_CL_COMPOSITE_OVERLAY_PAD
+  };
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_composite_debug, "clcomposite", 0,
       "OpenCL composition");
@@ -425,12 +557,15 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
   gobject_class->set_property = gst_cl_composite_set_property;
   gobject_class->get_property = gst_cl_composite_get_property;
 
+  /* kept for the launch lines written before sink_1::alpha: the same
+   * setting, from the background's side */
   g_object_class_install_property (gobject_class, PROP_ALPHA,
-      g_param_spec_double ("alpha", "Alpha", "Weight of the background "
-          "where the overlay covers it (blend); the overlay's is 1 - alpha",
-          0.0, 1.0, DEFAULT_ALPHA, G_PARAM_READWRITE |
+      g_param_spec_double ("alpha", "Alpha", "Deprecated: use sink_1::alpha. "
+          "Weight of the background where the overlay covers it, "
+          "1 - sink_1::alpha (setting either sets both)",
+          0.0, 1.0, 1.0 - DEFAULT_PAD_ALPHA, G_PARAM_READWRITE |
           GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
+          G_PARAM_DEPRECATED | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_GAMMA,
       g_param_spec_int ("gamma", "Gamma", "Added to R, G, B (or Y) of every "
           "output pixel, clamped", -255, 255, DEFAULT_GAMMA,
@@ -442,9 +577,8 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
           DEFAULT_OPERATOR, G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
           GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
 
-  /* the background, then the overlay */
-  gst_cl_aggregator_class_add_pad_templates (cl_class,
-      GST_VIDEO_CAPS_MAKE (FORMATS), 2, GST_TYPE_CL_COMPOSITE_PAD);
+  gst_cl_aggregator_class_add_pad_templates_with_types (cl_class,
+      GST_VIDEO_CAPS_MAKE (FORMATS), G_N_ELEMENTS (pad_types), pad_types);
   gst_element_class_set_static_metadata (element_class,
       "OpenCL compositor", "Filter/Editor/Video/Compositor",
       "Blends an overlay (sink_1) over a background (sink_0) on an OpenCL "
@@ -452,14 +586,14 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
 
   cl_class->dispatch = GST_DEBUG_FUNCPTR (gst_cl_composite_dispatch);
 
-  gst_type_mark_as_plugin_api (GST_TYPE_CL_COMPOSITE_PAD, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_COMPOSITE_BACKGROUND_PAD, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_COMPOSITE_OVERLAY_PAD, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_COMPOSITE_OPERATOR, 0);
 }
 
 static void
 gst_cl_composite_init (GstClComposite * self)
 {
-  self->alpha = DEFAULT_ALPHA;
   self->gamma = DEFAULT_GAMMA;
   self->op = DEFAULT_OPERATOR;
   self->planner = gst_cl_plan_attach (GST_ELEMENT (self), "clcomposite", plans);

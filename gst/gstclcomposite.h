@@ -12,10 +12,10 @@ G_BEGIN_DECLS
 
 /**
  * GstClCompositeOperator:
- * @GST_CL_COMPOSITE_OPERATOR_BLEND: alpha A + (1 - alpha) B where the
- *   overlay covers the background
- * @GST_CL_COMPOSITE_OPERATOR_OVER: the overlay weighted by (1 - alpha) times
- *   its own alpha; the background's alpha is kept
+ * @GST_CL_COMPOSITE_OPERATOR_BLEND: (1 - alpha) A + alpha B where the
+ *   overlay covers the background, alpha the overlay pad's
+ * @GST_CL_COMPOSITE_OPERATOR_OVER: the overlay weighted by its pad's alpha
+ *   times its own alpha; the background's alpha is kept
  */
 typedef enum
 {
@@ -26,9 +26,18 @@ typedef enum
 #define GST_TYPE_CL_COMPOSITE_OPERATOR (gst_cl_composite_operator_get_type ())
 GType gst_cl_composite_operator_get_type (void);
 
-#define GST_TYPE_CL_COMPOSITE_PAD (gst_cl_composite_pad_get_type ())
-G_DECLARE_FINAL_TYPE (GstClCompositePad, gst_cl_composite_pad, GST,
-    CL_COMPOSITE_PAD, GstClAggregatorPad)
+/* sink_0: no property of its own */
+#define GST_TYPE_CL_COMPOSITE_BACKGROUND_PAD \
+    (gst_cl_composite_background_pad_get_type ())
+G_DECLARE_FINAL_TYPE (GstClCompositeBackgroundPad,
+    gst_cl_composite_background_pad, GST, CL_COMPOSITE_BACKGROUND_PAD,
+    GstClAggregatorPad)
+
+/* sink_1: alpha, xpos, ypos, width, height */
+#define GST_TYPE_CL_COMPOSITE_OVERLAY_PAD \
+    (gst_cl_composite_overlay_pad_get_type ())
+G_DECLARE_FINAL_TYPE (GstClCompositeOverlayPad, gst_cl_composite_overlay_pad,
+    GST, CL_COMPOSITE_OVERLAY_PAD, GstClAggregatorPad)
 
 #define GST_TYPE_CL_COMPOSITE (gst_cl_composite_get_type ())
 G_DECLARE_FINAL_TYPE (GstClComposite, gst_cl_composite, GST, CL_COMPOSITE,

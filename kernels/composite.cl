@@ -3,10 +3,14 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A is the background (sink_0), B the overlay (sink_1), placed at (ox, oy)
- * in this plane's pixels, ov_w x ov_h of them. Per channel c of the pstride
- * bytes of a pixel, g = gamma where bit c of gamma_mask is set, else 0:
- *   where B covers the pixel, blend: out = A alpha + B (1 - alpha) + g
- *                             over:  w = (1 - alpha) aB / 255,
+ * in this plane's pixels and covering ov_w x ov_h of them: its frame of
+ * src_w x src_h scaled by nearest neighbour, pixel (bx, by) of the scaled
+ * overlay taken from (scale_index (bx, src_w, ov_w), scale_index (by, src_h,
+ * ov_h)) of the frame. weight is the background's, 1 - sink_1::alpha. Per
+ * channel c of the pstride bytes of a pixel, g = gamma where bit c of
+ * gamma_mask is set, else 0:
+ *   where B covers the pixel, blend: out = A weight + B (1 - weight) + g
+ *                             over:  w = (1 - weight) aB / 255,
  *                                    out = B w + A (1 - w) + g,
  *                                    the alpha channel keeps A's
  *   elsewhere:                         out = A + g
@@ -18,10 +22,18 @@
 #define OP_BLEND 0
 #define OP_OVER 1
 
+/* Pixel i of a picture of dst scaled from src: the one nearest to its
+ * centre, floor ((2 i + 1) src / (2 dst)), exact in integers (in 64 bits, as
+ * dst and src may each take 31); i itself where the sizes are equal. */
+inline int
+scale_index (int i, int src, int dst)
+{
+  return src == dst ? i : (int) ((2 * (long) i + 1) * src / (2 * (long) dst));
+}
 
 inline uchar
 composite_byte (int a, __global const uchar * b, int c, int covered,
-    float alpha, int gamma, uint gamma_mask, int op, int alpha_index)
+    float weight, int gamma, uint gamma_mask, int op, int alpha_index)
 {
   int g = (gamma_mask >> c) & 1 ? gamma : 0;
   float w, v;
@@ -31,10 +43,10 @@ composite_byte (int a, __global const uchar * b, int c, int covered,
   if (op == OP_OVER) {
     if (c == alpha_index)
       return (uchar) a;
-    w = (1.0f - alpha) * (alpha_index >= 0 ? b[alpha_index] : 255) / 255.0f;
+    w = (1.0f - weight) * (alpha_index >= 0 ? b[alpha_index] : 255) / 255.0f;
     v = w * b[c] + (1.0f - w) * a;
   } else {
-    v = alpha * a + (1.0f - alpha) * b[c];
+    v = weight * a + (1.0f - weight) * b[c];
   }
   return (uchar) clamp ((int) floor (v + g + 0.5f), 0, 255);
 }
@@ -42,15 +54,17 @@ composite_byte (int a, __global const uchar * b, int c, int covered,
 /* variant=reference: one pixel, all its channels, per work-item */
 __kernel void
 composite_reference (__global const uchar * bg, int bg_stride, int bg_w,
-    int bg_h, uint fill, __global const uchar * ov, int ov_stride, int ov_w,
-    int ov_h, int ox, int oy, __global uchar * dst, int dst_stride, int width,
-    int height, int pstride, float alpha, int gamma, uint gamma_mask, int op,
-    int alpha_index)
+    int bg_h, uint fill, __global const uchar * ov, int ov_stride, int src_w,
+    int src_h, int ov_w, int ov_h, int ox, int oy, __global uchar * dst,
+    int dst_stride, int width, int height, int pstride, float weight,
+    int gamma, uint gamma_mask, int op, int alpha_index)
 {
   int x = get_global_id (0), y = get_global_id (1);
   int bx = x - ox, by = y - oy;
   int covered = bx >= 0 && bx < ov_w && by >= 0 && by < ov_h;
-  __global const uchar *b = ov + (covered ? by * ov_stride + bx * pstride : 0);
+  __global const uchar *b = ov + (covered ?
+      scale_index (by, src_h, ov_h) * ov_stride +
+      scale_index (bx, src_w, ov_w) * pstride : 0);
 
   if (x >= width || y >= height)
     return;
@@ -59,14 +73,14 @@ composite_reference (__global const uchar * bg, int bg_stride, int bg_w,
         (int) ((fill >> (8 * c)) & 0xff);
 
     dst[y * dst_stride + x * pstride + c] = composite_byte (a, b, c, covered,
-        alpha, gamma, gamma_mask, op, alpha_index);
+        weight, gamma, gamma_mask, op, alpha_index);
   }
 }
 
 /* The covered output of 4 bytes a of the background and b8 of the overlay,
  * channels c, gammas g; for over, the 4 bytes are one pixel. */
 inline int4
-blend4 (int4 a, uchar4 b8, int4 g, int4 c, float alpha, int op,
+blend4 (int4 a, uchar4 b8, int4 g, int4 c, float weight, int op,
     int alpha_index)
 {
   float4 av = convert_float4 (a), bv = convert_float4 (b8), v;
@@ -75,11 +89,11 @@ blend4 (int4 a, uchar4 b8, int4 g, int4 c, float alpha, int op,
   if (op == OP_OVER) {
     float ab = alpha_index >= 0 ? (float) ((uchar *) & b8)[alpha_index] :
         255.0f;
-    float4 w = (float4) ((1.0f - alpha) * ab / 255.0f);
+    float4 w = (float4) ((1.0f - weight) * ab / 255.0f);
 
     v = w * bv + (1.0f - w) * av;
   } else {
-    v = alpha * av + (1.0f - alpha) * bv;
+    v = weight * av + (1.0f - weight) * bv;
   }
   v = floor (v + convert_float4 (g) + 0.5f);
   result = clamp (convert_int4 (v), 0, 255);
@@ -89,15 +103,15 @@ blend4 (int4 a, uchar4 b8, int4 g, int4 c, float alpha, int op,
 
 /* variant=optimized: 4 bytes of a row per work-item, whatever the pixels
  * they belong to, taken as vectors: one 4-byte load of the
- * background and, where the overlay covers all four, one of the overlay
- * (its bytes lie in the same order), float4 arithmetic and one 4-byte store.
- * Runs outside the overlay skip it and the floats. */
+ * background and, where the unscaled overlay covers all four, one of the
+ * overlay (its bytes lie in the same order), float4 arithmetic and one
+ * 4-byte store. Runs outside the overlay skip it and the floats. */
 __kernel void
 composite_optimized (__global const uchar * restrict bg, int bg_stride,
     int bg_w, int bg_h, uint fill, __global const uchar * restrict ov,
-    int ov_stride, int ov_w, int ov_h, int ox, int oy,
+    int ov_stride, int src_w, int src_h, int ov_w, int ov_h, int ox, int oy,
     __global uchar * restrict dst,
-    int dst_stride, int width, int height, int pstride, float alpha,
+    int dst_stride, int width, int height, int pstride, float weight,
     int gamma, uint gamma_mask, int op, int alpha_index)
 {
   int j0 = get_global_id (0) * 4, y = get_global_id (1);
@@ -132,22 +146,24 @@ composite_optimized (__global const uchar * restrict bg, int bg_stride,
   result = clamp (a + g, 0, 255);
 
   if (any (covered)) {
-    __global const uchar *ov_row = ov + by * ov_stride;
+    __global const uchar *ov_row = ov +
+        scale_index (by, src_h, ov_h) * ov_stride;
 
-    if (all (covered) && n == 4) {
+    if (all (covered) && n == 4 && src_w == ov_w) {
       b8 = vload4 (0, ov_row + j0 - ox * pstride);
     } else {
       uchar b[4];
 
       for (int i = 0; i < 4; i++) {
-        int k = j0 + i - ox * pstride;
+        int xi = ((j0 + i) >> shift) - ox, ci = (j0 + i) & (pstride - 1);
 
-        b[i] = i < n && k >= 0 && k < ov_w * pstride ? ov_row[k] : 0;
+        b[i] = i < n && xi >= 0 && xi < ov_w ?
+            ov_row[scale_index (xi, src_w, ov_w) * pstride + ci] : 0;
       }
       b8 = vload4 (0, b);
     }
     /* formats with alpha have 4-byte pixels: this run is one of them */
-    result = select (result, blend4 (a, b8, g, c, alpha, op, alpha_index),
+    result = select (result, blend4 (a, b8, g, c, weight, op, alpha_index),
         covered);
   }
 
@@ -188,9 +204,9 @@ store4 (uchar4 v, __global uchar * p)
 __kernel void
 composite_pixels (__global const uchar * restrict bg, int bg_stride,
     int bg_w, int bg_h, uint fill, __global const uchar * restrict ov,
-    int ov_stride, int ov_w, int ov_h, int ox, int oy,
+    int ov_stride, int src_w, int src_h, int ov_w, int ov_h, int ox, int oy,
     __global uchar * restrict dst, int dst_stride, int width, int height,
-    int pstride, float alpha, int gamma, uint gamma_mask, int op,
+    int pstride, float weight, int gamma, uint gamma_mask, int op,
     int alpha_index)
 {
   int x = get_global_id (0), y = get_global_id (1);
@@ -207,8 +223,10 @@ composite_pixels (__global const uchar * restrict bg, int bg_stride,
   a = convert_int4 (a8);
   result = clamp (a + g, 0, 255);
   if (bx >= 0 && bx < ov_w && by >= 0 && by < ov_h) {
-    result = blend4 (a, load4 (ov + by * ov_stride + bx * 4), g, c, alpha,
-        op, alpha_index);
+    __global const uchar *b = ov + scale_index (by, src_h, ov_h) * ov_stride +
+        scale_index (bx, src_w, ov_w) * 4;
+
+    result = blend4 (a, load4 (b), g, c, weight, op, alpha_index);
   }
   store4 (convert_uchar4 (result), dst + y * dst_stride + x * 4);
 }

@@ -25,7 +25,8 @@ ref_copy (const GstVideoFrame * in, guint plane, guint8 * out,
         (gsize) p.width * p.pstride);
 }
 
-/* clcomposite with alpha=1, its background brightened or darkened all over.
+/* clcomposite with sink_1::alpha=0, its background brightened or darkened
+ * all over.
  * SPEC: clamp (A + g), g on R, G, B and Y only */
 static void
 ref_gamma (const GstVideoFrame * in, guint plane, guint8 * out,
@@ -140,22 +141,25 @@ static const ClTestFlip integral_flips[] = {
   {0}
 };
 
-/* wherever the overlay goes */
+/* wherever the overlay goes, whatever its size */
 static const gchar *const composite_props[] = { "gamma", "-255", "255", NULL,
   "operator", "blend", "over", NULL, "variant", "reference", "optimized",
   NULL, "sink_1::xpos", "-2147483648", "2147483647", "-7", "0", "20", NULL,
-  "sink_1::ypos", "-2147483648", "2147483647", "-3", "0", "9", NULL, NULL
+  "sink_1::ypos", "-2147483648", "2147483647", "-3", "0", "9", NULL,
+  "sink_1::width", "0", "1", "7", "100", "2147483647", NULL,
+  "sink_1::height", "-1", "3", "50", "2147483647", NULL, NULL
 };
 
-/* and alpha too */
-static const gchar *const composite_alpha_props[] = { "alpha", "0", "1",
-  "0.5", NULL, "gamma", "-255", "0", "255", NULL, "sink_1::xpos",
-  "-2147483648", "2147483647", "-7", "20", NULL, "sink_1::ypos",
-  "-2147483648", "2147483647", "9", NULL, NULL
+/* and alpha too, the overlay's and the element's deprecated one */
+static const gchar *const composite_alpha_props[] = { "sink_1::alpha", "0",
+  "1", "0.5", NULL, "alpha", "0", "0.3", "1", NULL, "gamma", "-255", "0",
+  "255", NULL, "sink_1::xpos", "-2147483648", "2147483647", "-7", "20", NULL,
+  "sink_1::ypos", "-2147483648", "2147483647", "9", NULL, "sink_1::width",
+  "0", "13", "80", NULL, NULL
 };
 
-/* with alpha=1, the background brightened or darkened all over; and
- * frames of the right size as alpha flips too */
+/* with sink_1::alpha=0, the background brightened or darkened all over;
+ * and frames of the right size as alpha flips too */
 static const ClTestFlip composite_flips[] = {
   {RGBA, composite_props, {GAMMA (-255), GAMMA (255)}},
   {RGBA, composite_alpha_props, {}},
@@ -175,8 +179,9 @@ static const ClTestElement table[] = {
       },
   {
         .name = "clcomposite",
-        /* with alpha=1 its output is its background, whatever the overlay */
-        .settings = "alpha=1",
+        /* with sink_1::alpha=0 its output is its background, whatever the
+         * overlay */
+        .settings = "sink_1::alpha=0",
         .ref = COPY,
         .flips = composite_flips,
         .fault_settings = "sink_1::xpos=9 sink_1::ypos=-3",

@@ -34,8 +34,12 @@ EXTRAS = {
                   # 1, the identity, switches passthrough on and off
                   "toggles": [("diameter", ["1", "5", "9", "3"])],
                   "valgrind": "diameter=5", "valgrind_scenarios": ["scrub"]},
-    "clcomposite": {"scenario": "alpha=0.3 sink_1::xpos=40 sink_1::ypos=30",
-                    "toggles": [("alpha", ["0", "1", "0.3"])],
+    # compositor's line, its peer in tests/scenarios.py
+    "clcomposite": {"scenario": "sink_1::alpha=0.3 sink_1::xpos=40 "
+                                "sink_1::ypos=30",
+                    # the overlay's alpha is a pad's: turned through the
+                    # element's deprecated one, 1 - sink_1::alpha
+                    "toggles": [("alpha", ["1", "0", "0.7"])],
                     "valgrind": "sink_1::xpos=20 sink_1::ypos=-8",
                     "valgrind_scenarios": ["rapid-state-changes",
                                            "seek-storm"]},

@@ -113,3 +113,38 @@ cl_ref_epsilon (const ClRefPlane * in, guint8 * out, gint out_stride,
       out[(gsize) y * out_stride + x] = (sum + n / 2) / n;
     }
 }
+
+/* SPEC: of a picture of @src pixels scaled to @dst, nearest neighbour,
+ * pixel @i (0 <= i < dst) is the source's floor ((2 i + 1) src / (2 dst)):
+ * the one under its centre. */
+gint
+cl_ref_nearest (gint i, gint src, gint dst)
+{
+  return (gint) (((2 * (gint64) i + 1) * src) / (2 * (gint64) dst));
+}
+
+/* SPEC: clcomposite's output where the overlay covers the background, for
+ * a channel of background value @a and overlay value @b, @alpha_b the
+ * overlay's alpha (255 in formats without), @alpha sink_1's, @gamma the
+ * channel's g (0 for alpha and chroma):
+ *   blend: clamp (floor ((1 - alpha) a + alpha b + g + 0.5))
+ *   over: w = alpha alpha_b / 255, clamp (floor (w b + (1 - w) a + g + 0.5)),
+ *     a itself for the alpha channel (@is_alpha)
+ * In doubles: the element computes in floats, within 1 of this. */
+gint
+cl_ref_composite (gint a, gint b, gint alpha_b, gdouble alpha, gint gamma,
+    gboolean over, gboolean is_alpha)
+{
+  gdouble v;
+
+  if (over && is_alpha)
+    return a;
+  if (over) {
+    gdouble w = alpha * alpha_b / 255.0;
+
+    v = floor (w * b + (1.0 - w) * a + gamma + 0.5);
+  } else {
+    v = floor ((1.0 - alpha) * a + alpha * b + gamma + 0.5);
+  }
+  return (gint) CLAMP (v, 0, 255);
+}

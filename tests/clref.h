@@ -44,4 +44,9 @@ void cl_ref_sobel   (const ClRefPlane * in, guint8 * out, gint out_stride,
 void cl_ref_epsilon (const ClRefPlane * in, guint8 * out, gint out_stride,
                      guint threshold, guint diameter);
 
+gint cl_ref_nearest (gint i, gint src, gint dst);
+
+gint cl_ref_composite (gint a, gint b, gint alpha_b, gdouble alpha,
+                      gint gamma, gboolean over, gboolean is_alpha);
+
 G_END_DECLS

@@ -146,8 +146,8 @@ def check_page(root, element):
             el.request_pad_simple(t.name_template)
     pads = {p.get_name(): p for p in el.sinkpads}
     undocumented = own_properties(el)
-    # a pad class's own properties need a row on one of its pads
-    # (clcomposite's sink_1: sink_0, of the same class, shows them too)
+    # a pad class's own properties need a row on one of its pads (a class
+    # may serve several: one row covers them)
     pad_undocumented = {}
     for pad in pads.values():
         for n in own_properties(pad):

@@ -19,12 +19,14 @@ static const GstVideoFormat formats[] = {
 
 static const gchar *variants[] = { "reference", "optimized" };
 
+/* alpha, xpos, ypos, width and height are sink_1's */
 typedef struct
 {
   gdouble alpha;
   gint gamma;
   gboolean over;
   gint xpos, ypos;
+  gint width, height;
 } Settings;
 
 static void
@@ -48,24 +50,26 @@ push_one (GstElement * pipeline, const gchar * name, GstBuffer * buf,
   gst_object_unref (src);
 }
 
-/* One background and one overlay frame through clcomposite in a pipeline;
- * returns the output frame. */
+/* One background and one overlay frame through @mixer (an element and its
+ * settings, named c) in a pipeline, its output the background's size and
+ * format; returns the output frame. */
 static GstBuffer *
-composite (GstBuffer * bg, const GstVideoInfo * bg_info, GstBuffer * ov,
-    const GstVideoInfo * ov_info, const Settings * s, const gchar * variant)
+run_mixer (const gchar * mixer, GstBuffer * bg, const GstVideoInfo * bg_info,
+    GstBuffer * ov, const GstVideoInfo * ov_info)
 {
   gchar *desc = g_strdup_printf ("appsrc name=a format=time ! c.sink_0 "
-      "appsrc name=b format=time ! c.sink_1 clcomposite name=c alpha=%g "
-      "gamma=%d operator=%s variant=%s sink_1::xpos=%d sink_1::ypos=%d ! "
-      "appsink name=out", s->alpha, s->gamma, s->over ? "over" : "blend",
-      variant, s->xpos, s->ypos);
+      "appsrc name=b format=time ! c.sink_1 %s name=c ! video/x-raw,"
+      "format=%s,width=%d,height=%d ! appsink name=out", mixer,
+      gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (bg_info)),
+      GST_VIDEO_INFO_WIDTH (bg_info), GST_VIDEO_INFO_HEIGHT (bg_info));
   GError *err = NULL;
   GstElement *pipeline = gst_parse_launch (desc, &err);
   GstElement *sink;
   GstSample *sample;
   GstBuffer *out;
 
-  fail_unless (pipeline != NULL, "%s: %s", desc, err ? err->message : "");
+  fail_unless (pipeline != NULL && err == NULL, "%s: %s", desc,
+      err ? err->message : "");
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   push_one (pipeline, "a", gst_buffer_ref (bg), bg_info);
   push_one (pipeline, "b", gst_buffer_ref (ov), ov_info);
@@ -81,14 +85,35 @@ composite (GstBuffer * bg, const GstVideoInfo * bg_info, GstBuffer * ov,
   return out;
 }
 
+/* clcomposite with @s on @variant */
+static GstBuffer *
+composite (GstBuffer * bg, const GstVideoInfo * bg_info, GstBuffer * ov,
+    const GstVideoInfo * ov_info, const Settings * s, const gchar * variant)
+{
+  gchar alpha[G_ASCII_DTOSTR_BUF_SIZE];
+  gchar *mixer = g_strdup_printf ("clcomposite gamma=%d operator=%s "
+      "variant=%s sink_1::alpha=%s sink_1::xpos=%d sink_1::ypos=%d "
+      "sink_1::width=%d sink_1::height=%d", s->gamma,
+      s->over ? "over" : "blend", variant,
+      g_ascii_dtostr (alpha, sizeof (alpha), s->alpha), s->xpos, s->ypos,
+      s->width, s->height);
+  GstBuffer *out = run_mixer (mixer, bg, bg_info, ov, ov_info);
+
+  g_free (mixer);
+  return out;
+}
+
 static gint
 floor_div (gint a, gint d)
 {
   return a >= 0 ? a / d : -((-a + d - 1) / d);
 }
 
-/* SPEC.md's formulas in doubles; the kernels compute in floats: a
- * difference of 1 is allowed. */
+/* The C reference (tests/clref.c): SPEC.md's formulas in doubles, the
+ * overlay scaled to @s's width x height by cl_ref_nearest (). The kernels
+ * compute in floats: a difference of 1 is allowed, but where the formula
+ * is exact in floats too (blend at alpha 0 or 1), which the scaling is
+ * checked on. */
 static void
 check (GstBuffer * bg, const GstVideoInfo * bg_info, GstBuffer * ov,
     const GstVideoInfo * ov_info, GstBuffer * out, const Settings * s,
@@ -98,6 +123,9 @@ check (GstBuffer * bg, const GstVideoInfo * bg_info, GstBuffer * ov,
   GstVideoInfo out_info;
   const GstVideoFormatInfo *finfo = bg_info->finfo;
   gboolean yuv = GST_VIDEO_FORMAT_INFO_IS_YUV (finfo);
+  gint width = s->width > 0 ? s->width : GST_VIDEO_INFO_WIDTH (ov_info);
+  gint height = s->height > 0 ? s->height : GST_VIDEO_INFO_HEIGHT (ov_info);
+  gint tolerance = !s->over && (s->alpha == 0.0 || s->alpha == 1.0) ? 0 : 1;
 
   gst_video_info_set_format (&out_info, GST_VIDEO_INFO_FORMAT (bg_info),
       GST_VIDEO_INFO_WIDTH (bg_info), GST_VIDEO_INFO_HEIGHT (bg_info));
@@ -113,8 +141,11 @@ check (GstBuffer * bg, const GstVideoInfo * bg_info, GstBuffer * ov,
     gint off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
     gint w = GST_VIDEO_FRAME_COMP_WIDTH (&a, c);
     gint h = GST_VIDEO_FRAME_COMP_HEIGHT (&a, c);
-    gint bw = GST_VIDEO_FRAME_COMP_WIDTH (&b, c);
-    gint bh = GST_VIDEO_FRAME_COMP_HEIGHT (&b, c);
+    /* the overlay frame's size in this plane, and the scaled overlay's */
+    gint sw = GST_VIDEO_FRAME_COMP_WIDTH (&b, c);
+    gint sh = GST_VIDEO_FRAME_COMP_HEIGHT (&b, c);
+    gint bw = GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, c, width);
+    gint bh = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, c, height);
     gint ox = floor_div (s->xpos, 1 << GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c));
     gint oy = floor_div (s->ypos, 1 << GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c));
     gboolean is_alpha = c == GST_VIDEO_COMP_A;
@@ -129,32 +160,25 @@ check (GstBuffer * bg, const GstVideoInfo * bg_info, GstBuffer * ov,
             y * GST_VIDEO_FRAME_PLANE_STRIDE (&a, p) + x * ps;
         const guint8 *po = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&o, p) +
             y * GST_VIDEO_FRAME_PLANE_STRIDE (&o, p) + x * ps;
-        gint bx = x - ox, by = y - oy;
+        /* x - ox in 64 bits: xpos may be far out */
+        gint64 bx = (gint64) x - ox, by = (gint64) y - oy;
         gint A = pa[off], got = po[off], expected;
 
         if (bx < 0 || bx >= bw || by < 0 || by >= bh) {
           expected = CLAMP (A + g, 0, 255);
         } else {
+          gint sx = cl_ref_nearest (bx, sw, bw);
+          gint sy = cl_ref_nearest (by, sh, bh);
           const guint8 *pb = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&b, p) +
-              by * GST_VIDEO_FRAME_PLANE_STRIDE (&b, p) + bx * ps;
-          gint B = pb[off];
-          gdouble v;
+              sy * GST_VIDEO_FRAME_PLANE_STRIDE (&b, p) + sx * ps;
+          gint aB = has_alpha ? ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&b,
+                  a_plane) + sy * GST_VIDEO_FRAME_PLANE_STRIDE (&b,
+                  a_plane) + sx * ps)[a_off] : 255;
 
-          if (s->over && is_alpha) {
-            v = A;
-          } else if (s->over) {
-            gint aB = has_alpha ? ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&b,
-                    a_plane) + by * GST_VIDEO_FRAME_PLANE_STRIDE (&b,
-                    a_plane) + bx * ps)[a_off] : 255;
-            gdouble wt = (1.0 - s->alpha) * aB / 255.0;
-
-            v = floor (wt * B + (1.0 - wt) * A + g + 0.5);
-          } else {
-            v = floor (s->alpha * A + (1.0 - s->alpha) * B + g + 0.5);
-          }
-          expected = CLAMP ((gint) v, 0, 255);
+          expected = cl_ref_composite (A, pb[off], aB, s->alpha, g, s->over,
+              is_alpha);
         }
-        if (ABS (got - expected) > 1)
+        if (ABS (got - expected) > tolerance)
           fail ("%s: component %u at (%d, %d) is %d, expected %d (A %d)",
               what, c, x, y, got, expected, A);
       }
@@ -172,10 +196,10 @@ check_composite (GstVideoFormat format, gint bw, gint bh, gint ow, gint oh,
   GstBuffer *bg = cl_test_frame_new (format, bw, bh, 5, bw * 3 + oh, &bg_info);
   GstBuffer *ov = cl_test_frame_new (format, ow, oh, 0, ow + bh, &ov_info);
   GstBuffer *out = composite (bg, &bg_info, ov, &ov_info, s, variant);
-  gchar *what = g_strdup_printf ("%s %dx%d over %dx%d at (%d, %d) alpha %g "
-      "gamma %d %s %s", gst_video_format_to_string (format), ow, oh, bw, bh,
-      s->xpos, s->ypos, s->alpha, s->gamma, s->over ? "over" : "blend",
-      variant);
+  gchar *what = g_strdup_printf ("%s %dx%d scaled to %dx%d over %dx%d at "
+      "(%d, %d) alpha %g gamma %d %s %s", gst_video_format_to_string (format),
+      ow, oh, s->width, s->height, bw, bh, s->xpos, s->ypos, s->alpha,
+      s->gamma, s->over ? "over" : "blend", variant);
 
   check (bg, &bg_info, ov, &ov_info, out, s, what);
   g_free (what);
@@ -187,11 +211,11 @@ check_composite (GstVideoFormat format, gint bw, gint bh, gint ow, gint oh,
 GST_START_TEST (test_formats_and_operators)
 {
   static const Settings settings[] = {
-    {0.3, 20, FALSE, 13, 7},
-    {0.3, 20, TRUE, 13, 7},
-    {0.5, 0, FALSE, 0, 0},
-    {0.0, -30, TRUE, 3, 2},
-    {1.0, 255, FALSE, 1, 1},
+    {0.3, 20, FALSE, 13, 7, 0, 0},
+    {0.3, 20, TRUE, 13, 7, 0, 0},
+    {0.5, 0, FALSE, 0, 0, 0, 0},
+    {0.0, -30, TRUE, 3, 2, 0, 0},
+    {1.0, 255, FALSE, 1, 1, 0, 0},
   };
 
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
@@ -207,10 +231,10 @@ GST_END_TEST;
 GST_START_TEST (test_clipping)
 {
   static const Settings settings[] = {
-    {0.25, 10, FALSE, -5, -3},
-    {0.25, 10, TRUE, 30, 19},
-    {0.6, -10, FALSE, -9, 4},
-    {0.5, 5, FALSE, 40, 0},
+    {0.25, 10, FALSE, -5, -3, 0, 0},
+    {0.25, 10, TRUE, 30, 19, 0, 0},
+    {0.6, -10, FALSE, -9, 4, 0, 0},
+    {0.5, 5, FALSE, 40, 0, 0, 0},
   };
 
   for (guint f = 0; f < G_N_ELEMENTS (formats); f += 3)
@@ -223,13 +247,182 @@ GST_START_TEST (test_clipping)
 
 GST_END_TEST;
 
+/* sink_1::width and height: the overlay scaled up and down, by odd factors,
+ * in one dimension alone, larger than the background, partly outside, to
+ * sizes past any output; exact where the blend is (alpha 1), the cases of
+ * every format on both variants */
+GST_START_TEST (test_scaling)
+{
+  static const Settings settings[] = {
+    {1.0, 0, FALSE, 3, 2, 32, 20},
+    {1.0, 0, FALSE, 5, 1, 8, 5},
+    {1.0, 0, FALSE, -4, -3, 41, 29},
+    {1.0, 0, FALSE, 9, 4, 11, 0},
+    {1.0, 0, FALSE, 1, 3, -1, 7},
+    {1.0, 0, FALSE, 2, 2, 1, 1},
+    {1.0, 10, FALSE, 30, 15, G_MAXINT, G_MAXINT},
+    {0.4, 12, FALSE, -3, 2, 23, 13},
+    {0.6, 0, TRUE, 5, 5, 29, 7},
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+      for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
+        check_composite (formats[f], 37, 23, 16, 10, &settings[i], variants[v]);
+}
+
+GST_END_TEST;
+
+/* A frame of random bytes, opaque where it has an alpha channel */
+static GstBuffer *
+opaque_frame_new (GstVideoFormat format, gint width, gint height,
+    guint32 seed, GstVideoInfo * info)
+{
+  GstBuffer *buf = cl_test_frame_new (format, width, height, 0, seed, info);
+  GstVideoFrame frame;
+
+  fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
+  for (gint y = 0; y < height; y++)
+    for (gint x = 0; x < width; x++)
+      GST_VIDEO_FRAME_COMP_DATA (&frame, GST_VIDEO_COMP_A)[y *
+          GST_VIDEO_FRAME_COMP_STRIDE (&frame, GST_VIDEO_COMP_A) +
+          x * GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, GST_VIDEO_COMP_A)] = 255;
+  gst_video_frame_unmap (&frame);
+  return buf;
+}
+
+/* A frame of one colour, @rgba, opaque */
+static GstBuffer *
+flat_frame_new (GstVideoFormat format, gint width, gint height,
+    const guint8 rgba[4], GstVideoInfo * info)
+{
+  GstBuffer *buf = cl_test_frame_new (format, width, height, 0, 0, info);
+  GstVideoFrame frame;
+
+  fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
+  for (guint c = 0; c < 4; c++)
+    for (gint y = 0; y < height; y++)
+      for (gint x = 0; x < width; x++)
+        GST_VIDEO_FRAME_COMP_DATA (&frame, c)[y *
+            GST_VIDEO_FRAME_COMP_STRIDE (&frame, c) +
+            x * GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c)] = rgba[c];
+  gst_video_frame_unmap (&frame);
+  return buf;
+}
+
+/* @got and @want, frames of @info, differ by at most 1 in every byte */
+static void
+check_within_1 (GstBuffer * got, GstBuffer * want, const GstVideoInfo * info,
+    const gchar * what)
+{
+  GstVideoInfo out_info;
+  GstVideoFrame g, w;
+
+  gst_video_info_set_format (&out_info, GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
+  fail_unless (gst_video_frame_map (&g, &out_info, got, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&w, &out_info, want, GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&g); p++)
+    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&g, p); y++)
+      for (gint i = 0; i < GST_VIDEO_FRAME_COMP_WIDTH (&g, p) *
+          GST_VIDEO_FRAME_COMP_PSTRIDE (&g, p); i++) {
+        gint a = ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&g, p))[y *
+            GST_VIDEO_FRAME_PLANE_STRIDE (&g, p) + i];
+        gint b = ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&w, p))[y *
+            GST_VIDEO_FRAME_PLANE_STRIDE (&w, p) + i];
+
+        if (ABS (a - b) > 1)
+          fail ("%s: byte %d of row %d is %d, compositor's %d", what, i, y,
+              a, b);
+      }
+  gst_video_frame_unmap (&w);
+  gst_video_frame_unmap (&g);
+}
+
+/* The same frames through "compositor @props" and "clcomposite @props
+ * @extra": the same picture within 1 */
+static void
+check_like_compositor (GstBuffer * bg, const GstVideoInfo * bg_info,
+    GstBuffer * ov, const GstVideoInfo * ov_info, const gchar * props,
+    const gchar * extra)
+{
+  gchar *theirs = g_strdup_printf ("compositor %s", props);
+  gchar *ours = g_strdup_printf ("clcomposite %s %s", extra, props);
+  GstBuffer *want = run_mixer (theirs, bg, bg_info, ov, ov_info);
+  GstBuffer *got = run_mixer (ours, bg, bg_info, ov, ov_info);
+  gchar *what = g_strdup_printf ("%s, %s", gst_video_format_to_string
+      (GST_VIDEO_INFO_FORMAT (bg_info)), ours);
+
+  check_within_1 (got, want, bg_info, what);
+  g_free (what);
+  gst_buffer_unref (got);
+  gst_buffer_unref (want);
+  g_free (ours);
+  g_free (theirs);
+}
+
+/* A compositor line and the same clcomposite line give the same picture
+ * where the two do the same thing, in system memory: an opaque overlay
+ * over an opaque background (compositor's over is then A (1 - a) + B a,
+ * clcomposite's blend), anywhere and clipped; a translucent overlay with
+ * operator=over (compositor's default operator); and an overlay of one
+ * colour scaled, which compositor's filtering leaves one colour at these
+ * sizes (it overshoots at some others: 8x6 to 36x22 gives 203 for 200) */
+GST_START_TEST (test_like_compositor)
+{
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR
+  };
+  static const gchar *alphas[] = { "0", "0.2", "0.3", "0.5", "0.7", "1" };
+  static const gint places[][2] = { {13, 7}, {-5, -3}, {30, 19} };
+  static const gint sizes[][4] = { {20, 12, 5, 3}, {5, 3, -2, 4},
+  {7, 13, 30, 15}, {30, 20, 0, 0}
+  };
+  static const guint8 colour[4] = { 200, 40, 90, 255 };
+
+  for (guint f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    GstVideoInfo bg_info, ov_info, flat_info;
+    GstBuffer *bg = opaque_frame_new (fmts[f], 37, 23, 1, &bg_info);
+    GstBuffer *ov = opaque_frame_new (fmts[f], 16, 10, 2, &ov_info);
+    GstBuffer *see_through = cl_test_frame_new (fmts[f], 16, 10, 0, 3,
+        &ov_info);
+    GstBuffer *flat = flat_frame_new (fmts[f], 8, 6, colour, &flat_info);
+
+    for (guint a = 0; a < G_N_ELEMENTS (alphas); a++)
+      for (guint i = 0; i < G_N_ELEMENTS (places); i++) {
+        gchar *props = g_strdup_printf ("sink_1::alpha=%s sink_1::xpos=%d "
+            "sink_1::ypos=%d", alphas[a], places[i][0], places[i][1]);
+
+        check_like_compositor (bg, &bg_info, ov, &ov_info, props, "");
+        if (i == 0)
+          check_like_compositor (bg, &bg_info, see_through, &ov_info, props,
+              "operator=over");
+        g_free (props);
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+      gchar *props = g_strdup_printf ("sink_1::alpha=0.6 sink_1::width=%d "
+          "sink_1::height=%d sink_1::xpos=%d sink_1::ypos=%d", sizes[i][0],
+          sizes[i][1], sizes[i][2], sizes[i][3]);
+
+      check_like_compositor (bg, &bg_info, flat, &flat_info, props, "");
+      g_free (props);
+    }
+    gst_buffer_unref (flat);
+    gst_buffer_unref (see_through);
+    gst_buffer_unref (ov);
+    gst_buffer_unref (bg);
+  }
+}
+
+GST_END_TEST;
+
 /* two real photos in a real pipeline, one scaled down over the other */
 GST_START_TEST (test_real_photos)
 {
   GstVideoInfo bg_info, ov_info;
   GstBuffer *bg = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 256, 192);
   GstBuffer *ov = cl_test_photo_new (GST_VIDEO_FORMAT_NV12, 100, 60);
-  static const Settings s = { 0.4, 12, FALSE, 77, 41 };
+  static const Settings s = { 0.4, 12, FALSE, 77, 41, 0, 0 };
 
   gst_video_info_set_format (&bg_info, GST_VIDEO_FORMAT_NV12, 256, 192);
   gst_video_info_set_format (&ov_info, GST_VIDEO_FORMAT_NV12, 100, 60);
@@ -248,15 +441,21 @@ GST_END_TEST;
 #define OUTPUT_FLAGS (GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
 
 /* what gst-inspect shows: the properties that change the output are
- * controllable and may change while PLAYING, on the element and the pads */
+ * controllable and may change while PLAYING, on the element and the
+ * overlay's pad; the background's pad shows none of the overlay's, and the
+ * zorders say which is on top */
 GST_START_TEST (test_properties)
 {
   static const gchar *element_props[] = { "alpha", "gamma", "operator" };
-  static const gchar *pad_props[] = { "xpos", "ypos" };
+  static const gchar *pad_props[] = { "alpha", "xpos", "ypos", "width",
+    "height"
+  };
   GstElement *c = gst_element_factory_make ("clcomposite", NULL);
+  GstPad *bg = gst_element_get_static_pad (c, "sink_0");
   GstPad *pad = gst_element_get_static_pad (c, "sink_1");
-  gdouble alpha;
-  gint gamma, index;
+  gdouble alpha, pad_alpha;
+  gint gamma, index, width, height;
+  guint zorder[2];
 
   for (guint i = 0; i < G_N_ELEMENTS (element_props); i++) {
     GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (c),
@@ -265,18 +464,72 @@ GST_START_TEST (test_properties)
     fail_unless (pspec && (pspec->flags & OUTPUT_FLAGS) == OUTPUT_FLAGS,
         "clcomposite::%s", element_props[i]);
   }
+  fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (c),
+          "alpha")->flags & G_PARAM_DEPRECATED, "alpha is not deprecated");
   for (guint i = 0; i < G_N_ELEMENTS (pad_props); i++) {
     GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
         (pad), pad_props[i]);
 
     fail_unless (pspec && (pspec->flags & OUTPUT_FLAGS) == OUTPUT_FLAGS,
         "sink_1::%s", pad_props[i]);
+    fail_if (g_object_class_find_property (G_OBJECT_GET_CLASS (bg),
+            pad_props[i]), "sink_0 shows %s", pad_props[i]);
   }
   g_object_get (c, "alpha", &alpha, "gamma", &gamma, "device-index", &index,
       NULL);
-  fail_unless (alpha == 0.5 && gamma == 0 && index == -1);
+  g_object_get (pad, "alpha", &pad_alpha, "width", &width, "height", &height,
+      "zorder", &zorder[1], NULL);
+  g_object_get (bg, "zorder", &zorder[0], NULL);
+  /* compositor's: the overlay as it is */
+  fail_unless (pad_alpha == 1.0 && width == 0 && height == 0);
+  fail_unless (alpha == 0.0 && gamma == 0 && index == -1);
+  fail_unless (zorder[0] == 0 && zorder[1] == 1);
+  gst_object_unref (pad);
+  gst_object_unref (bg);
+  gst_object_unref (c);
+}
+
+GST_END_TEST;
+
+/* the element's alpha, deprecated, is the background's weight: setting it
+ * or sink_1::alpha sets the other, each reading back what was written, and
+ * old launch lines compose as they did */
+GST_START_TEST (test_element_alpha)
+{
+  GstElement *c = gst_element_factory_make ("clcomposite", NULL);
+  GstPad *pad = gst_element_get_static_pad (c, "sink_1");
+  GstVideoInfo bg_info, ov_info;
+  GstBuffer *bg = cl_test_frame_new (GST_VIDEO_FORMAT_RGBA, 37, 23, 0, 7,
+      &bg_info);
+  GstBuffer *ov = cl_test_frame_new (GST_VIDEO_FORMAT_RGBA, 16, 10, 0, 8,
+      &ov_info);
+  static const gdouble weights[] = { 0.0, 0.3, 0.75, 1.0 };
+  gdouble alpha, pad_alpha;
+
+  g_object_set (c, "alpha", 0.3, NULL);
+  g_object_get (c, "alpha", &alpha, NULL);
+  g_object_get (pad, "alpha", &pad_alpha, NULL);
+  fail_unless (alpha == 0.3 && pad_alpha == 1.0 - 0.3);
+  g_object_set (pad, "alpha", 0.25, NULL);
+  g_object_get (c, "alpha", &alpha, NULL);
+  g_object_get (pad, "alpha", &pad_alpha, NULL);
+  fail_unless (alpha == 1.0 - 0.25 && pad_alpha == 0.25);
   gst_object_unref (pad);
   gst_object_unref (c);
+
+  for (guint i = 0; i < G_N_ELEMENTS (weights); i++)
+    for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
+      gchar *mixer = g_strdup_printf ("clcomposite alpha=%g variant=%s "
+          "sink_1::xpos=13 sink_1::ypos=7", weights[i], variants[v]);
+      GstBuffer *out = run_mixer (mixer, bg, &bg_info, ov, &ov_info);
+      Settings s = { 1.0 - weights[i], 0, FALSE, 13, 7, 0, 0 };
+
+      check (bg, &bg_info, ov, &ov_info, out, &s, mixer);
+      gst_buffer_unref (out);
+      g_free (mixer);
+    }
+  gst_buffer_unref (ov);
+  gst_buffer_unref (bg);
 }
 
 GST_END_TEST;
@@ -293,7 +546,8 @@ GST_START_TEST (test_no_background)
     for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
       GstElement *pipeline = gst_parse_launch ("appsrc name=a format=time ! "
           "c.sink_0 appsrc name=b format=time ! c.sink_1 clcomposite name=c "
-          "alpha=0.5 sink_1::xpos=4 sink_1::ypos=2 ! appsink name=out", NULL);
+          "sink_1::alpha=0.5 sink_1::xpos=4 sink_1::ypos=2 ! appsink name=out",
+          NULL);
       GstElement *a = gst_bin_get_by_name (GST_BIN (pipeline), "a");
       GstElement *c = gst_bin_get_by_name (GST_BIN (pipeline), "c");
       GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
@@ -303,7 +557,7 @@ GST_START_TEST (test_no_background)
       GstSample *sample;
       GstCaps *caps;
       GstMapInfo map;
-      Settings s = { 0.5, 0, FALSE, 4, 2 };
+      Settings s = { 0.5, 0, FALSE, 4, 2, 0, 0 };
 
       gst_util_set_object_arg (G_OBJECT (c), "variant", variants[v]);
       gst_video_info_set_format (&info, fmts[f], 16, 12);
@@ -374,7 +628,8 @@ GST_START_TEST (test_downstream_size)
         GstBuffer *big, *out;
         GstVideoFrame from, to;
         GstSample *sample;
-        Settings s = { 0.5, 0, FALSE, w - 18, h - 10 };
+        /* sink_1::alpha's default: the overlay as it is */
+        Settings s = { 1.0, 0, FALSE, w - 18, h - 10, 0, 0 };
 
         fail_unless (pipeline != NULL, "could not link %s", desc);
         sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
@@ -758,7 +1013,7 @@ GST_START_TEST (test_overlay_linked_late)
   GstSample *sample;
   GstCaps *caps;
   GstPad *overlay;
-  Settings s = { 0.5, 0, FALSE, 2, 1 };
+  Settings s = { 1.0, 0, FALSE, 2, 1, 0, 0 };
 
   GST_VIDEO_INFO_FPS_N (&bg_info) = GST_VIDEO_INFO_FPS_N (&ov_info) = 30;
   caps = gst_video_info_to_caps (&bg_info);
@@ -943,8 +1198,11 @@ composite_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_formats_and_operators);
   tcase_add_test (tc, test_clipping);
+  tcase_add_test (tc, test_scaling);
+  tcase_add_test (tc, test_like_compositor);
   tcase_add_test (tc, test_real_photos);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_element_alpha);
   tcase_add_test (tc, test_no_background);
   tcase_add_test (tc, test_downstream_size);
   tcase_add_test (tc, test_formats_differ);

@@ -101,25 +101,28 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClAggregator, gst_cl_aggregator,
     ((GstClAggregatorPrivate *) gst_cl_aggregator_get_instance_private (a))
 
 /**
- * gst_cl_aggregator_class_add_pad_templates:
+ * gst_cl_aggregator_class_add_pad_templates_with_types:
  * @caps: the formats, the same on every pad
  * @n_inputs: always sink pads sink_0 to sink_(n - 1), at most
  *   %GST_CL_CORE_MAX_INPUTS
- * @pad_type: their type, a #GstClAggregatorPad
+ * @pad_types: (array length=n_inputs): the type of each, a
+ *   #GstClAggregatorPad: inputs of different roles show different
+ *   properties
  *
  * Adds the "src" and sink pad templates of @caps (see
  * gst_cl_core_template_caps()).
  */
 void
-gst_cl_aggregator_class_add_pad_templates (GstClAggregatorClass * klass,
-    const gchar * caps, guint n_inputs, GType pad_type)
+gst_cl_aggregator_class_add_pad_templates_with_types (GstClAggregatorClass *
+    klass, const gchar * caps, guint n_inputs, const GType * pad_types)
 {
   GstElementClass *eclass = GST_ELEMENT_CLASS (klass);
   GstCaps *templ;
   guint i;
 
   g_return_if_fail (n_inputs <= GST_CL_CORE_MAX_INPUTS);
-  g_return_if_fail (g_type_is_a (pad_type, GST_TYPE_CL_AGGREGATOR_PAD));
+  for (i = 0; i < n_inputs; i++)
+    g_return_if_fail (g_type_is_a (pad_types[i], GST_TYPE_CL_AGGREGATOR_PAD));
 
   templ = gst_cl_core_template_caps (caps);
   gst_element_class_add_pad_template (eclass,
@@ -130,10 +133,34 @@ gst_cl_aggregator_class_add_pad_templates (GstClAggregatorClass * klass,
 
     gst_element_class_add_pad_template (eclass,
         gst_pad_template_new_with_gtype (name, GST_PAD_SINK, GST_PAD_ALWAYS,
-            templ, pad_type));
+            templ, pad_types[i]));
     g_free (name);
   }
   gst_caps_unref (templ);
+}
+
+/**
+ * gst_cl_aggregator_class_add_pad_templates:
+ * @caps: the formats, the same on every pad
+ * @n_inputs: always sink pads sink_0 to sink_(n - 1), at most
+ *   %GST_CL_CORE_MAX_INPUTS
+ * @pad_type: their type, a #GstClAggregatorPad
+ *
+ * As gst_cl_aggregator_class_add_pad_templates_with_types(), every input of
+ * one type.
+ */
+void
+gst_cl_aggregator_class_add_pad_templates (GstClAggregatorClass * klass,
+    const gchar * caps, guint n_inputs, GType pad_type)
+{
+  GType types[GST_CL_CORE_MAX_INPUTS];
+  guint i;
+
+  g_return_if_fail (n_inputs <= GST_CL_CORE_MAX_INPUTS);
+  for (i = 0; i < n_inputs; i++)
+    types[i] = pad_type;
+  gst_cl_aggregator_class_add_pad_templates_with_types (klass, caps, n_inputs,
+      types);
 }
 
 /**
@@ -1053,7 +1080,10 @@ gst_cl_aggregator_class_init (GstClAggregatorClass * klass)
 }
 
 /* The class's always sink pads, made from its templates in their order:
- * once the instance is whole, as the templates are the final class's */
+ * once the instance is whole, as the templates are the final class's. Each
+ * has its index for zorder, as compositor numbers its request pads
+ * (GstVideoAggregator leaves always pads at 0): the order a subclass draws
+ * its inputs in. */
 static void
 gst_cl_aggregator_constructed (GObject * object)
 {
@@ -1068,7 +1098,8 @@ gst_cl_aggregator_constructed (GObject * object)
       (templ = gst_element_class_get_pad_template (klass, name));
       g_free (name), name = g_strdup_printf ("sink_%u", priv->n_pads)) {
     GstPad *pad = g_object_new (GST_PAD_TEMPLATE_GTYPE (templ), "name", name,
-        "direction", GST_PAD_SINK, "template", templ, NULL);
+        "direction", GST_PAD_SINK, "template", templ, "zorder", priv->n_pads,
+        NULL);
 
     priv->pads[priv->n_pads++] = GST_CL_AGGREGATOR_PAD (pad);
     gst_element_add_pad (GST_ELEMENT (self), pad);
