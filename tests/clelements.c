@@ -27,7 +27,7 @@ ref_copy (const GstVideoFrame * in, guint plane, guint8 * out,
 
 /* clcomposite with sink_1::alpha=0, its background brightened or darkened
  * all over.
- * SPEC: clamp (A + g), g on R, G, B and Y only */
+ * out = clamp (A + g), g on R, G, B and Y only (docs/clcomposite.md) */
 static void
 ref_gamma (const GstVideoFrame * in, guint plane, guint8 * out,
     gint out_stride, gpointer user_data)

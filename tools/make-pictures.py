@@ -152,9 +152,9 @@ def main():
               zoom(after, 330, 60, 110, 110, 3)]), "clepsilon.png")
 
     save(row([composite((coffee, 400, 266), (chelsea, 200, 133),
-                        "alpha=0.3 sink_1::xpos=24 sink_1::ypos=24"),
+                        "sink_1::alpha=0.7 sink_1::xpos=24 sink_1::ypos=24"),
               composite((coffee, 400, 266), (chelsea, 200, 133),
-                        "alpha=0.7 sink_1::xpos=260 sink_1::ypos=180")]),
+                        "sink_1::alpha=0.3 sink_1::xpos=260 sink_1::ypos=180")]),
          "clcomposite.png")
     save(row([picture(astronaut, (256, 256), "GRAY8", "identity"),
               integral_image(astronaut, (256, 256))]), "clintegral.png")

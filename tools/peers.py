@@ -133,7 +133,7 @@ def cases(w, h):
         ("integral image", ("clintegral", "GRAY8"), None,
          (lambda: cv2.integral(grey)) if cv else None, "GRAY8", None),
         ("blend of two frames, alpha 0.5",
-         ("clcomposite alpha=0.5", "RGBA"),
+         ("clcomposite sink_1::alpha=0.5", "RGBA"),
          ("compositor sink_1::alpha=0.5", "RGBA"),
          (lambda: cv2.addWeighted(rgba, 0.5, rgba2, 0.5, 0)) if cv else None,
          "RGBA, an overlay of half the size (cv2: two whole frames)", ov),
