@@ -577,7 +577,7 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
           DEFAULT_OPERATOR, G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
           GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
 
-  gst_cl_aggregator_class_add_pad_templates_with_types (cl_class,
+  gst_cl_aggregator_class_add_pad_templates (cl_class,
       GST_VIDEO_CAPS_MAKE (FORMATS), G_N_ELEMENTS (pad_types), pad_types);
   gst_element_class_set_static_metadata (element_class,
       "OpenCL compositor", "Filter/Editor/Video/Compositor",

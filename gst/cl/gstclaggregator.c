@@ -101,7 +101,7 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClAggregator, gst_cl_aggregator,
     ((GstClAggregatorPrivate *) gst_cl_aggregator_get_instance_private (a))
 
 /**
- * gst_cl_aggregator_class_add_pad_templates_with_types:
+ * gst_cl_aggregator_class_add_pad_templates:
  * @caps: the formats, the same on every pad
  * @n_inputs: always sink pads sink_0 to sink_(n - 1), at most
  *   %GST_CL_CORE_MAX_INPUTS
@@ -113,8 +113,8 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClAggregator, gst_cl_aggregator,
  * gst_cl_core_template_caps()).
  */
 void
-gst_cl_aggregator_class_add_pad_templates_with_types (GstClAggregatorClass *
-    klass, const gchar * caps, guint n_inputs, const GType * pad_types)
+gst_cl_aggregator_class_add_pad_templates (GstClAggregatorClass * klass,
+    const gchar * caps, guint n_inputs, const GType * pad_types)
 {
   GstElementClass *eclass = GST_ELEMENT_CLASS (klass);
   GstCaps *templ;
@@ -137,30 +137,6 @@ gst_cl_aggregator_class_add_pad_templates_with_types (GstClAggregatorClass *
     g_free (name);
   }
   gst_caps_unref (templ);
-}
-
-/**
- * gst_cl_aggregator_class_add_pad_templates:
- * @caps: the formats, the same on every pad
- * @n_inputs: always sink pads sink_0 to sink_(n - 1), at most
- *   %GST_CL_CORE_MAX_INPUTS
- * @pad_type: their type, a #GstClAggregatorPad
- *
- * As gst_cl_aggregator_class_add_pad_templates_with_types(), every input of
- * one type.
- */
-void
-gst_cl_aggregator_class_add_pad_templates (GstClAggregatorClass * klass,
-    const gchar * caps, guint n_inputs, GType pad_type)
-{
-  GType types[GST_CL_CORE_MAX_INPUTS];
-  guint i;
-
-  g_return_if_fail (n_inputs <= GST_CL_CORE_MAX_INPUTS);
-  for (i = 0; i < n_inputs; i++)
-    types[i] = pad_type;
-  gst_cl_aggregator_class_add_pad_templates_with_types (klass, caps, n_inputs,
-      types);
 }
 
 /**

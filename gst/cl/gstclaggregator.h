@@ -58,12 +58,7 @@ struct _GstClAggregatorClass
 void           gst_cl_aggregator_class_add_pad_templates (GstClAggregatorClass * klass,
                                                           const gchar * caps,
                                                           guint n_inputs,
-                                                          GType pad_type);
-
-void           gst_cl_aggregator_class_add_pad_templates_with_types (GstClAggregatorClass * klass,
-                                                                     const gchar * caps,
-                                                                     guint n_inputs,
-                                                                     const GType * pad_types);
+                                                          const GType * pad_types);
 
 GstClCore *    gst_cl_aggregator_get_core (GstClAggregator * agg);
 

@@ -267,18 +267,12 @@ build_from_source (cl_context context, cl_device_id device,
   return program;
 }
 
-/**
- * gst_cl_program_build:
- * @cache_key: identifies the device and driver (see #GstClContext)
- * @origin: (out) (optional): where the program came from
- *
- * Builds @source with @options for @device, loading the binary from the disk
- * cache when a valid entry exists and storing one otherwise.
- *
- * Returns: (transfer full) (nullable): the built program
- */
-cl_program
-gst_cl_program_build (cl_context context, cl_device_id device,
+/* Builds @source with @options for @device, loading the binary from the
+ * disk cache when a valid entry exists and storing one otherwise; @cache_key
+ * identifies the device and driver, @origin (nullable) says where the
+ * program came from. */
+static cl_program
+program_build (cl_context context, cl_device_id device,
     const gchar * cache_key, const gchar * source, const gchar * options,
     GstClProgramOrigin * origin, GError ** error)
 {
@@ -400,7 +394,7 @@ build_locked (GstClContext * ctx, const gchar * source, const gchar * options,
 
   g_hash_table_add (table->building, g_strdup (key));
   g_mutex_unlock (&table->lock);
-  program = gst_cl_program_build (gst_cl_context_get_handle (ctx),
+  program = program_build (gst_cl_context_get_handle (ctx),
       gst_cl_context_get_device (ctx), gst_cl_context_get_cache_key (ctx),
       source, options, origin, error);
   GST_DEBUG_OBJECT (ctx, "program \"%s\" ready in %.1f ms", options,

@@ -24,11 +24,6 @@ typedef enum
   GST_CL_PROGRAM_MEMORY,
 } GstClProgramOrigin;
 
-cl_program gst_cl_program_build (cl_context context, cl_device_id device,
-                                 const gchar * cache_key, const gchar * source,
-                                 const gchar * options,
-                                 GstClProgramOrigin * origin, GError ** error);
-
 cl_program gst_cl_program_get (GstClContext * ctx, const gchar * source,
                                const gchar * options,
                                GstClProgramOrigin * origin, GError ** error);

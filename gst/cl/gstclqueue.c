@@ -173,16 +173,10 @@ static __thread struct
   cl_command_queue queue;
 } thread_queue;
 
-/**
- * gst_cl_queue_get_thread_handle:
- *
- * @ctx owns the queues of its threads and releases them with itself.
- *
- * Returns: (transfer none) (nullable): the calling thread's in-order queue
- *   on @ctx
- */
-cl_command_queue
-gst_cl_queue_get_thread_handle (GstClContext * ctx, GError ** error)
+/* The calling thread's in-order queue on @ctx, which owns the queues of
+ * its threads and releases them with itself. */
+static cl_command_queue
+thread_handle (GstClContext * ctx, GError ** error)
 {
   GstClQueueTable *table = gst_cl_context_get_queue_table (ctx);
   cl_command_queue queue;
@@ -219,7 +213,7 @@ gst_cl_queue_get_thread_handle (GstClContext * ctx, GError ** error)
 gboolean
 gst_cl_queue_follow_thread (GstClQueue * queue, GError ** error)
 {
-  cl_command_queue next = gst_cl_queue_get_thread_handle (queue->ctx, error);
+  cl_command_queue next = thread_handle (queue->ctx, error);
   cl_event last;
   gboolean ok;
 

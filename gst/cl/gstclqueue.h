@@ -19,9 +19,6 @@ cl_command_queue gst_cl_queue_get_handle (GstClQueue * queue);
 gboolean         gst_cl_queue_follow_thread (GstClQueue * queue,
                                              GError ** error);
 
-cl_command_queue gst_cl_queue_get_thread_handle (GstClContext * ctx,
-                                                 GError ** error);
-
 cl_event         gst_cl_queue_mark (GstClQueue * queue, GError ** error);
 
 gboolean         gst_cl_queue_flush (GstClQueue * queue, GError ** error);
