@@ -199,6 +199,7 @@ static const ClTestElement table[] = {
         .flips = integral_flips,
         .check_output = integral_sums_right,
         .fault_settings = "squared=true",
+        .passes_buffers = TRUE,
         /* it adds a table, and changes no pixel */
         .uncontrolled = {"squared"},
       },

@@ -56,6 +56,10 @@ typedef struct
   const gchar *fault_settings;
   GstVideoFormat fault_format;
 
+  /* cuda: an analyser passes its input buffers on as they came, so system
+   * memory in cannot leave as CUDA memory */
+  gboolean passes_buffers;
+
   /* elements: properties of its own that change no pixel, so need not be
    * controllable */
   const gchar *uncontrolled[4];

@@ -407,6 +407,25 @@ clCreateBuffer (cl_context context, cl_mem_flags flags, size_t size,
   return obj;
 }
 
+/* OpenCL 3.0's, which imports CUDA memory (gstclcuda.c); the headers
+ * declare it only for that target */
+cl_mem clCreateBufferWithProperties (cl_context context,
+    const cl_ulong * properties, cl_mem_flags flags, size_t size,
+    void *host_ptr, cl_int * errcode_ret);
+
+cl_mem
+clCreateBufferWithProperties (cl_context context, const cl_ulong * properties,
+    cl_mem_flags flags, size_t size, void *host_ptr, cl_int * errcode_ret)
+{
+  cl_mem obj;
+
+  REAL (clCreateBufferWithProperties);
+  FAIL_CREATE (clCreateBufferWithProperties, CL_INVALID_OPERATION);
+  obj = CALL (context, properties, flags, size, host_ptr, errcode_ret);
+  COUNT_CREATED (CLFAULT_MEM, obj);
+  return obj;
+}
+
 cl_mem
 clCreateSubBuffer (cl_mem buffer, cl_mem_flags flags,
     cl_buffer_create_type type, const void *info, cl_int * errcode_ret)

@@ -15,8 +15,21 @@
  *   clfilters-streams --branches 32                      # not live
  *   clfilters-streams --branches 128 --live --seconds 10
  *   clfilters-streams --processes 2 --branches 16 --devices 0,1
+ *
+ * With --decode, each stream is an H.264 (or H.265) clip decoded on the GPU
+ * instead, played in a loop (the clip read once, its bytes pushed again
+ * and again by an appsrc): `appsrc ! h264parse ! nvh264dec ! <memory> !
+ * <element> ! <memory> ! fakesink`, the frames in
+ * CUDA memory (--memory cuda, the default) or downloaded by the decoder
+ * (--memory system); --element none leaves the cl element out, the
+ * decoders' own rate.
+ *
+ *   clfilters-streams --decode clip.h264 --branches 16
+ *   clfilters-streams --decode clip.h264 --branches 16 --element none
+ *   clfilters-streams --decode clip.h264 --branches 32 --devices 0,1
  */
 #include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +43,8 @@ static gint branches = 8, pipelines = 1, processes = 1, width = 1920,
 static gdouble seconds = 5, warmup = 1;
 static gboolean live, header, no_header, device_per_process, no_qos, stagger;
 static gint process_index;
-static gchar *element_desc, *format, *devices, *pattern;
+static gchar *element_desc, *format, *devices, *pattern, *decode, *memory,
+    *decoder;
 
 static GOptionEntry entries[] = {
   {"branches", 'b', 0, G_OPTION_ARG_INT, &branches,
@@ -67,9 +81,20 @@ static GOptionEntry entries[] = {
   {"fps", 0, 0, G_OPTION_ARG_INT, &fps, "Frames a second (30)", "N"},
   {"pattern", 0, 0, G_OPTION_ARG_STRING, &pattern,
       "videotestsrc pattern (solid-color: the source costs little)", "P"},
+  {"decode", 0, 0, G_OPTION_ARG_FILENAME, &decode,
+      "Streams of this H.264 or H.265 clip (.h265, .hevc: H.265) decoded on "
+        "the GPU by nvh264dec or nvh265dec, in a loop, instead of "
+        "videotestsrc", "CLIP"},
+  {"memory", 0, 0, G_OPTION_ARG_STRING, &memory,
+      "With --decode, the frames in and out of the element: cuda (the "
+        "default: memory:CUDAMemory) or system", "cuda|system"},
+  {"decoder", 0, 0, G_OPTION_ARG_STRING, &decoder,
+      "With --decode, the decoder element instead of NVIDIA's "
+        "(openh264dec, avdec_h264: decoded on the CPU)", "NAME"},
   {"devices", 'd', 0, G_OPTION_ARG_STRING, &devices,
       "device-index of the cl elements, branch by branch in turn, e.g. 0,1 "
-        "(default: the elements choose)", "LIST"},
+        "(default: the elements choose); with --decode, the CUDA devices "
+        "of the decoders, which the cl elements follow", "LIST"},
   {"device-per-process", 0, 0, G_OPTION_ARG_NONE, &device_per_process,
       "--devices in turn process by process, not branch by branch", NULL},
   {"no-header", 0, 0, G_OPTION_ARG_NONE, &no_header, "Leave out the "
@@ -125,30 +150,89 @@ count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
+/* the decoding source of branch @i on the GPU of device-index @dev (-1: the
+ * first), NVIDIA's per-GPU decoder names as GStreamer 1.22 has them */
+static gchar *
+decode_source (gint i, gint dev)
+{
+  gboolean h265 = g_str_has_suffix (decode, ".h265") ||
+      g_str_has_suffix (decode, ".hevc");
+  const gchar *codec = h265 ? "h265" : "h264";
+  gchar *dec = decoder ? g_strdup (decoder) : dev > 0 ?
+      g_strdup_printf ("nv%sdevice%ddec", codec, dev) :
+      g_strdup_printf ("nv%sdec", codec);
+  gboolean cuda = g_strcmp0 (memory, "system") != 0;
+  gchar *res = g_strdup_printf ("appsrc name=src%d format=bytes "
+      "caps=video/x-%s,stream-format=byte-stream ! %sparse ! %s ! "
+      "video/x-raw%s", i, codec, codec, dec, cuda ? "(memory:CUDAMemory)" : "");
+
+  g_free (dec);
+  return res;
+}
+
 static gchar *
 branch_description (gint i)
 {
-  gchar *dev = NULL, *deadline = NULL, *desc, **list;
+  gchar *dev = NULL, *deadline = NULL, *desc, *src, **list;
   const gchar *cl = element_desc ? element_desc : "clepsilon threshold=20";
+  const gchar *out = decode && g_strcmp0 (memory, "system") != 0 ?
+      "video/x-raw(memory:CUDAMemory)" : "video/x-raw";
+  gint index = -1;
 
   if (devices) {
     list = g_strsplit (devices, ",", -1);
-    dev = g_strdup_printf (" device-index=%s",
-        list[(device_per_process ? process_index : i) % g_strv_length (list)]);
+    index = atoi (list[(device_per_process ? process_index : i) %
+            g_strv_length (list)]);
+    dev = g_strdup_printf (" device-index=%d", index);
     g_strfreev (list);
+  }
+  /* decoded streams: the list names the decoders' GPUs, and the cl
+   * elements follow their frames there */
+  if (g_strcmp0 (cl, "none") == 0 || decode) {
+    if (g_strcmp0 (cl, "none") == 0)
+      cl = "identity";
+    g_clear_pointer (&dev, g_free);
   }
   if (deadline_ms >= 0)
     deadline = g_strdup_printf (" processing-deadline=%" G_GUINT64_FORMAT,
         (guint64) deadline_ms * GST_MSECOND);
-  desc = g_strdup_printf ("videotestsrc name=src%d pattern=%s is-live=%d ! "
-      "video/x-raw,format=%s,width=%d,height=%d,framerate=%d/1 ! %s%s ! "
-      "video/x-raw ! fakesink name=sink%d sync=%d qos=%d async=%d%s",
-      i, pattern ? pattern : "solid-color", live, format ? format : "NV12",
-      width, height, fps, cl, dev ? dev : "", i, live, live && !no_qos,
-      !stagger, deadline ? deadline : "");
+  if (decode)
+    src = decode_source (i, index);
+  else
+    src = g_strdup_printf ("videotestsrc name=src%d pattern=%s is-live=%d ! "
+        "video/x-raw,format=%s,width=%d,height=%d,framerate=%d/1", i,
+        pattern ? pattern : "solid-color", live, format ? format : "NV12",
+        width, height, fps);
+  desc = g_strdup_printf ("%s ! %s%s ! %s ! fakesink name=sink%d sync=%d "
+      "qos=%d async=%d%s", src, cl, dev ? dev : "", out, i, live,
+      live && !no_qos, !stagger, deadline ? deadline : "");
+  g_free (src);
   g_free (dev);
   g_free (deadline);
   return desc;
+}
+
+/* --decode: the clip's bytes, pushed again whenever a source asks */
+static GstBuffer *clip;
+
+static void
+feed_clip (GstAppSrc * src, guint length, gpointer data)
+{
+  gst_app_src_push_buffer (src, gst_buffer_ref (clip));
+}
+
+static void
+load_clip (void)
+{
+  gchar *bytes;
+  gsize size;
+  GError *err = NULL;
+
+  if (!g_file_get_contents (decode, &bytes, &size, &err)) {
+    g_printerr ("%s\n", err->message);
+    exit (1);
+  }
+  clip = gst_buffer_new_wrapped (bytes, size);
 }
 
 static GstElement *
@@ -166,7 +250,7 @@ build_pipeline (gint first_branch, Stream * counters)
     g_free (b);
   }
   p = gst_parse_launch (desc->str, &err);
-  if (!p) {
+  if (!p || err) {
     g_printerr ("pipeline: %s\n", err->message);
     exit (1);
   }
@@ -178,6 +262,14 @@ build_pipeline (gint first_branch, Stream * counters)
 
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame,
         &counters[i], NULL);
+    if (decode) {
+      gchar *src = g_strdup_printf ("src%d", first_branch + i);
+      GstElement *app = gst_bin_get_by_name (GST_BIN (p), src);
+
+      g_signal_connect (app, "need-data", G_CALLBACK (feed_clip), NULL);
+      gst_object_unref (app);
+      g_free (src);
+    }
     if (stagger) {
       gchar *src = g_strdup_printf ("src%d", first_branch + i);
 
@@ -400,6 +492,8 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
   gchar *late = g_strdup_printf ("%d", r->late);
   gchar *per_process = pipelines > 1 ?
       g_strdup_printf (" (%d pipelines a process)", pipelines) : NULL;
+  gchar *source = decode ? g_strdup_printf (" (decoded, %s memory)",
+      g_strcmp0 (memory, "system") == 0 ? "system" : "CUDA") : NULL;
 
   if (!no_header)
     g_print
@@ -407,10 +501,10 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
         "| frames/s a stream, min / mean / max | streams at full rate "
         "| late frames | CPU ms a frame | GPU busy |\n"
         "|---|---|---|---:|---:|---|---:|---:|---:|---|\n");
-  g_print ("| %s%s%s%s | %d x %d%s | %s | %.1f | %.0f | %.1f / %.1f / %.1f "
+  g_print ("| %s%s%s%s%s | %d x %d%s | %s | %.1f | %.0f | %.1f / %.1f / %.1f "
       "| %s | %s | %.3f | %s |\n",
       element_desc ? element_desc : "clepsilon threshold=20",
-      devices ? " (device-index " : "", devices ? devices : "",
+      source ? source : "", devices ? " (device-index " : "", devices ? devices : "",
       devices ? (device_per_process ? " by process)" : ")") : "", processes,
       branches, per_process ? per_process : "",
       stagger ? "yes, staggered" : live ? "yes" : "no", r->elapsed,
@@ -420,6 +514,7 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
   g_free (full);
   g_free (late);
   g_free (per_process);
+  g_free (source);
 }
 
 int
@@ -441,6 +536,8 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (ctx);
+  if (decode)
+    load_clip ();
   if (branches < 1 || pipelines < 1 || processes < 1 || seconds <= 0) {
     g_printerr ("--branches, --processes and --seconds must be positive\n");
     return 2;

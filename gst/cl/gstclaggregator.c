@@ -821,8 +821,7 @@ static gboolean
 gst_cl_aggregator_propose_allocation (GstAggregator * agg,
     GstAggregatorPad * pad, GstQuery * decide_query, GstQuery * query)
 {
-  gst_cl_propose_allocation (GST_ELEMENT (agg),
-      gst_cl_core_get_context (GET_PRIV (GST_CL_AGGREGATOR (agg))->core),
+  gst_cl_core_propose_allocation (GET_PRIV (GST_CL_AGGREGATOR (agg))->core,
       query);
   return TRUE;
 }
@@ -830,9 +829,8 @@ gst_cl_aggregator_propose_allocation (GstAggregator * agg,
 static gboolean
 gst_cl_aggregator_decide_allocation (GstAggregator * agg, GstQuery * query)
 {
-  return gst_cl_decide_allocation (GST_ELEMENT (agg),
-      gst_cl_core_get_context (GET_PRIV (GST_CL_AGGREGATOR (agg))->core), query,
-      &GST_VIDEO_AGGREGATOR (agg)->info);
+  return gst_cl_core_decide_allocation (GET_PRIV (GST_CL_AGGREGATOR
+          (agg))->core, query, &GST_VIDEO_AGGREGATOR (agg)->info);
 }
 
 /* the pad's frame for this output frame, if it has one */
@@ -930,6 +928,9 @@ gst_cl_aggregator_change_state (GstElement * element, GstStateChange transition)
 
   if (transition == GST_STATE_CHANGE_NULL_TO_READY &&
       !gst_cl_core_open (priv->core))
+    return GST_STATE_CHANGE_FAILURE;
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
+      !gst_cl_core_start (priv->core))
     return GST_STATE_CHANGE_FAILURE;
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
     watch_unlinked_pads (self, FALSE);

@@ -237,6 +237,9 @@ gst_cl_base_filter_change_state (GstElement * element,
   if (transition == GST_STATE_CHANGE_NULL_TO_READY &&
       !gst_cl_core_open (priv->core))
     return GST_STATE_CHANGE_FAILURE;
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
+      !gst_cl_core_start (priv->core))
+    return GST_STATE_CHANGE_FAILURE;
 
   ret = GST_ELEMENT_CLASS (gst_cl_base_filter_parent_class)->change_state
       (element, transition);
@@ -310,9 +313,9 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   if (!gst_video_info_from_caps (&priv->in_info, incaps) ||
       !gst_video_info_from_caps (&priv->out_info, outcaps))
     goto invalid_caps;
-  /* at its identity setting, such a filter copies frames to the device */
-  priv->uploads = !gst_cl_caps_has_memory_feature (incaps) &&
-      gst_cl_caps_has_memory_feature (outcaps);
+  /* at its identity setting, such a filter copies frames to the device
+   * (or from one device memory to the other) */
+  priv->uploads = !gst_cl_caps_pass_as (incaps, outcaps);
   if (!gst_cl_core_fits_device (priv->core, &priv->in_info))
     return FALSE;
   if (klass->set_info && !klass->set_info (self, &priv->in_info,
@@ -356,9 +359,9 @@ gst_cl_base_filter_before_transform (GstBaseTransform * trans,
   update_passthrough (GST_CL_BASE_FILTER (trans));
 }
 
-/* An analysing element passes its buffers on as they came: a frame on the
- * device may go on as system memory (what maps it reads it back), never a
- * frame in system memory as memory:OpenCL. */
+/* An analysing element passes its buffers on as they came: a frame in
+ * device memory (OpenCL's or CUDA's) may go on as system memory (what maps
+ * it reads it back), never a frame in system memory as device memory. */
 static GstCaps *
 analyser_transform_caps (GstPadDirection direction, GstCaps * caps)
 {
@@ -369,14 +372,23 @@ analyser_transform_caps (GstPadDirection direction, GstCaps * caps)
     return gst_caps_ref (caps);
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstCaps *one = gst_caps_copy_nth (caps, i);
-    gboolean device = gst_cl_caps_has_memory_feature (one);
+    GstCapsFeatures *f = gst_caps_get_features (one, 0);
+    gboolean system = !f || gst_caps_features_is_equal (f,
+        GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY);
 
-    /* downstream of the device, or upstream of system memory: either */
-    if (device == (direction == GST_PAD_SINK)) {
-      GstCaps *both = gst_cl_caps_add_memory_feature (one);
+    if (direction == GST_PAD_SRC && system) {
+      /* upstream of system memory: any memory */
+      GstCaps *all = gst_cl_caps_add_memory_feature (one);
 
       gst_caps_unref (one);
-      one = both;
+      one = all;
+    } else if (direction == GST_PAD_SINK && !system) {
+      /* downstream of device memory: the same, or system memory */
+      GstCaps *host = gst_caps_copy (one);
+
+      gst_caps_set_features (host, 0, gst_caps_features_new
+          (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, NULL));
+      one = gst_caps_merge (one, host);
     }
     res = gst_caps_merge (res, one);
   }
@@ -426,8 +438,8 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
    * downstream (passthrough), which answers for itself */
   if (!decide_query)
     return TRUE;
-  gst_cl_propose_allocation (GST_ELEMENT (trans),
-      gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (trans)), query);
+  gst_cl_core_propose_allocation (GET_PRIV (GST_CL_BASE_FILTER (trans))->core,
+      query);
   return TRUE;
 }
 
@@ -437,8 +449,7 @@ gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
 {
   GstClBaseFilterPrivate *priv = GET_PRIV (GST_CL_BASE_FILTER (trans));
 
-  return gst_cl_decide_allocation (GST_ELEMENT (trans),
-      gst_cl_core_get_context (priv->core), query, &priv->out_info) &&
+  return gst_cl_core_decide_allocation (priv->core, query, &priv->out_info) &&
       GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)
       ->decide_allocation (trans, query);
 }

@@ -18,6 +18,8 @@
 #include "gstclmemory.h"
 #include "gstclqueue.h"
 #include "gstclutils.h"
+#include "gstclcuda.h"
+#include "gstclpool.h"
 
 #define DEFAULT_DEVICE_INDEX -1
 #define DEFAULT_VARIANT GST_CL_VARIANT_OPTIMIZED
@@ -33,8 +35,13 @@ struct _GstClCore
   /* properties, under the element's object lock */
   gint device_index;
   GstClVariant variant;
+  /* the device the element moved to, following frames in CUDA memory, or
+   * -1 (gst_cl_core_start()) */
+  gint followed_index;
 
   GstClContext *ctx;
+  /* GStreamer's CUDA context (GstCudaContext) of CUDA memory output */
+  GstObject *cuda_ctx;
   /* the element's work on the device: the queue of its last frame */
   GstClQueue *queue;
   GHashTable *kernels;          /* "source|options|name" -> cl_kernel */
@@ -133,6 +140,7 @@ gst_cl_core_new (GstElement * element, guint device_index_id, guint variant_id)
   core->device_index_id = device_index_id;
   core->variant_id = variant_id;
   core->device_index = DEFAULT_DEVICE_INDEX;
+  core->followed_index = -1;
   core->variant = DEFAULT_VARIANT;
   core->kernels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       release_kernel);
@@ -239,6 +247,49 @@ gst_cl_core_open (GstClCore * core)
 }
 
 /**
+ * gst_cl_core_start:
+ *
+ * On the way to PAUSED, where the element chooses its device
+ * (`device-index` -1, no GST_CL_DEVICE): frames from upstream in CUDA
+ * memory (a decoder's) are on the GPU of the CUDA context upstream
+ * shares; the element moves to that GPU's OpenCL device, whose context is
+ * shared in turn. Posts an element error where the move fails.
+ *
+ * Returns: %TRUE when the core has a context
+ */
+gboolean
+gst_cl_core_start (GstClCore * core)
+{
+  GstObject *cuda_ctx;
+  gint index, device_index;
+  const gchar *env = g_getenv ("GST_CL_DEVICE");
+
+  GST_OBJECT_LOCK (core->element);
+  device_index = core->device_index;
+  GST_OBJECT_UNLOCK (core->element);
+  if (device_index >= 0 || (env && *env) || !core->ctx ||
+      !(cuda_ctx = gst_cl_cuda_query_upstream (core->element)))
+    return core->ctx != NULL;
+  index = gst_cl_cuda_device_index (cuda_ctx);
+  if (index >= 0 && index != gst_cl_context_get_device_index (core->ctx)) {
+    GST_INFO_OBJECT (core->element, "upstream's frames are in CUDA memory "
+        "of OpenCL device %d: moving there from \"%s\"", index,
+        gst_cl_context_get_device_name (core->ctx));
+    release_device_state (core);
+    gst_clear_object (&core->ctx);
+    /* a context the pipeline shares is taken only if it is that device's */
+    core->followed_index = index;
+    if (!gst_cl_ensure_element_context (core->element, index, &core->ctx)) {
+      gst_object_unref (cuda_ctx);
+      return FALSE;
+    }
+  }
+  gst_object_replace (&core->cuda_ctx, cuda_ctx);
+  gst_object_unref (cuda_ctx);
+  return TRUE;
+}
+
+/**
  * gst_cl_core_stop:
  *
  * On the way back to READY: frames sent on are complete when their events
@@ -262,19 +313,24 @@ gst_cl_core_close (GstClCore * core)
 {
   release_device_state (core);
   gst_clear_object (&core->ctx);
+  gst_clear_object (&core->cuda_ctx);
+  core->followed_index = -1;
 }
 
 /**
  * gst_cl_core_set_context:
  *
  * For the element's set_context(): takes a context of its device that the
- * pipeline shares, where it has none yet.
+ * pipeline shares, where it has none yet; likewise GStreamer's CUDA
+ * context, for output in CUDA memory.
  */
 void
 gst_cl_core_set_context (GstClCore * core, GstContext * context)
 {
-  gst_cl_handle_set_context (core->element, context, core->device_index,
-      &core->ctx);
+  if (!gst_cl_handle_set_context (core->element, context,
+          core->followed_index >= 0 ? core->followed_index :
+          core->device_index, &core->ctx))
+    gst_cl_cuda_handle_set_context (core->element, context, &core->cuda_ctx);
 }
 
 /**
@@ -286,7 +342,93 @@ gboolean
 gst_cl_core_query (GstClCore * core, GstQuery * query)
 {
   return GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cl_handle_context_query (core->element, query, core->ctx);
+      (gst_cl_handle_context_query (core->element, query, core->ctx) ||
+      gst_cl_cuda_handle_context_query (core->element, query,
+          core->cuda_ctx));
+}
+
+/**
+ * gst_cl_core_propose_allocation:
+ * @query: an ALLOCATION query arriving at a sink pad of the element
+ *
+ * See gst_cl_propose_allocation(); frames in CUDA memory come in the
+ * pool of the element upstream (a decoder's), which the core copies from.
+ */
+void
+gst_cl_core_propose_allocation (GstClCore * core, GstQuery * query)
+{
+  GstCaps *caps = NULL;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (gst_cl_caps_has_cuda_feature (caps)) {
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    gst_query_add_allocation_meta (query, GST_VIDEO_CROP_META_API_TYPE, NULL);
+    return;
+  }
+  gst_cl_propose_allocation (core->element, core->ctx, query);
+}
+
+/* a pool of GstCudaMemory on the element's GPU for output frames */
+static gboolean
+decide_cuda_allocation (GstClCore * core, GstQuery * query, GstCaps * caps,
+    const GstVideoInfo * info)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+  GError *err = NULL;
+  guint size = GST_VIDEO_INFO_SIZE (info), min = 0, max = 0;
+
+  pool = gst_cl_cuda_pool_new (core->element, core->ctx, &core->cuda_ctx,
+      &err);
+  if (!pool) {
+    GST_CL_POST_ERROR (core->element, err);
+    g_error_free (err);
+    return FALSE;
+  }
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_ELEMENT_ERROR (core->element, RESOURCE, SETTINGS, (NULL),
+        ("the CUDA buffer pool refused its configuration for %"
+            GST_PTR_FORMAT, caps));
+    gst_object_unref (pool);
+    return FALSE;
+  }
+  /* the pool pads the rows as the GPU likes: its own size */
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+/**
+ * gst_cl_core_decide_allocation:
+ * @query: the ALLOCATION query the element sent downstream, answered
+ * @info: the output frames
+ *
+ * See gst_cl_decide_allocation(); for output in CUDA memory, a pool of
+ * GstCudaMemory on the element's GPU.
+ *
+ * Returns: %FALSE if @query has no caps, or no pool can be had
+ */
+gboolean
+gst_cl_core_decide_allocation (GstClCore * core, GstQuery * query,
+    const GstVideoInfo * info)
+{
+  GstCaps *caps = NULL;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (gst_cl_caps_has_cuda_feature (caps))
+    return decide_cuda_allocation (core, query, caps, info);
+  return gst_cl_decide_allocation (core->element, core->ctx, query, info);
 }
 
 /**

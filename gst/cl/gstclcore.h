@@ -78,6 +78,8 @@ GstClVariant   gst_cl_core_get_variant (GstClCore * core);
 
 gboolean       gst_cl_core_open (GstClCore * core);
 
+gboolean       gst_cl_core_start (GstClCore * core);
+
 void           gst_cl_core_stop (GstClCore * core);
 
 void           gst_cl_core_close (GstClCore * core);
@@ -86,6 +88,13 @@ void           gst_cl_core_set_context (GstClCore * core,
                                         GstContext * context);
 
 gboolean       gst_cl_core_query (GstClCore * core, GstQuery * query);
+
+void           gst_cl_core_propose_allocation (GstClCore * core,
+                                               GstQuery * query);
+
+gboolean       gst_cl_core_decide_allocation (GstClCore * core,
+                                              GstQuery * query,
+                                              const GstVideoInfo * info);
 
 GstClContext * gst_cl_core_get_context (GstClCore * core);
 

@@ -18,6 +18,8 @@ G_BEGIN_DECLS
  * Device buffers reused from frame to frame where the device cannot use host
  * memory in place.
  */
+typedef struct _GstClCudaStaging GstClCudaStaging;
+
 typedef struct
 {
   cl_mem mem[GST_VIDEO_MAX_PLANES];
@@ -30,6 +32,9 @@ typedef struct
   cl_mem sub[GST_VIDEO_MAX_PLANES];
   gsize sub_offset[GST_VIDEO_MAX_PLANES];
   gsize sub_size[GST_VIDEO_MAX_PLANES];
+
+  /* frames in CUDA memory: OpenCL buffers shared with CUDA (gstclcuda.c) */
+  GstClCudaStaging *cuda;
 } GstClStaging;
 
 /**
@@ -73,6 +78,12 @@ typedef struct
   /* a mapped frame copied whole, in one copy each way: its bytes */
   cl_mem whole;
   gsize whole_size;
+  /* a frame in CUDA memory: its staging buffers; an output's buffer */
+  gpointer cuda;
+  GstClCudaStaging *cuda_staging;
+  GstBuffer *cuda_buffer;
+  const GstVideoInfo *cuda_info;
+  gboolean cuda_finished;
 } GstClBufferFrame;
 
 gboolean gst_cl_buffer_frame_map (GstClQueue * queue,
@@ -95,5 +106,21 @@ void     gst_cl_buffer_frame_unmap (GstClQueue * queue,
                                     GstClBufferFrame * frame);
 
 void     gst_cl_staging_clear (GstClStaging * staging);
+
+/* gstclcuda.c */
+gboolean gst_cl_cuda_frame_map (GstClQueue * queue,
+                                GstClBufferFrame * frame,
+                                const GstVideoInfo * info,
+                                GstBuffer * buffer, GstClStaging * staging,
+                                GError ** error);
+
+gboolean gst_cl_cuda_frame_finish (GstClQueue * queue,
+                                   GstClBufferFrame * frame,
+                                   GError ** error);
+
+void     gst_cl_cuda_frame_unmap (GstClQueue * queue,
+                                  GstClBufferFrame * frame);
+
+void     gst_cl_cuda_staging_free (GstClCudaStaging * staging);
 
 G_END_DECLS

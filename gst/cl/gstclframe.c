@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gstclframe-private.h"
+#include "gstclcuda.h"
 #include "gstclerror.h"
 #include "gstclevent.h"
 #include "gstclgate.h"
@@ -654,6 +655,13 @@ gst_cl_buffer_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
   flags &= ~GST_CL_MAP_FOLLOWED;
   if (!buffer_holds_frame (info, buffer, error))
     return FALSE;
+  if (gst_cl_cuda_buffer_is_cuda (buffer)) {
+    if (!gst_cl_cuda_frame_map (queue, frame, info, buffer, staging, error))
+      return FALSE;
+    GST_LOG ("%s %" GST_PTR_FORMAT " in CUDA memory", frame->output ?
+        "output" : "input", buffer);
+    return TRUE;
+  }
   if (device_frame (queue, info, buffer, frame->output, staging, frame)) {
     GST_LOG ("%s %" GST_PTR_FORMAT " on the device", frame->output ?
         "output" : "input", buffer);
@@ -757,6 +765,8 @@ gboolean
 gst_cl_buffer_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
     GError ** error)
 {
+  if (frame->cuda)
+    return gst_cl_cuda_frame_finish (queue, frame, error);
   if (!frame->mapped)
     return gst_cl_queue_flush (queue, error);
   if (!frame_export (queue, frame, error))
@@ -802,6 +812,12 @@ void
 gst_cl_buffer_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
 {
   GstClContext *ctx = gst_cl_queue_get_context (queue);
+
+  if (frame->cuda) {
+    gst_cl_cuda_frame_unmap (queue, frame);
+    buffer_frame_release (frame);
+    return;
+  }
   if (!frame->mapped)
     device_frame_done (queue, frame);
   buffer_frame_release (frame);
@@ -847,4 +863,5 @@ gst_cl_staging_clear (GstClStaging * staging)
     clReleaseMemObject (staging->whole);
   staging->whole = NULL;
   staging->whole_size = 0;
+  g_clear_pointer (&staging->cuda, gst_cl_cuda_staging_free);
 }

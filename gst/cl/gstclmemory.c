@@ -19,6 +19,7 @@
 #endif
 
 #include "gstclmemory.h"
+#include "gstclcuda.h"
 #include "gstclerror.h"
 #include "gstclevent.h"
 #include "gstclgate.h"
@@ -476,27 +477,61 @@ with_features (GstCaps * caps, const gchar * feature)
  * gst_cl_caps_add_memory_feature:
  *
  * Returns: (transfer full): @caps in memory:OpenCL, then the same in system
- *   memory: every cl element takes and gives both
+ *   memory, then in memory:CUDAMemory where CUDA memory can be taken
+ *   (gst_cl_cuda_available()): every cl element takes and gives them all
  */
 GstCaps *
 gst_cl_caps_add_memory_feature (GstCaps * caps)
 {
+  GstCaps *res;
+
   if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
     return gst_caps_ref (caps);
-  return gst_caps_merge (with_features (caps, GST_CAPS_FEATURE_MEMORY_CL),
+  res = gst_caps_merge (with_features (caps, GST_CAPS_FEATURE_MEMORY_CL),
       with_features (caps, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY));
+  if (gst_cl_cuda_available ())
+    res = gst_caps_merge (res, with_features (caps,
+            GST_CAPS_FEATURE_MEMORY_CUDA));
+  return res;
 }
 
+/**
+ * gst_cl_caps_pass_as:
+ *
+ * Returns: whether a buffer of @incaps may go on as it is under @outcaps:
+ *   in the same memory, or to system memory, which maps any
+ */
+gboolean
+gst_cl_caps_pass_as (GstCaps * incaps, GstCaps * outcaps)
+{
+  GstCapsFeatures *in, *out;
+
+  if (!incaps || !outcaps || gst_caps_is_empty (incaps) ||
+      gst_caps_is_empty (outcaps) || gst_caps_is_any (incaps) ||
+      gst_caps_is_any (outcaps))
+    return TRUE;
+  in = gst_caps_get_features (incaps, 0);
+  out = gst_caps_get_features (outcaps, 0);
+  return !out || gst_caps_features_is_equal (out,
+      GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY) || (in &&
+      gst_caps_features_is_equal (in, out));
+}
+
+/* whether a structure of @caps names @feature (ANY features do not) */
 static gboolean
-names_memory_feature (GstCaps * caps)
+names_feature (GstCaps * caps, const gchar * feature)
 {
   guint i;
 
   if (gst_caps_is_any (caps))
     return FALSE;
-  for (i = 0; i < gst_caps_get_size (caps); i++)
-    if (structure_on_device (caps, i))
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (f && !gst_caps_features_is_any (f) &&
+        gst_caps_features_contains (f, feature))
       return TRUE;
+  }
   return FALSE;
 }
 
@@ -506,40 +541,58 @@ names_memory_feature (GstCaps * caps)
  * @caps: (transfer full): candidate output caps
  *
  * Frames stay on the device only for a peer that names memory:OpenCL in its
- * caps (a cl element, or a capsfilter asking for it). A peer that takes
+ * caps (a cl element, or a capsfilter asking for it); they go on in CUDA
+ * memory to a peer that names memory:CUDAMemory and not memory:OpenCL
+ * (cudadownload, an encoder, a capsfilter asking for it). A peer that takes
  * anything (fakesink, appsink without caps) gets system memory, as
  * everything that maps buffers expects.
  *
- * Returns: (transfer full): @caps, its memory:OpenCL structures first if the
- *   peer names the feature, else without them while any others remain
+ * Returns: (transfer full): @caps, the structures of the peer's memory
+ *   first, those of device memories the peer does not name left out while
+ *   any others remain
  */
 GstCaps *
 gst_cl_caps_prefer_for_peer (GstPad * srcpad, GstCaps * caps)
 {
-  GstCaps *peer, *device, *other;
-  gboolean keep;
+  GstCaps *peer, *cl, *cuda, *other;
+  gboolean keep_cl, keep_cuda;
   guint i;
 
   if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
     return caps;
   peer = gst_pad_peer_query_caps (srcpad, NULL);
-  keep = names_memory_feature (peer);
+  keep_cl = names_feature (peer, GST_CAPS_FEATURE_MEMORY_CL);
+  keep_cuda = names_feature (peer, GST_CAPS_FEATURE_MEMORY_CUDA);
   gst_caps_unref (peer);
 
-  device = gst_caps_new_empty ();
+  cl = gst_caps_new_empty ();
+  cuda = gst_caps_new_empty ();
   other = gst_caps_new_empty ();
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    GstCaps *to = other;
 
-    gst_caps_append_structure_full (structure_on_device (caps, i) ? device :
-        other,
+    if (structure_on_device (caps, i))
+      to = cl;
+    else if (f && !gst_caps_features_is_any (f) &&
+        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CUDA))
+      to = cuda;
+    gst_caps_append_structure_full (to,
         gst_structure_copy (gst_caps_get_structure (caps, i)),
         f ? gst_caps_features_copy (f) : NULL);
   }
   gst_caps_unref (caps);
-  if (!keep && !gst_caps_is_empty (other)) {
-    gst_caps_unref (device);
-    return other;
+  if (keep_cl)
+    return gst_caps_merge (gst_caps_merge (cl, other), cuda);
+  if (keep_cuda) {
+    gst_caps_unref (cl);
+    return gst_caps_merge (cuda, other);
   }
-  return gst_caps_merge (device, other);
+  if (gst_caps_is_empty (other)) {
+    gst_caps_unref (other);
+    return gst_caps_merge (cl, cuda);
+  }
+  gst_caps_unref (cl);
+  gst_caps_unref (cuda);
+  return other;
 }

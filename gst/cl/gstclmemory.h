@@ -69,6 +69,8 @@ gboolean       gst_cl_caps_has_memory_feature (GstCaps * caps);
 
 GstCaps *      gst_cl_caps_add_memory_feature (GstCaps * caps);
 
+gboolean       gst_cl_caps_pass_as (GstCaps * incaps, GstCaps * outcaps);
+
 GstCaps *      gst_cl_caps_prefer_for_peer (GstPad * srcpad, GstCaps * caps);
 
 G_END_DECLS

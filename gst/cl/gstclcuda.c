@@ -1,0 +1,1117 @@
+/* gstclfilters: frames in CUDA memory, as NVIDIA's decoders give them
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A frame in GstCudaMemory (video/x-raw(memory:CUDAMemory): nvh264dec,
+ * nvh265dec, cudaupload, cudaconvert) reaches the kernels without a trip
+ * through host memory. Memory that CUDA can export is imported into
+ * OpenCL (cl_khr_external_memory_opaque_fd): the elements own a few such
+ * buffers, each imported once, as staging for every frame that crosses.
+ * An input frame is copied on the device into one of them (GStreamer 1.22's
+ * GstCudaMemory comes from cuMemAllocPitch, which cannot be exported); the
+ * kernels write an output frame into one, copied on the device into a
+ * GstCudaMemory of the element's CUDA pool.
+ *
+ * Who waits: a copy into staging runs on the element's CUDA stream, which
+ * the host waits for (asleep, on an event) before the kernels are
+ * enqueued; the copy out waits, on the host, for the kernels' marker event,
+ * and the host for it before the frame goes on. A staging buffer is used
+ * again only once the kernels that read it are done: each input has a few,
+ * used in turn.
+ *
+ * Nothing here comes from NVIDIA's toolkit: the few declarations of the CUDA
+ * driver API used are written below, the driver (libcuda.so.1) and
+ * GStreamer's CUDA library (libgstcuda-1.0.so.0) are loaded at run time.
+ * Where either is missing, no element offers CUDA memory.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+/* the external memory entry points are OpenCL 3.0's; they are called only on
+ * devices that list the extension */
+#undef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+
+#include <string.h>
+#include <unistd.h>
+#include <gmodule.h>
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include "gstclcuda.h"
+#include "gstclframe-private.h"
+#include "gstcldevice.h"
+#include "gstclerror.h"
+#include "gstclevent.h"
+#include "gstclqueue.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_cuda_debug);
+#define GST_CAT_DEFAULT gst_cl_cuda_debug
+
+/* ---- the CUDA driver API, as much of cuda.h as is used ---------------- */
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUstream_st *CUstream;
+typedef unsigned long long CUdeviceptr;
+typedef unsigned long long CUmemGenericAllocationHandle;
+typedef struct
+{
+  char bytes[16];
+} CUuuid;
+
+typedef struct CUevent_st *CUevent;
+
+#define CUDA_SUCCESS 0
+#define CU_STREAM_NON_BLOCKING 0x1
+#define CU_EVENT_BLOCKING_SYNC 0x1
+#define CU_EVENT_DISABLE_TIMING 0x2
+#define CU_MEMORYTYPE_DEVICE 2
+#define CU_MEM_ALLOCATION_TYPE_PINNED 1
+#define CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 1
+#define CU_MEM_LOCATION_TYPE_DEVICE 1
+#define CU_MEM_ACCESS_FLAGS_PROT_READWRITE 3
+#define CU_MEM_ALLOC_GRANULARITY_MINIMUM 0
+
+typedef struct
+{
+  gsize srcXInBytes, srcY;
+  gint srcMemoryType;
+  gconstpointer srcHost;
+  CUdeviceptr srcDevice;
+  gpointer srcArray;
+  gsize srcPitch;
+  gsize dstXInBytes, dstY;
+  gint dstMemoryType;
+  gpointer dstHost;
+  CUdeviceptr dstDevice;
+  gpointer dstArray;
+  gsize dstPitch;
+  gsize WidthInBytes, Height;
+} CUDA_MEMCPY2D;
+
+typedef struct
+{
+  gint type;
+  gint id;
+} CUmemLocation;
+
+typedef struct
+{
+  gint type;
+  gint requestedHandleTypes;
+  CUmemLocation location;
+  gpointer win32HandleMetaData;
+  struct
+  {
+    guint8 compressionType;
+    guint8 gpuDirectRDMACapable;
+    guint16 usage;
+    guint8 reserved[4];
+  } allocFlags;
+} CUmemAllocationProp;
+
+typedef struct
+{
+  CUmemLocation location;
+  gint flags;
+} CUmemAccessDesc;
+
+/* the driver's entry points, by their exported names */
+static struct
+{
+  CUresult (*Init) (guint flags);
+  CUresult (*DeviceGet) (CUdevice * device, gint ordinal);
+  CUresult (*DeviceGetCount) (gint * count);
+  CUresult (*DeviceGetUuid) (CUuuid * uuid, CUdevice device);
+  CUresult (*DeviceGetName) (gchar * name, gint len, CUdevice device);
+  CUresult (*CtxPushCurrent) (CUcontext ctx);
+  CUresult (*CtxPopCurrent) (CUcontext * ctx);
+  CUresult (*StreamCreate) (CUstream * stream, guint flags);
+  CUresult (*StreamDestroy) (CUstream stream);
+  CUresult (*StreamSynchronize) (CUstream stream);
+  CUresult (*EventCreate) (CUevent * event, guint flags);
+  CUresult (*EventDestroy) (CUevent event);
+  CUresult (*EventRecord) (CUevent event, CUstream stream);
+  CUresult (*EventSynchronize) (CUevent event);
+  CUresult (*Memcpy2DAsync) (const CUDA_MEMCPY2D * copy, CUstream stream);
+  CUresult (*MemCreate) (CUmemGenericAllocationHandle * handle, gsize size,
+      const CUmemAllocationProp * prop, guint64 flags);
+  CUresult (*MemRelease) (CUmemGenericAllocationHandle handle);
+  CUresult (*MemAddressReserve) (CUdeviceptr * ptr, gsize size, gsize align,
+      CUdeviceptr addr, guint64 flags);
+  CUresult (*MemAddressFree) (CUdeviceptr ptr, gsize size);
+  CUresult (*MemMap) (CUdeviceptr ptr, gsize size, gsize offset,
+      CUmemGenericAllocationHandle handle, guint64 flags);
+  CUresult (*MemUnmap) (CUdeviceptr ptr, gsize size);
+  CUresult (*MemSetAccess) (CUdeviceptr ptr, gsize size,
+      const CUmemAccessDesc * desc, gsize count);
+  CUresult (*MemExportToShareableHandle) (gpointer handle,
+      CUmemGenericAllocationHandle alloc, gint type, guint64 flags);
+  CUresult (*MemGetAllocationGranularity) (gsize * granularity,
+      const CUmemAllocationProp * prop, gint option);
+  CUresult (*GetErrorName) (CUresult error, const gchar ** name);
+} cu;
+
+/* ---- GStreamer's CUDA library, as much of gst/cuda as is used --------- */
+
+/* the public head of GstCudaMemory, as gstcudamemory.h declares it */
+typedef struct
+{
+  GstMemory mem;
+  GstObject *context;
+  GstVideoInfo info;
+} GstClCudaMemoryHead;
+
+#define GST_CL_CUDA_MEMORY_TYPE "gst.cuda.memory"
+#define GST_CL_MAP_CUDA (GST_MAP_FLAG_LAST << 1)
+
+static struct
+{
+  gpointer (*context_get_handle) (GstObject * ctx);
+  GstBufferPool *(*buffer_pool_new) (GstObject * ctx);
+  gboolean (*ensure_element_context) (GstElement * element, gint device_id,
+      GstObject ** ctx);
+  gboolean (*handle_set_context) (GstElement * element, GstContext * context,
+      gint device_id, GstObject ** ctx);
+  gboolean (*handle_context_query) (GstElement * element, GstQuery * query,
+      GstObject * ctx);
+} gstcuda;
+
+static const gchar *unavailable = "not looked for yet";
+
+#ifdef HAVE_CL_CUDA
+static gboolean
+load_symbols (GModule * module, const gchar * const *names, gpointer * slots,
+    guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    if (!g_module_symbol (module, names[i], &slots[i]) || !slots[i]) {
+      GST_INFO ("%s has no %s", g_module_name (module), names[i]);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+#endif
+
+static gboolean
+load (void)
+{
+#ifdef HAVE_CL_CUDA
+  static const gchar *cu_names[] = {
+    "cuInit", "cuDeviceGet", "cuDeviceGetCount", "cuDeviceGetUuid",
+    "cuDeviceGetName", "cuCtxPushCurrent_v2", "cuCtxPopCurrent_v2",
+    "cuStreamCreate", "cuStreamDestroy_v2", "cuStreamSynchronize",
+    "cuEventCreate", "cuEventDestroy_v2", "cuEventRecord",
+    "cuEventSynchronize",
+    "cuMemcpy2DAsync_v2", "cuMemCreate", "cuMemRelease",
+    "cuMemAddressReserve", "cuMemAddressFree", "cuMemMap", "cuMemUnmap",
+    "cuMemSetAccess", "cuMemExportToShareableHandle",
+    "cuMemGetAllocationGranularity", "cuGetErrorName",
+  };
+  static const gchar *gst_names[] = {
+    "gst_cuda_context_get_handle", "gst_cuda_buffer_pool_new",
+    "gst_cuda_ensure_element_context", "gst_cuda_handle_set_context",
+    "gst_cuda_handle_context_query",
+  };
+  GModule *driver, *lib;
+
+  G_STATIC_ASSERT (sizeof (cu_names) / sizeof (cu_names[0]) ==
+      sizeof (cu) / sizeof (gpointer));
+  G_STATIC_ASSERT (sizeof (gst_names) / sizeof (gst_names[0]) ==
+      sizeof (gstcuda) / sizeof (gpointer));
+#endif
+
+#ifndef HAVE_CL_CUDA
+  unavailable = "built without it (-Dcuda=disabled)";
+  return FALSE;
+#else
+  if (g_strcmp0 (g_getenv (GST_CL_CUDA_DISABLE_ENV), "1") == 0) {
+    unavailable = GST_CL_CUDA_DISABLE_ENV "=1";
+    return FALSE;
+  }
+  driver = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY |
+      G_MODULE_BIND_LOCAL);
+  if (!driver) {
+    unavailable = "no NVIDIA driver (libcuda.so.1)";
+    return FALSE;
+  }
+  if (!load_symbols (driver, cu_names, (gpointer *) & cu,
+          G_N_ELEMENTS (cu_names))) {
+    unavailable = "NVIDIA's driver is older than CUDA 10.2";
+    g_module_close (driver);
+    return FALSE;
+  }
+  lib = g_module_open ("libgstcuda-1.0.so.0", G_MODULE_BIND_LAZY |
+      G_MODULE_BIND_LOCAL);
+  if (!lib) {
+    unavailable = "no GStreamer CUDA library (libgstcuda-1.0.so.0, Debian's "
+        "libgstreamer-plugins-bad1.0-0)";
+    g_module_close (driver);
+    return FALSE;
+  }
+  if (!load_symbols (lib, gst_names, (gpointer *) & gstcuda,
+          G_N_ELEMENTS (gst_names))) {
+    unavailable = "GStreamer's CUDA library lacks an entry point";
+    g_module_close (lib);
+    g_module_close (driver);
+    return FALSE;
+  }
+  /* both stay loaded for the process */
+  g_module_make_resident (driver);
+  g_module_make_resident (lib);
+  unavailable = NULL;
+  return TRUE;
+#endif
+}
+
+/**
+ * gst_cl_cuda_available:
+ *
+ * Whether NVIDIA's driver and GStreamer's CUDA library load: then every cl
+ * element takes and gives memory:CUDAMemory too. Looked at once, cheaply
+ * (no GPU is opened).
+ *
+ * Returns: %TRUE where frames in CUDA memory can be taken
+ */
+gboolean
+gst_cl_cuda_available (void)
+{
+  static gsize done = 0;
+  static gboolean available = FALSE;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_cuda_debug, "clcuda", 0,
+        "OpenCL and CUDA memory");
+    available = load ();
+    if (available)
+      GST_INFO ("CUDA memory: available");
+    else
+      GST_INFO ("CUDA memory: not offered, %s", unavailable);
+    g_once_init_leave (&done, 1);
+  }
+  return available;
+}
+
+/**
+ * gst_cl_cuda_unavailable_reason:
+ *
+ * Returns: (nullable): why gst_cl_cuda_available() says no, %NULL where
+ *   it says yes
+ */
+const gchar *
+gst_cl_cuda_unavailable_reason (void)
+{
+  gst_cl_cuda_available ();
+  return unavailable;
+}
+
+/**
+ * gst_cl_cuda_buffer_is_cuda:
+ *
+ * Returns: whether @buffer's first memory is GstCudaMemory
+ */
+gboolean
+gst_cl_cuda_buffer_is_cuda (GstBuffer * buffer)
+{
+  return gst_cl_cuda_available () && gst_buffer_n_memory (buffer) > 0 &&
+      gst_memory_is_type (gst_buffer_peek_memory (buffer, 0),
+      GST_CL_CUDA_MEMORY_TYPE);
+}
+
+/**
+ * gst_cl_caps_has_cuda_feature:
+ *
+ * Returns: whether the first structure of @caps is in memory:CUDAMemory
+ */
+gboolean
+gst_cl_caps_has_cuda_feature (GstCaps * caps)
+{
+  GstCapsFeatures *f;
+
+  if (!caps || gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return FALSE;
+  f = gst_caps_get_features (caps, 0);
+  return f && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CUDA);
+}
+
+static gboolean
+cu_result (CUresult res, GError ** error, const gchar * call)
+{
+  const gchar *name = NULL;
+
+  if (res == CUDA_SUCCESS)
+    return TRUE;
+  if (cu.GetErrorName (res, &name) != CUDA_SUCCESS || !name)
+    name = "unknown error";
+  g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+      "%s failed: %s (%d)", call, name, res);
+  return FALSE;
+}
+
+/* ---- devices ---------------------------------------------------------- */
+
+static gint
+cuda_context_device_id (GstObject * cuda_ctx)
+{
+  guint id = 0;
+
+  g_object_get (cuda_ctx, "cuda-device-id", &id, NULL);
+  return (gint) id;
+}
+
+static gboolean
+cuda_device_uuid (gint ordinal, CUuuid * uuid, GError ** error)
+{
+  CUdevice dev;
+
+  return cu_result (cu.Init (0), error, "cuInit") &&
+      cu_result (cu.DeviceGet (&dev, ordinal), error, "cuDeviceGet") &&
+      cu_result (cu.DeviceGetUuid (uuid, dev), error, "cuDeviceGetUuid");
+}
+
+static gchar *
+cuda_device_name (gint ordinal)
+{
+  gchar name[256] = "";
+  CUdevice dev;
+
+  if (cu.DeviceGet (&dev, ordinal) != CUDA_SUCCESS ||
+      cu.DeviceGetName (name, sizeof (name) - 1, dev) != CUDA_SUCCESS)
+    return g_strdup ("?");
+  return g_strdup (name);
+}
+
+static gboolean
+cl_device_has (cl_device_id device, const gchar * extension)
+{
+  gchar *ext = gst_cl_device_get_string (device, CL_DEVICE_EXTENSIONS);
+  gchar **names = g_strsplit (ext ? ext : "", " ", -1);
+  gboolean found = g_strv_contains ((const gchar * const *) names, extension);
+
+  g_strfreev (names);
+  g_free (ext);
+  return found;
+}
+
+/* whether the OpenCL device of @ctx is the GPU CUDA calls @ordinal */
+static gboolean
+same_device (GstClContext * ctx, gint ordinal, GError ** error)
+{
+  cl_device_id device = gst_cl_context_get_device (ctx);
+  guint8 cl_uuid[CL_UUID_SIZE_KHR];
+  CUuuid uuid;
+  gchar *name;
+
+  if (!cuda_device_uuid (ordinal, &uuid, error))
+    return FALSE;
+  if (cl_device_has (device, "cl_khr_device_uuid") &&
+      clGetDeviceInfo (device, CL_DEVICE_UUID_KHR, sizeof (cl_uuid), cl_uuid,
+          NULL) == CL_SUCCESS && memcmp (cl_uuid, uuid.bytes, 16) == 0)
+    return TRUE;
+  name = cuda_device_name (ordinal);
+  g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+      "the frames are in the memory of CUDA device %d (%s), but the element "
+      "runs on the OpenCL device \"%s\", another GPU: set device-index (or "
+      "GST_CL_DEVICE) to that GPU's OpenCL device", ordinal, name,
+      gst_cl_context_get_device_name (ctx));
+  g_free (name);
+  return FALSE;
+}
+
+/* the CUDA ordinal of the OpenCL device of @ctx, or -1 */
+static gint
+cuda_ordinal_of (GstClContext * ctx)
+{
+  cl_device_id device = gst_cl_context_get_device (ctx);
+  guint8 cl_uuid[CL_UUID_SIZE_KHR];
+  gint i, n = 0;
+
+  if (!cl_device_has (device, "cl_khr_device_uuid") ||
+      clGetDeviceInfo (device, CL_DEVICE_UUID_KHR, sizeof (cl_uuid), cl_uuid,
+          NULL) != CL_SUCCESS || cu.Init (0) != CUDA_SUCCESS ||
+      cu.DeviceGetCount (&n) != CUDA_SUCCESS)
+    return -1;
+  for (i = 0; i < n; i++) {
+    CUuuid uuid;
+
+    if (cuda_device_uuid (i, &uuid, NULL) && memcmp (cl_uuid, uuid.bytes,
+            16) == 0)
+      return i;
+  }
+  return -1;
+}
+
+/* ---- contexts ------------------------------------------------------- */
+
+/**
+ * gst_cl_cuda_handle_set_context:
+ * @cuda_ctx: (inout): the element's GstCudaContext, set if still unset
+ *
+ * Returns: %TRUE if @cuda_ctx was set from @context
+ */
+gboolean
+gst_cl_cuda_handle_set_context (GstElement * element, GstContext * context,
+    GstObject ** cuda_ctx)
+{
+  if (!context || !gst_cl_cuda_available () || g_strcmp0
+      (gst_context_get_context_type (context), GST_CL_CUDA_CONTEXT_TYPE) != 0)
+    return FALSE;
+  return gstcuda.handle_set_context (element, context, -1, cuda_ctx);
+}
+
+/**
+ * gst_cl_cuda_handle_context_query:
+ *
+ * Answers a context query for GStreamer's CUDA context with @cuda_ctx.
+ *
+ * Returns: %TRUE if the query was answered
+ */
+gboolean
+gst_cl_cuda_handle_context_query (GstElement * element, GstQuery * query,
+    GstObject * cuda_ctx)
+{
+  return cuda_ctx && gst_cl_cuda_available () &&
+      gstcuda.handle_context_query (element, query, cuda_ctx);
+}
+
+/**
+ * gst_cl_cuda_pool_new:
+ * @ctx: the element's OpenCL context, on an NVIDIA GPU
+ * @cuda_ctx: (inout): the element's GstCudaContext: kept where it is on
+ *   the same GPU, else one of that GPU, shared in the pipeline as
+ *   GStreamer's CUDA elements share theirs
+ *
+ * Returns: (transfer full) (nullable): a pool of GstCudaMemory for the
+ *   element's output frames, not configured yet
+ */
+GstBufferPool *
+gst_cl_cuda_pool_new (GstElement * element, GstClContext * ctx,
+    GstObject ** cuda_ctx, GError ** error)
+{
+  gint ordinal;
+
+  if (!gst_cl_cuda_available ()) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "CUDA memory asked for, but %s", unavailable);
+    return NULL;
+  }
+  if (*cuda_ctx && !same_device (ctx, cuda_context_device_id (*cuda_ctx),
+          NULL))
+    gst_clear_object (cuda_ctx);
+  if (!*cuda_ctx) {
+    ordinal = cuda_ordinal_of (ctx);
+    if (ordinal < 0) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+          "CUDA memory asked for, but the OpenCL device \"%s\" is no CUDA "
+          "device", gst_cl_context_get_device_name (ctx));
+      return NULL;
+    }
+    if (!gstcuda.ensure_element_context (element, ordinal, cuda_ctx) ||
+        !*cuda_ctx) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+          "no CUDA context for CUDA device %d", ordinal);
+      return NULL;
+    }
+  }
+  return gstcuda.buffer_pool_new (*cuda_ctx);
+}
+
+static gboolean
+peer_query (const GValue * item, GValue * value, gpointer query)
+{
+  if (gst_pad_peer_query (g_value_get_object (item), query)) {
+    g_value_set_boolean (value, TRUE);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_cl_cuda_query_upstream:
+ *
+ * Asks upstream of @element (a decoder's source pad answers) for
+ * GStreamer's CUDA context; creates none.
+ *
+ * Returns: (transfer full) (nullable): the GstCudaContext upstream's
+ *   frames are in
+ */
+GstObject *
+gst_cl_cuda_query_upstream (GstElement * element)
+{
+  GstQuery *query;
+  GstIterator *it;
+  GValue found = G_VALUE_INIT;
+  GstObject *cuda_ctx = NULL;
+  GstContext *context = NULL;
+
+  if (!gst_cl_cuda_available ())
+    return NULL;
+  query = gst_query_new_context (GST_CL_CUDA_CONTEXT_TYPE);
+  g_value_init (&found, G_TYPE_BOOLEAN);
+  it = gst_element_iterate_sink_pads (element);
+  gst_iterator_fold (it, peer_query, &found, query);
+  gst_iterator_free (it);
+  if (g_value_get_boolean (&found)) {
+    gst_query_parse_context (query, &context);
+    if (context)
+      gstcuda.handle_set_context (element, context, -1, &cuda_ctx);
+  }
+  gst_query_unref (query);
+  return cuda_ctx;
+}
+
+/**
+ * gst_cl_cuda_device_index:
+ *
+ * Returns: the index in gst_cl_device_list() of the OpenCL device that is
+ *   the GPU of @cuda_ctx (by cl_khr_device_uuid), or -1
+ */
+gint
+gst_cl_cuda_device_index (GstObject * cuda_ctx)
+{
+  const GPtrArray *list = gst_cl_device_list ();
+  CUuuid uuid;
+  guint i;
+
+  if (!gst_cl_cuda_available () || !cuda_device_uuid (cuda_context_device_id
+          (cuda_ctx), &uuid, NULL))
+    return -1;
+  for (i = 0; i < list->len; i++) {
+    const GstClDeviceInfo *info = g_ptr_array_index (list, i);
+    guint8 cl_uuid[CL_UUID_SIZE_KHR];
+
+    if (cl_device_has (info->device, "cl_khr_device_uuid") &&
+        clGetDeviceInfo (info->device, CL_DEVICE_UUID_KHR, sizeof (cl_uuid),
+            cl_uuid, NULL) == CL_SUCCESS && memcmp (cl_uuid, uuid.bytes,
+            16) == 0)
+      return info->index;
+  }
+  return -1;
+}
+
+/* ---- staging ------------------------------------------------------------ */
+
+/* one exportable CUDA allocation, imported into OpenCL */
+typedef struct
+{
+  CUmemGenericAllocationHandle handle;
+  CUdeviceptr ptr;
+  gsize size;
+  cl_mem mem;
+} Shared;
+
+/* a frame's planes in shared buffers */
+typedef struct
+{
+  Shared plane[GST_VIDEO_MAX_PLANES];
+  guint n_planes;
+  gboolean busy;
+  /* the last commands that read or write the planes */
+  cl_event done;
+} Slot;
+
+#define N_SLOTS 3
+
+struct _GstClCudaStaging
+{
+  Slot slot[N_SLOTS];
+  guint next;
+  /* the CUDA device and context the staging's buffers and stream are in */
+  gint ordinal;
+  GstObject *cuda_ctx;
+  CUstream stream;
+  /* what the host waits for the stream's copies with: it sleeps, where
+   * cuStreamSynchronize would spin a core */
+  CUevent copied;
+  /* the OpenCL context they are imported into, and what it can do */
+  GstClContext *ctx;
+  gboolean checked;
+  clEnqueueAcquireExternalMemObjectsKHR_fn acquire;
+  clEnqueueReleaseExternalMemObjectsKHR_fn release;
+};
+
+static void
+shared_free (Shared * s)
+{
+  if (s->mem)
+    clReleaseMemObject (s->mem);
+  if (s->ptr) {
+    cu.MemUnmap (s->ptr, s->size);
+    cu.MemAddressFree (s->ptr, s->size);
+  }
+  if (s->handle)
+    cu.MemRelease (s->handle);
+  memset (s, 0, sizeof (*s));
+}
+
+static gboolean
+shared_alloc (GstClCudaStaging * st, gsize size, Shared * s, GError ** error)
+{
+  CUmemAllocationProp prop = { 0, };
+  CUmemAccessDesc access = { {0,}, 0 };
+  cl_device_id device = gst_cl_context_get_device (st->ctx);
+  gsize granularity = 0;
+  gint fd = -1;
+  cl_int status = CL_SUCCESS;
+
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = st->ordinal;
+  access.location = prop.location;
+  access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+
+  memset (s, 0, sizeof (*s));
+  if (!cu_result (cu.MemGetAllocationGranularity (&granularity, &prop,
+              CU_MEM_ALLOC_GRANULARITY_MINIMUM), error,
+          "cuMemGetAllocationGranularity"))
+    return FALSE;
+  s->size = (size + granularity - 1) / granularity * granularity;
+  if (!cu_result (cu.MemCreate (&s->handle, s->size, &prop, 0), error,
+          "cuMemCreate"))
+    goto failed;
+  if (!cu_result (cu.MemAddressReserve (&s->ptr, s->size, 0, 0, 0), error,
+          "cuMemAddressReserve"))
+    goto failed;
+  if (!cu_result (cu.MemMap (s->ptr, s->size, 0, s->handle, 0), error,
+          "cuMemMap")) {
+    cu.MemAddressFree (s->ptr, s->size);
+    s->ptr = 0;
+    goto failed;
+  }
+  if (!cu_result (cu.MemSetAccess (s->ptr, s->size, &access, 1), error,
+          "cuMemSetAccess") ||
+      !cu_result (cu.MemExportToShareableHandle (&fd, s->handle,
+              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), error,
+          "cuMemExportToShareableHandle"))
+    goto failed;
+
+  {
+    /* the import owns the descriptor once it succeeds */
+    cl_mem_properties props[] = {
+      CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, (cl_mem_properties) fd,
+      CL_DEVICE_HANDLE_LIST_KHR, (cl_mem_properties) device,
+      CL_DEVICE_HANDLE_LIST_END_KHR, 0
+    };
+
+    s->mem = clCreateBufferWithProperties (gst_cl_context_get_handle
+        (st->ctx), props, CL_MEM_READ_WRITE, s->size, NULL, &status);
+    if (!s->mem && status == CL_SUCCESS)
+      status = CL_INVALID_OPERATION;
+  }
+  if (!gst_cl_result (status, error, "clCreateBufferWithProperties "
+          "(importing CUDA memory)")) {
+    close (fd);
+    goto failed;
+  }
+  GST_DEBUG ("imported %" G_GSIZE_FORMAT " bytes of CUDA device %d",
+      s->size, st->ordinal);
+  return TRUE;
+
+failed:
+  shared_free (s);
+  return FALSE;
+}
+
+static void
+slot_clear (Slot * slot)
+{
+  guint p;
+
+  if (slot->done) {
+    clWaitForEvents (1, &slot->done);
+    clReleaseEvent (slot->done);
+  }
+  slot->done = NULL;
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++)
+    shared_free (&slot->plane[p]);
+  slot->n_planes = 0;
+  slot->busy = FALSE;
+}
+
+/* releases every buffer of @st, once the commands using them are done */
+static void
+staging_reset (GstClCudaStaging * st)
+{
+  guint i;
+
+  for (i = 0; i < N_SLOTS; i++)
+    slot_clear (&st->slot[i]);
+  if (st->stream && st->cuda_ctx) {
+    CUcontext prev;
+
+    cu.CtxPushCurrent (gstcuda.context_get_handle (st->cuda_ctx));
+    cu.StreamDestroy (st->stream);
+    if (st->copied)
+      cu.EventDestroy (st->copied);
+    cu.CtxPopCurrent (&prev);
+  }
+  st->stream = NULL;
+  st->copied = NULL;
+  gst_clear_object (&st->cuda_ctx);
+  st->ctx = NULL;
+  st->checked = FALSE;
+  st->acquire = NULL;
+  st->release = NULL;
+}
+
+/**
+ * gst_cl_cuda_staging_free:
+ *
+ * Releases @st, waiting for the commands that still use its buffers.
+ */
+void
+gst_cl_cuda_staging_free (GstClCudaStaging * st)
+{
+  if (!st)
+    return;
+  staging_reset (st);
+  g_free (st);
+}
+
+/* Readies @st for frames of the CUDA context @cuda_ctx and the OpenCL
+ * context @ctx: same GPU, OpenCL can import, a stream in @cuda_ctx. */
+static gboolean
+staging_prepare (GstClCudaStaging * st, GstClContext * ctx,
+    GstObject * cuda_ctx, GError ** error)
+{
+  cl_device_id device = gst_cl_context_get_device (ctx);
+  cl_platform_id platform = NULL;
+  CUcontext prev;
+  gboolean ok;
+
+  if (st->checked && st->ctx == ctx && st->cuda_ctx == cuda_ctx)
+    return TRUE;
+  staging_reset (st);
+  st->ordinal = cuda_context_device_id (cuda_ctx);
+  if (!same_device (ctx, st->ordinal, error))
+    return FALSE;
+  clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform), &platform,
+      NULL);
+  if (cl_device_has (device, "cl_khr_external_memory_opaque_fd")) {
+    st->acquire = (clEnqueueAcquireExternalMemObjectsKHR_fn)
+        clGetExtensionFunctionAddressForPlatform (platform,
+        "clEnqueueAcquireExternalMemObjectsKHR");
+    st->release = (clEnqueueReleaseExternalMemObjectsKHR_fn)
+        clGetExtensionFunctionAddressForPlatform (platform,
+        "clEnqueueReleaseExternalMemObjectsKHR");
+  }
+  if (!st->acquire || !st->release) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        "the OpenCL device \"%s\" cannot import CUDA memory (it lacks "
+        "cl_khr_external_memory_opaque_fd): put cudadownload before the "
+        "element", gst_cl_context_get_device_name (ctx));
+    return FALSE;
+  }
+  ok = cu_result (cu.CtxPushCurrent (gstcuda.context_get_handle (cuda_ctx)),
+      error, "cuCtxPushCurrent");
+  if (ok) {
+    ok = cu_result (cu.StreamCreate (&st->stream, CU_STREAM_NON_BLOCKING),
+        error, "cuStreamCreate") && cu_result (cu.EventCreate (&st->copied,
+            CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING), error,
+        "cuEventCreate");
+    cu.CtxPopCurrent (&prev);
+  }
+  if (!ok)
+    return FALSE;
+  st->cuda_ctx = gst_object_ref (cuda_ctx);
+  st->ctx = ctx;
+  st->checked = TRUE;
+  GST_INFO ("frames cross between CUDA device %d and \"%s\" on the device",
+      st->ordinal, gst_cl_context_get_device_name (ctx));
+  return TRUE;
+}
+
+/* A slot whose planes hold @frame's: one the device is done with, else
+ * the oldest, once it is. */
+static Slot *
+slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
+    GError ** error)
+{
+  Slot *slot = NULL;
+  guint i, p;
+
+  for (i = 0; i < N_SLOTS && !slot; i++) {
+    Slot *s = &st->slot[(st->next + i) % N_SLOTS];
+
+    if (!s->busy && (!s->done || gst_cl_event_status (s->done) == CL_COMPLETE))
+      slot = s;
+  }
+  for (i = 0; i < N_SLOTS && !slot; i++) {
+    Slot *s = &st->slot[(st->next + i) % N_SLOTS];
+
+    if (!s->busy)
+      slot = s;
+  }
+  if (!slot) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "every CUDA staging buffer is in use");
+    return NULL;
+  }
+  st->next = (slot - st->slot + 1) % N_SLOTS;
+  if (slot->done) {
+    if (!gst_cl_event_wait (st->ctx, slot->done, error))
+      return NULL;
+    clReleaseEvent (slot->done);
+    slot->done = NULL;
+  }
+  for (p = 0; p < frame->n_planes; p++) {
+    gsize need = gst_cl_plane_size (&frame->planes[p]);
+
+    if (slot->plane[p].size >= need)
+      continue;
+    shared_free (&slot->plane[p]);
+    if (!shared_alloc (st, need, &slot->plane[p], error))
+      return NULL;
+  }
+  slot->n_planes = frame->n_planes;
+  slot->busy = TRUE;
+  return slot;
+}
+
+/* ---- frames ------------------------------------------------------------- */
+
+/* the planes of @mem as @info lays them, from its GstVideoMeta if any */
+static void
+cuda_layout (GstBuffer * buffer, GstMemory * mem, const GstVideoInfo * info,
+    gboolean output, gsize offset[GST_VIDEO_MAX_PLANES],
+    gint stride[GST_VIDEO_MAX_PLANES])
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  const GstVideoInfo *own = &((GstClCudaMemoryHead *) mem)->info;
+  GstVideoCropMeta *crop = output ? NULL :
+      gst_buffer_get_video_crop_meta (buffer);
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+    offset[p] = meta ? meta->offset[p] : own->offset[p];
+    stride[p] = meta ? meta->stride[p] : own->stride[p];
+    if (!crop)
+      continue;
+    gst_video_format_info_component (info->finfo, p, comp);
+    offset[p] += (gsize) (crop->y >> GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo,
+            comp[0])) * stride[p] + (gsize) (crop->x >>
+        GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[0])) *
+        GST_VIDEO_FORMAT_INFO_PSTRIDE (info->finfo, comp[0]);
+  }
+}
+
+/* Copies every plane between @mem (mapped at @dev) and @slot, on the
+ * staging's stream, and waits for the copies. */
+static gboolean
+copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
+    CUdeviceptr dev, const gsize * offset, const gint * stride,
+    gboolean to_slot, GError ** error)
+{
+  CUcontext prev;
+  gboolean ok;
+  guint p;
+
+  if (!cu_result (cu.CtxPushCurrent (gstcuda.context_get_handle
+              (st->cuda_ctx)), error, "cuCtxPushCurrent"))
+    return FALSE;
+  ok = TRUE;
+  for (p = 0; ok && p < frame->n_planes; p++) {
+    const GstClPlane *plane = &frame->planes[p];
+    CUDA_MEMCPY2D copy = { 0, };
+    CUdeviceptr there = dev + offset[p];
+
+    copy.srcMemoryType = copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.srcDevice = to_slot ? there : slot->plane[p].ptr;
+    copy.srcPitch = to_slot ? stride[p] : plane->stride;
+    copy.dstDevice = to_slot ? slot->plane[p].ptr : there;
+    copy.dstPitch = to_slot ? plane->stride : stride[p];
+    copy.WidthInBytes = (gsize) plane->width * plane->pstride;
+    copy.Height = plane->height;
+    ok = cu_result (cu.Memcpy2DAsync (&copy, st->stream), error,
+        "cuMemcpy2DAsync");
+  }
+  if (ok)
+    ok = cu_result (cu.EventRecord (st->copied, st->stream), error,
+        "cuEventRecord");
+  if (!cu_result (ok ? cu.EventSynchronize (st->copied) :
+          cu.StreamSynchronize (st->stream), ok ? error : NULL,
+          "cuEventSynchronize"))
+    ok = FALSE;
+  cu.CtxPopCurrent (&prev);
+  return ok;
+}
+
+static gboolean
+enqueue_external (GstClCudaStaging * st, GstClQueue * queue, Slot * slot,
+    gboolean acquire, GError ** error)
+{
+  cl_mem mems[GST_VIDEO_MAX_PLANES];
+  guint p;
+
+  for (p = 0; p < slot->n_planes; p++)
+    mems[p] = slot->plane[p].mem;
+  return gst_cl_result ((acquire ? st->acquire : st->release)
+      (gst_cl_queue_get_handle (queue), slot->n_planes, mems, 0, NULL, NULL),
+      error, acquire ? "clEnqueueAcquireExternalMemObjectsKHR" :
+      "clEnqueueReleaseExternalMemObjectsKHR");
+}
+
+/* @buffer's one GstCudaMemory mapped on the device, or NULL */
+static GstMemory *
+map_cuda (GstBuffer * buffer, GstMapFlags flags, GstMapInfo * map,
+    GError ** error)
+{
+  GstMemory *mem = gst_buffer_n_memory (buffer) == 1 ?
+      gst_buffer_peek_memory (buffer, 0) : NULL;
+
+  if (!mem || !gst_memory_map (mem, map, flags | GST_CL_MAP_CUDA)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+        "could not map a frame in CUDA memory on its device");
+    return NULL;
+  }
+  return mem;
+}
+
+/**
+ * gst_cl_cuda_frame_map:
+ * @frame: (out): a frame whose planes are the staging's shared buffers
+ *
+ * For gst_cl_buffer_frame_map(): a frame of @buffer, in GstCudaMemory, on
+ * the OpenCL device. An input is copied into the staging's buffers (on the
+ * GPU) before this returns; an output is copied out of them by
+ * gst_cl_cuda_frame_finish().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buffer, GstClStaging * staging,
+    GError ** error)
+{
+  GstClContext *ctx = gst_cl_queue_get_context (queue);
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  GstObject *cuda_ctx = ((GstClCudaMemoryHead *) mem)->context;
+  GstClCudaStaging *st;
+  gsize offset[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+  GstMapInfo map;
+  Slot *slot;
+  guint p;
+
+  if (!staging->cuda)
+    staging->cuda = g_new0 (GstClCudaStaging, 1);
+  st = staging->cuda;
+  if (!staging_prepare (st, ctx, cuda_ctx, error))
+    return FALSE;
+  gst_cl_frame_set_geometry (&frame->frame, info);
+  if (!(slot = slot_acquire (st, &frame->frame, error)))
+    return FALSE;
+  for (p = 0; p < frame->frame.n_planes; p++) {
+    frame->frame.planes[p].mem = slot->plane[p].mem;
+    frame->borrowed[p] = TRUE;
+  }
+  frame->cuda = slot;
+  frame->cuda_staging = st;
+
+  if (!frame->output) {
+    cuda_layout (buffer, mem, info, FALSE, offset, stride);
+    if (!map_cuda (buffer, GST_MAP_READ, &map, error))
+      goto failed;
+    if (!copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data,
+            offset, stride, TRUE, error)) {
+      gst_memory_unmap (mem, &map);
+      goto failed;
+    }
+    gst_memory_unmap (mem, &map);
+  } else {
+    frame->cuda_buffer = buffer;
+    frame->cuda_info = info;
+  }
+  if (!enqueue_external (st, queue, slot, TRUE, error))
+    goto failed;
+  return TRUE;
+
+failed:
+  slot->busy = FALSE;
+  frame->cuda = NULL;
+  return FALSE;
+}
+
+/**
+ * gst_cl_cuda_frame_finish:
+ *
+ * An output frame: once the kernels enqueued on @queue are done, their
+ * result copied into the output buffer's CUDA memory.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
+    GError ** error)
+{
+  GstClCudaStaging *st = frame->cuda_staging;
+  Slot *slot = frame->cuda;
+  gsize offset[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+  GstMemory *mem;
+  GstMapInfo map;
+  cl_event done;
+  gboolean ok;
+
+  if (!enqueue_external (st, queue, slot, FALSE, error) ||
+      !(done = gst_cl_queue_mark (queue, error)))
+    return FALSE;
+  ok = gst_cl_queue_wait (queue, done, error);
+  clReleaseEvent (done);
+  if (!ok)
+    return FALSE;
+  frame->cuda_finished = TRUE;
+  if (!(mem = map_cuda (frame->cuda_buffer, GST_MAP_WRITE, &map, error)))
+    return FALSE;
+  cuda_layout (frame->cuda_buffer, mem, frame->cuda_info, TRUE, offset,
+      stride);
+  ok = copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data, offset,
+      stride, FALSE, error);
+  gst_memory_unmap (mem, &map);
+  return ok;
+}
+
+/**
+ * gst_cl_cuda_frame_unmap:
+ *
+ * The commands on @queue so far are the last to use the staging buffers
+ * of @frame: they are used again once those are done.
+ */
+void
+gst_cl_cuda_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
+{
+  GstClCudaStaging *st = frame->cuda_staging;
+  Slot *slot = frame->cuda;
+
+  if (!slot)
+    return;
+  if (slot->done)
+    clReleaseEvent (slot->done);
+  slot->done = NULL;
+  /* an output's commands were waited for by gst_cl_cuda_frame_finish(),
+   * unless it failed before */
+  if (!frame->output || !frame->cuda_finished) {
+    if (!enqueue_external (st, queue, slot, FALSE, NULL))
+      GST_WARNING ("could not give CUDA staging buffers back");
+    slot->done = gst_cl_queue_mark (queue, NULL);
+    if (!slot->done) {
+      GST_WARNING ("no marker: waiting for the queue");
+      gst_cl_queue_finish (queue, NULL);
+    }
+    gst_cl_queue_flush (queue, NULL);
+  }
+  slot->busy = FALSE;
+  frame->cuda = NULL;
+  frame->cuda_staging = NULL;
+  frame->cuda_buffer = NULL;
+  frame->cuda_finished = FALSE;
+}

@@ -1,0 +1,431 @@
+/* gstclfilters tests: frames in CUDA memory, from NVIDIA's decoders and back
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every element on clips decoded by nvh264dec: the frames in CUDA memory
+ * through the element give exactly what the same frames give downloaded
+ * first (`nvh264dec ! cudadownload ! <element>`), whichever memory they
+ * leave in; clcomposite with two decoded inputs; flushing seeks and state
+ * changes with CUDA frames in flight; a failed import is an error, not a
+ * crash. Where there is no NVIDIA GPU, driver, GStreamer CUDA library or
+ * decoder, the suite says which and is skipped.
+ *
+ * The clips: CL_TEST_CLIP_DIR (small.h264, 642x362, and clip720.h264,
+ * tools/make-clip.sh makes them), else made here with x264enc.
+ */
+#include <dlfcn.h>
+#include <glib/gstdio.h>
+#include <gst/app/gstappsink.h>
+
+#include "cltest.h"
+#include "clelements.h"
+
+static gchar *clip_dir;
+static const gchar *clips[] = { "small.h264", "clip720.h264" };
+
+static gchar *
+clip_path (guint i)
+{
+  return g_build_filename (clip_dir, clips[i], NULL);
+}
+
+/* the frames a pipeline gives its appsink "out", to EOS */
+static GPtrArray *
+run_frames (const gchar * desc)
+{
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstElement *sink;
+  GstBus *bus;
+  GstMessage *msg;
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_sample_unref);
+  GstSample *sample;
+
+  fail_unless (pipeline != NULL, "%s: %s", desc, err ? err->message : "");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+              30 * GST_SECOND)))
+    g_ptr_array_add (frames, sample);
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  if (msg) {
+    gst_message_parse_error (msg, &err, NULL);
+    fail ("%s: %s", desc, err->message);
+  }
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)), "%s: no EOS", desc);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  return frames;
+}
+
+/* every frame of @got the same bytes as @want's, row by row */
+static void
+check_same_frames (GPtrArray * got, GPtrArray * want, const gchar * what)
+{
+  guint i, p;
+  gint y;
+
+  fail_unless_equals_int (got->len, want->len);
+  fail_unless (got->len > 0, "%s: no frame", what);
+  for (i = 0; i < got->len; i++) {
+    GstVideoInfo ginfo, winfo;
+    GstVideoFrame g, w;
+
+    fail_unless (gst_video_info_from_caps (&ginfo,
+            gst_sample_get_caps (g_ptr_array_index (got, i))));
+    fail_unless (gst_video_info_from_caps (&winfo,
+            gst_sample_get_caps (g_ptr_array_index (want, i))));
+    fail_unless (gst_video_frame_map (&g, &ginfo,
+            gst_sample_get_buffer (g_ptr_array_index (got, i)), GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&w, &winfo,
+            gst_sample_get_buffer (g_ptr_array_index (want, i)),
+            GST_MAP_READ));
+    fail_unless (GST_VIDEO_FRAME_FORMAT (&g) == GST_VIDEO_FRAME_FORMAT (&w)
+        && GST_VIDEO_FRAME_WIDTH (&g) == GST_VIDEO_FRAME_WIDTH (&w) &&
+        GST_VIDEO_FRAME_HEIGHT (&g) == GST_VIDEO_FRAME_HEIGHT (&w),
+        "%s: frame %u of another format or size", what, i);
+    for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&g); p++) {
+      gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&g, p);
+      gsize row = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&g, p) *
+          GST_VIDEO_FRAME_COMP_PSTRIDE (&g, p);
+
+      for (y = 0; y < rows; y++) {
+        const guint8 *a = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&g, p)
+            + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&g, p);
+        const guint8 *b = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&w, p)
+            + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&w, p);
+
+        if (memcmp (a, b, row) != 0)
+          fail ("%s: frame %u differs in plane %u, row %d", what, i, p, y);
+      }
+    }
+    gst_video_frame_unmap (&g);
+    gst_video_frame_unmap (&w);
+  }
+}
+
+#define CUDA "video/x-raw(memory:CUDAMemory)"
+
+/* the decoded clip, NV12 in CUDA memory */
+static gchar *
+decoded (const gchar * path)
+{
+  return g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! nvh264dec ! "
+      CUDA " ! queue", path);
+}
+
+/* For each clip: @element in CUDA memory, in and out, equal to the element
+ * on the frames downloaded first; likewise CUDA in and system memory out,
+ * and system memory in and CUDA out. */
+static void
+check_element (const gchar * name)
+{
+  ClTestElement e = cl_test_element (name);
+  const gchar *settings = e.settings ? e.settings : "";
+  guint c;
+
+  if (!cl_test_element_takes (name, GST_VIDEO_FORMAT_NV12)) {
+    g_printerr ("%s: takes no NV12, the decoders' format: left out\n", name);
+    return;
+  }
+  for (c = 0; c < G_N_ELEMENTS (clips); c++) {
+    gchar *path = clip_path (c);
+    gchar *src = decoded (path);
+    gchar *want_desc = g_strdup_printf ("%s ! cudadownload ! video/x-raw ! "
+        "%s %s ! video/x-raw ! appsink name=out sync=false", src, name,
+        settings);
+    gchar *cuda_desc = g_strdup_printf ("%s ! %s %s ! " CUDA " ! cudadownload "
+        "! video/x-raw ! appsink name=out sync=false", src, name, settings);
+    gchar *to_host = g_strdup_printf ("%s ! %s %s ! video/x-raw ! appsink "
+        "name=out sync=false", src, name, settings);
+    gchar *to_cuda = g_strdup_printf ("%s ! cudadownload ! video/x-raw ! "
+        "%s %s ! " CUDA " ! cudadownload ! video/x-raw ! appsink name=out "
+        "sync=false", src, name, settings);
+    GPtrArray *want = run_frames (want_desc), *got;
+    guint i;
+
+    GST_INFO ("%s on %s: %u frames", name, clips[c], want->len);
+    got = run_frames (cuda_desc);
+    check_same_frames (got, want, cuda_desc);
+    g_ptr_array_unref (got);
+    got = run_frames (to_host);
+    check_same_frames (got, want, to_host);
+    /* what the output carries besides its pixels (clintegral's sums) */
+    for (i = 0; e.check_output && i < got->len; i++) {
+      GstVideoInfo info;
+      GstSample *g = g_ptr_array_index (got, i);
+
+      fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (g)));
+      fail_unless (e.check_output (gst_sample_get_buffer (g_ptr_array_index
+                  (want, i)), gst_sample_get_buffer (g), &info),
+          "%s: frame %u carries wrong results", to_host, i);
+    }
+    g_ptr_array_unref (got);
+    /* an analyser passes system memory on as system memory */
+    if (!e.passes_buffers) {
+      got = run_frames (to_cuda);
+      check_same_frames (got, want, to_cuda);
+      g_ptr_array_unref (got);
+    }
+    g_ptr_array_unref (want);
+    g_free (want_desc);
+    g_free (cuda_desc);
+    g_free (to_host);
+    g_free (to_cuda);
+    g_free (src);
+    g_free (path);
+  }
+}
+
+GST_START_TEST (test_filters_exact)
+{
+  const gchar *const *names = cl_test_element_names ();
+  guint i;
+
+  for (i = 0; names[i]; i++)
+    if (cl_test_element_is_filter (names[i]))
+      check_element (names[i]);
+}
+
+GST_END_TEST;
+
+/* Two decoded inputs, the overlay half transparent and moved. */
+GST_START_TEST (test_composite_two_decoded_inputs)
+{
+  gchar *a = clip_path (1), *b = clip_path (0);
+  gchar *sa = decoded (a);
+  gchar *sb = decoded (b);
+  const gchar *mix = "clcomposite name=c sink_1::alpha=0.5 sink_1::xpos=100 "
+      "sink_1::ypos=50";
+  gchar *cuda = g_strdup_printf ("%s ! " CUDA " ! cudadownload ! video/x-raw ! "
+      "appsink name=out sync=false  %s ! c.sink_0  %s ! c.sink_1", mix, sa,
+      sb);
+  gchar *host = g_strdup_printf ("%s ! video/x-raw ! appsink name=out "
+      "sync=false  %s ! cudadownload ! video/x-raw ! c.sink_0  %s ! "
+      "cudadownload ! video/x-raw ! c.sink_1", mix, sa, sb);
+  GPtrArray *got = run_frames (cuda), *want = run_frames (host);
+
+  check_same_frames (got, want, cuda);
+  g_ptr_array_unref (got);
+  g_ptr_array_unref (want);
+  g_free (cuda);
+  g_free (host);
+  g_free (sa);
+  g_free (sb);
+  g_free (a);
+  g_free (b);
+}
+
+GST_END_TEST;
+
+/* Flushing seeks, pauses and a stop with CUDA frames in flight through a
+ * chain of every filter: the stream goes on to EOS, then tears down. */
+GST_START_TEST (test_seeks_and_state_changes)
+{
+  gchar *path = clip_path (1);
+  gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! "
+      "nvh264dec ! " CUDA " ! clboxblur diameter=5 ! clsobel ! "
+      "clepsilon threshold=20 ! " CUDA " ! fakesink name=out sync=true",
+      path);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  guint i;
+
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (pipeline, NULL, NULL,
+          30 * GST_SECOND) == GST_STATE_CHANGE_SUCCESS);
+  for (i = 0; i < 6; i++) {
+    g_usleep (150 * 1000);
+    fail_unless (gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH | (i % 2 ? GST_SEEK_FLAG_KEY_UNIT : 0),
+            (i % 3) * GST_SECOND / 2));
+    if (i == 3) {
+      gst_element_set_state (pipeline, GST_STATE_PAUSED);
+      gst_element_get_state (pipeline, NULL, NULL, 10 * GST_SECOND);
+      gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    }
+  }
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "no EOS after the seeks");
+  gst_message_unref (msg);
+  /* and once more, stopped in the middle */
+  gst_element_seek_simple (pipeline, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, 0);
+  g_usleep (200 * 1000);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_NULL) ==
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* With the OpenCL fault injector preloaded (tests/clfault.c), the import of
+ * CUDA memory fails: an error that says so, no crash, no hang. */
+GST_START_TEST (test_import_failure)
+{
+  void (*fail_names) (const char *) = dlsym (RTLD_DEFAULT,
+      "clfault_fail_names");
+  void (*reset) (unsigned long) = dlsym (RTLD_DEFAULT, "clfault_reset");
+  gchar *path = clip_path (0);
+  gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! "
+      "nvh264dec ! " CUDA " ! clepsilon threshold=20 ! fakesink", path);
+  GstElement *pipeline;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  if (!fail_names || !reset) {
+    GST_WARNING ("skipped: the OpenCL fault injector is not preloaded");
+    g_printerr ("test_import_failure: skipped, no fault injector preloaded\n");
+    g_free (desc);
+    g_free (path);
+    return;
+  }
+  reset (0);
+  fail_names ("clCreateBufferWithProperties");
+  pipeline = gst_parse_launch (desc, NULL);
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+      "a failed import gave no error");
+  gst_message_parse_error (msg, &err, NULL);
+  g_printerr ("test_import_failure: %s\n", err->message);
+  fail_unless (strstr (err->message, "CUDA") != NULL,
+      "the error does not say what failed: %s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  fail_names ("");
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* why the suite cannot run here, or NULL */
+static const gchar *
+missing (void)
+{
+  static const gchar *needed[] = { "nvh264dec", "h264parse", "cudadownload" };
+  GstElementFactory *f = gst_element_factory_find ("clepsilon");
+  const GList *t;
+  gboolean cuda = FALSE;
+  guint i;
+
+  if (!f)
+    return "no clepsilon: the plugin did not load";
+  for (t = gst_element_factory_get_static_pad_templates (f); t; t = t->next) {
+    GstCaps *caps = gst_static_pad_template_get_caps (t->data);
+    guint j;
+
+    for (j = 0; j < gst_caps_get_size (caps); j++)
+      if (gst_caps_features_contains (gst_caps_get_features (caps, j),
+              "memory:CUDAMemory"))
+        cuda = TRUE;
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (f);
+  if (!cuda)
+    return "the elements offer no CUDA memory: no NVIDIA driver or no "
+        "GStreamer CUDA library (GST_DEBUG=clcuda:4 says which)";
+  for (i = 0; i < G_N_ELEMENTS (needed); i++) {
+    if (!(f = gst_element_factory_find (needed[i])))
+      return "no NVIDIA decoder elements (nvh264dec, cudadownload: "
+          "gst-plugins-bad's nvcodec) or no h264parse, or no NVIDIA GPU for "
+          "them";
+    gst_object_unref (f);
+  }
+  return NULL;
+}
+
+/* the clips, from CL_TEST_CLIP_DIR or made here */
+static gboolean
+find_clips (void)
+{
+  static const gchar *sizes[] = { "642x362", "1280x720" };
+  const gchar *dir = g_getenv ("CL_TEST_CLIP_DIR");
+  guint i;
+
+  if (dir) {
+    clip_dir = g_strdup (dir);
+    return TRUE;
+  }
+  clip_dir = g_dir_make_tmp ("clcuda-XXXXXX", NULL);
+  for (i = 0; i < G_N_ELEMENTS (clips); i++) {
+    gchar *path = clip_path (i);
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=30 pattern=smpte "
+        "horizontal-speed=3 ! video/x-raw,format=I420,width=%.*s,height=%s,"
+        "framerate=30/1 ! x264enc speed-preset=faster bframes=2 ! "
+        "video/x-h264,stream-format=byte-stream ! filesink location=\"%s\"",
+        (int) (strchr (sizes[i], 'x') - sizes[i]), sizes[i],
+        strchr (sizes[i], 'x') + 1, path);
+    GstElement *p = gst_parse_launch (desc, NULL);
+    GstMessage *msg;
+
+    g_free (desc);
+    g_free (path);
+    if (!p)
+      return FALSE;
+    gst_element_set_state (p, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+    if (!msg || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
+      return FALSE;
+    gst_message_unref (msg);
+  }
+  return TRUE;
+}
+
+static Suite *
+cuda_suite (void)
+{
+  Suite *s = suite_create ("clcuda");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 600);
+  tcase_add_test (tc, test_filters_exact);
+  tcase_add_test (tc, test_composite_two_decoded_inputs);
+  tcase_add_test (tc, test_seeks_and_state_changes);
+  tcase_add_test (tc, test_import_failure);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  const gchar *why;
+  Suite *s;
+  int failed;
+
+  gst_check_init (&argc, &argv);
+  if ((why = missing ())) {
+    g_print ("SKIP: CUDA memory not tested: %s\n", why);
+    return 77;
+  }
+  if (!find_clips ()) {
+    g_print ("SKIP: CUDA memory not tested: no clips (CL_TEST_CLIP_DIR, or "
+        "x264enc to make them: gstreamer1.0-plugins-ugly)\n");
+    return 77;
+  }
+  s = cuda_suite ();
+  failed = gst_check_run_suite (s, "clcuda", __FILE__);
+  return failed ? 1 : 0;
+}
