@@ -504,7 +504,8 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
   g_print ("| %s%s%s%s%s | %d x %d%s | %s | %.1f | %.0f | %.1f / %.1f / %.1f "
       "| %s | %s | %.3f | %s |\n",
       element_desc ? element_desc : "clepsilon threshold=20",
-      source ? source : "", devices ? " (device-index " : "", devices ? devices : "",
+      source ? source : "", devices ? (decode ? " (decoders on GPU " :
+          " (device-index ") : "", devices ? devices : "",
       devices ? (device_per_process ? " by process)" : ")") : "", processes,
       branches, per_process ? per_process : "",
       stagger ? "yes, staggered" : live ? "yes" : "no", r->elapsed,

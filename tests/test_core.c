@@ -15,6 +15,8 @@
 #include "cl/gstclprogram.h"
 #include "cl/gstclqueue.h"
 #include "cl/gstclutils.h"
+#include "cl/gstclmemory.h"
+#include "cl/gstclcuda.h"
 #include "gstclboxblur.h"
 #include "gstclkernels.h"
 
@@ -76,6 +78,133 @@ fake_device_free (gpointer data)
 /* GST_CL_DEVICE by type, by implementation, by device: on a machine with
  * PoCL on an Intel processor, Intel's own CPU runtime and an NVIDIA GPU,
  * as their drivers name themselves */
+/* the features of the structures of @caps, in order, as "cl sys cuda" */
+static gchar *
+features_of (GstCaps * caps)
+{
+  GString *res = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    g_string_append_printf (res, "%s%s", i ? " " : "",
+        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL) ? "cl" :
+        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CUDA) ? "cuda" :
+        "sys");
+  }
+  gst_caps_unref (caps);
+  return g_string_free (res, FALSE);
+}
+
+/* The output memory a cl element picks for its peer's caps, CUDA memory
+ * among them (whether or not this machine can give it). */
+static gchar *
+preferred_for (const gchar * peer_caps)
+{
+  GstElement *filter = gst_element_factory_make ("capsfilter", NULL);
+  GstPad *src = gst_pad_new ("src", GST_PAD_SRC);
+  GstPad *sink = gst_element_get_static_pad (filter, "sink");
+  GstCaps *caps = gst_caps_from_string ("video/x-raw(memory:OpenCL),"
+      "format=NV12; video/x-raw,format=NV12; "
+      "video/x-raw(memory:CUDAMemory),format=NV12");
+  GstCaps *peer = gst_caps_from_string (peer_caps);
+  gchar *res;
+
+  g_object_set (filter, "caps", peer, NULL);
+  gst_caps_unref (peer);
+  fail_unless (gst_pad_link (src, sink) == GST_PAD_LINK_OK);
+  res = features_of (gst_cl_caps_prefer_for_peer (src, caps));
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (filter);
+  return res;
+}
+
+GST_START_TEST (test_memory_preference)
+{
+  static const struct
+  {
+    const gchar *peer, *want;
+  } cases[] = {
+    /* anything: system memory, which whatever maps buffers expects */
+    {"ANY", "sys"},
+    {"video/x-raw", "sys"},
+    /* another cl element: the device, then the others */
+    {"video/x-raw(memory:OpenCL); video/x-raw; video/x-raw(memory:CUDAMemory)",
+        "cl sys cuda"},
+    /* cudadownload, an encoder: CUDA memory first, never memory:OpenCL */
+    {"video/x-raw(memory:CUDAMemory); video/x-raw", "cuda sys"},
+    {"video/x-raw(memory:CUDAMemory)", "cuda sys"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *got = preferred_for (cases[i].peer);
+
+    fail_unless_equals_string (got, cases[i].want);
+    g_free (got);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_memory_pass_as)
+{
+  static const struct
+  {
+    const gchar *in, *out;
+    gboolean passes;
+  } cases[] = {
+    {"video/x-raw", "video/x-raw", TRUE},
+    {"video/x-raw(memory:OpenCL)", "video/x-raw(memory:OpenCL)", TRUE},
+    {"video/x-raw(memory:CUDAMemory)", "video/x-raw(memory:CUDAMemory)", TRUE},
+    /* device memory maps for whatever takes system memory */
+    {"video/x-raw(memory:OpenCL)", "video/x-raw", TRUE},
+    {"video/x-raw(memory:CUDAMemory)", "video/x-raw", TRUE},
+    /* but never becomes another memory as it is */
+    {"video/x-raw", "video/x-raw(memory:OpenCL)", FALSE},
+    {"video/x-raw", "video/x-raw(memory:CUDAMemory)", FALSE},
+    {"video/x-raw(memory:CUDAMemory)", "video/x-raw(memory:OpenCL)", FALSE},
+    {"video/x-raw(memory:OpenCL)", "video/x-raw(memory:CUDAMemory)", FALSE},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstCaps *in = gst_caps_from_string (cases[i].in);
+    GstCaps *out = gst_caps_from_string (cases[i].out);
+
+    fail_unless (gst_cl_caps_pass_as (in, out) == cases[i].passes,
+        "%s -> %s", cases[i].in, cases[i].out);
+    gst_caps_unref (in);
+    gst_caps_unref (out);
+  }
+}
+
+GST_END_TEST;
+
+/* Without NVIDIA's driver or GStreamer's CUDA library (or told not to), no
+ * caps name CUDA memory, and the reason is there to log. */
+GST_START_TEST (test_cuda_unavailable_says_why)
+{
+  GstCaps *one = gst_caps_from_string ("video/x-raw,format=NV12");
+  GstCaps *all = gst_cl_caps_add_memory_feature (one);
+  gchar *got = features_of (all);
+
+  if (gst_cl_cuda_available ()) {
+    fail_unless_equals_string (got, "cl sys cuda");
+    fail_unless (gst_cl_cuda_unavailable_reason () == NULL);
+  } else {
+    fail_unless_equals_string (got, "cl sys");
+    fail_unless (gst_cl_cuda_unavailable_reason () != NULL);
+    GST_INFO ("no CUDA memory: %s", gst_cl_cuda_unavailable_reason ());
+  }
+  g_free (got);
+  gst_caps_unref (one);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_device_names)
 {
   GPtrArray *list = g_ptr_array_new_with_free_func (fake_device_free);
@@ -873,6 +1002,9 @@ core_suite (void)
   initial_connections = g_strdup (g_getenv ("CUDA_DEVICE_MAX_CONNECTIONS"));
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_device_list);
+  tcase_add_test (tc, test_memory_preference);
+  tcase_add_test (tc, test_memory_pass_as);
+  tcase_add_test (tc, test_cuda_unavailable_says_why);
   tcase_add_test (tc, test_cuda_connections);
   tcase_add_test (tc, test_device_choice);
   tcase_add_test (tc, test_device_names);
