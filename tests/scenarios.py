@@ -22,7 +22,11 @@ accurate seeks; the first buffer after it holds an accurate seek's
 position; the last seek yields a buffer (earlier ones may be flushed by
 the next); the position query answers, within a frame of an accurate seek
 in PAUSED; EOS arrives; no GStreamer object is left alive (when the
-leaks tracer runs, GST_TRACERS=leaks, as under meson test).
+leaks tracer runs, GST_TRACERS=leaks, as under meson test); a mixer's
+serialized events leave in order with its frames: an event that came into
+an input after a frame ending at t leaves before any output frame stamped
+after t (the output's lag behind an input, which GstAggregator has, told
+apart from a stamp rounded past t).
 
 The targets are every element of the plugin (tests/clelements.py: a
 filter beside videobalance, or with more than one input a mixer beside
@@ -76,11 +80,15 @@ UNSYNCED = ("seek-storm-unsynced",)
 # --quick: these on the chain, and the others on each element outside it
 QUICK_CHAIN = ("seek-backward", "seek-storm", "property-changes",
                "rapid-state-changes", "reverse", "scrub")
-QUICK_OTHERS = ("seek-forward", "rapid-state-changes", "scrub")
+QUICK_OTHERS = ("seek-forward", "rapid-state-changes", "reverse", "scrub")
 
 # tools/valgrind.py runs cases under memcheck, tens of times slower
 TIMEOUT_SCALE = float(os.environ.get("CL_SCENARIO_TIMEOUT_SCALE", "1"))
 CASE_DEADLINE = 60 * TIMEOUT_SCALE
+
+
+def serialized(Gst, event):
+    return bool(int(event.type) & int(Gst.EventTypeFlags.SERIALIZED))
 
 
 def ms(t):
@@ -183,6 +191,94 @@ class Case:
         T = Gst.PadProbeType
         sinkpad.add_probe(T.BUFFER | T.EVENT_DOWNSTREAM | T.EVENT_FLUSH,
                           self.probe)
+        mix = self.pipeline.get_by_name("mix")
+        if mix is not None:
+            self.watch_serialized_events(mix)
+
+    # serialized events in order, as gst-validate's pad monitors check them:
+    # an event that came into an input after a buffer ending at t leaves
+    # before any output frame stamped after t
+
+    def watch_serialized_events(self, element):
+        T = self.Gst.PadProbeType
+        self.input_end = {}         # input pad -> end of its last buffer
+        self.expected = []          # (event type, input's end, input pad)
+        self.expired = []           # event types passed over on the way out
+        for pad in element.sinkpads:
+            pad.add_probe(T.BUFFER | T.EVENT_DOWNSTREAM | T.EVENT_FLUSH,
+                          self.input_probe)
+        element.get_static_pad("src").add_probe(
+            T.BUFFER | T.EVENT_DOWNSTREAM | T.EVENT_FLUSH, self.output_probe)
+
+    def input_probe(self, pad, info):
+        Gst = self.Gst
+        NONE = Gst.CLOCK_TIME_NONE
+        if info.type & Gst.PadProbeType.BUFFER:
+            buf = info.get_buffer()
+            end = buf.pts
+            if end != NONE and buf.duration != NONE:
+                end += buf.duration
+            with self.lock:
+                self.input_end[pad.get_name()] = end
+            return Gst.PadProbeReturn.OK
+        ev = info.get_event()
+        with self.lock:
+            if ev.type == Gst.EventType.FLUSH_STOP:
+                self.input_end.pop(pad.get_name(), None)
+            elif serialized(Gst, ev) and ev.type != Gst.EventType.TAG:
+                self.expected.append((ev.type, self.input_end.get(
+                    pad.get_name(), NONE), pad.get_name()))
+        return Gst.PadProbeReturn.OK
+
+    def output_probe(self, pad, info):
+        Gst = self.Gst
+        NONE = Gst.CLOCK_TIME_NONE
+        with self.lock:
+            if info.type & Gst.PadProbeType.BUFFER:
+                pts = info.get_buffer().pts
+                while self.expected and pts != NONE:
+                    kind, end, name = self.expected[0]
+                    if end == NONE or end >= pts:
+                        break
+                    # a stamp a few ns past the input frame's end is
+                    # the rounding; a frame or more, the output's lag
+                    # behind the inputs, which GstAggregator has
+                    if pts - end < 1000:
+                        self.issue("serialized event %s left after an "
+                                   "output frame stamped %d ns past the end "
+                                   "of the input frame it came in after" %
+                                   (kind.value_nick, pts - end))
+                    else:
+                        self.issue("serialized event %s left after output "
+                                   "frames a frame or more past where it "
+                                   "came in" % kind.value_nick)
+                    self.expected.pop(0)
+                return Gst.PadProbeReturn.OK
+            ev = info.get_event()
+            if ev.type == Gst.EventType.FLUSH_STOP:
+                self.expected, self.expired = [], []
+            elif serialized(Gst, ev):
+                self.match_serialized(ev.type)
+        return Gst.PadProbeReturn.OK
+
+    def match_serialized(self, kind):
+        """An event of @kind leaves: it answers the first expected one of
+        its kind, with any of that kind right after it; those expected
+        before it were passed over."""
+        if kind in self.expired:
+            self.issue("serialized event %s left out of order" %
+                       kind.value_nick)
+            self.expired.remove(kind)
+            return
+        for i, (expected, _, _) in enumerate(self.expected):
+            if expected != kind:
+                continue
+            j = i
+            while j < len(self.expected) and self.expected[j][0] == kind:
+                j += 1
+            self.expired += [e[0] for e in self.expected[:i]]
+            del self.expected[:j]
+            return
 
     def link_decoded(self, decode, pad, sinkpad):
         if not sinkpad.is_linked():

@@ -83,6 +83,13 @@ typedef struct
   gboolean watching;            /* PAUSED or PLAYING */
   GstClockID unlinked_timer;
   gboolean ended[GST_CL_CORE_MAX_INPUTS];
+
+  /* reverse playback: the run of output frames being stamped (see
+   * restamp_reverse()), under the aggregator's streaming thread */
+  GstClockTime reverse_origin;
+  guint64 reverse_frames;
+  GstClockTime reverse_last_pts;        /* as GstVideoAggregator stamped it */
+  GstClockTime reverse_last_start;      /* as we did */
 } GstClAggregatorPrivate;
 
 static void gst_cl_aggregator_child_proxy_init (gpointer iface,
@@ -897,6 +904,61 @@ collect_inputs (GstClAggregator * self, GstBuffer ** buffers,
   return TRUE;
 }
 
+/* In reverse playback GstVideoAggregator stamps frame k of a run that
+ * starts at the stream time o at o - floor (k / fps): the true start rounded
+ * up, a nanosecond past the end of the input frame beside it where k / fps
+ * is no whole number of nanoseconds (0.033333334 against an input's
+ * 0 + 0.033333333). An input's EOS that comes in right after its last frame
+ * then looks late beside the output frame made from it (gst-validate warns
+ * that the event "wasn't pushed before expected timestamp"), and whether it
+ * does depends on which thread gets there first. So the output frame is
+ * stamped o - ceil (k / fps), the true start rounded down, as frames are
+ * stamped playing forward; where the frames are not those of one run as
+ * computed here (a QoS drop, a start clipped to the segment), as they came. */
+static void
+restamp_reverse (GstClAggregator * self, GstBuffer * outbuf)
+{
+  GstClAggregatorPrivate *priv = GET_PRIV (self);
+  GstVideoAggregator *vagg = GST_VIDEO_AGGREGATOR (self);
+  GstAggregatorPad *src = GST_AGGREGATOR_PAD (GST_AGGREGATOR_SRC_PAD (self));
+  GstClockTime pts = GST_BUFFER_PTS (outbuf);
+  GstClockTime dur = GST_BUFFER_DURATION (outbuf);
+  gint fps_n = GST_VIDEO_INFO_FPS_N (&vagg->info);
+  gint fps_d = GST_VIDEO_INFO_FPS_D (&vagg->info);
+  GstClockTime down, up, start;
+  gdouble rate;
+
+  GST_OBJECT_LOCK (self);
+  rate = src->segment.rate;
+  GST_OBJECT_UNLOCK (self);
+  if (rate >= 0 || fps_n <= 0 || fps_d <= 0 || !GST_CLOCK_TIME_IS_VALID (pts)
+      || !GST_CLOCK_TIME_IS_VALID (dur)) {
+    priv->reverse_frames = 0;
+    return;
+  }
+  /* the next frame of the run: its end is the last one's start */
+  if (priv->reverse_frames == 0 || pts + dur != priv->reverse_last_pts) {
+    priv->reverse_origin = pts + dur;
+    priv->reverse_frames = 0;
+    priv->reverse_last_start = pts + dur;
+  }
+  priv->reverse_frames++;
+  priv->reverse_last_pts = pts;
+  down = gst_util_uint64_scale (priv->reverse_frames, GST_SECOND * fps_d,
+      fps_n);
+  up = gst_util_uint64_scale_ceil (priv->reverse_frames, GST_SECOND * fps_d,
+      fps_n);
+  if (priv->reverse_origin < up || priv->reverse_origin - down != pts) {
+    /* not the frame computed: stamped as it came, a new run from it */
+    priv->reverse_frames = 0;
+    return;
+  }
+  start = priv->reverse_origin - up;
+  GST_BUFFER_PTS (outbuf) = start;
+  GST_BUFFER_DURATION (outbuf) = priv->reverse_last_start - start;
+  priv->reverse_last_start = start;
+}
+
 static GstFlowReturn
 gst_cl_aggregator_aggregate_frames (GstVideoAggregator * vagg,
     GstBuffer * outbuf)
@@ -908,6 +970,7 @@ gst_cl_aggregator_aggregate_frames (GstVideoAggregator * vagg,
   GError *err = NULL;
 
   sync_values (vagg, outbuf);
+  restamp_reverse (self, outbuf);
   if (!collect_inputs (self, buffers, infos))
     return GST_FLOW_NOT_NEGOTIATED;
   if (!gst_cl_core_process (priv->core, outbuf, &vagg->info, priv->n_pads,
