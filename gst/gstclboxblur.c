@@ -150,7 +150,8 @@ G_STATIC_ASSERT (WARP_MAX_RADIUS * 4 <= WARP_MAX_BYTES);
  * it takes (its private sums keep 64 bytes each side) and the rows it
  * slides down */
 #define BAND 512
-#define BAND_MAX_RADIUS (GST_CL_BOX_BLUR_BAND_MAX_DIAMETER / 2)
+#define MAX_BAND 2048           /* kernels/boxblur.cl's */
+#define BAND_MAX_RADIUS (MAX_DIAMETER / 2)
 #define BAND_ROWS 32
 
 /* What the plans are chosen for: the radius, and each plane's pixels. */
@@ -571,7 +572,7 @@ blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
 }
 
 /* One pass down strips of STRIP columns, STRIP_ROWS rows a work-group, or
- * bands of BAND bytes, BAND_ROWS rows a work-item. */
+ * bands of BAND bytes or more, BAND_ROWS rows or more a work-item. */
 static gboolean
 blur_plane_one_pass (GstClBoxBlur * self, const GstClPlanQuery * q,
     const GstClPlane * in, const GstClPlane * out, gint radius,
@@ -579,17 +580,29 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlanQuery * q,
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   gboolean bands = q->plan->id == PLAN_BANDS;
-  gint rows = gst_cl_plan_get_int (q, "run", bands ? BAND_ROWS : STRIP_ROWS);
-  gint out_w = STRIP - 2 * radius;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
+  /* a band sums d - 1 rows and 2 * radius pixels beyond those it writes:
+   * for a larger d, taller and wider bands keep that a fraction of it */
+  gint rows = gst_cl_plan_get_int (q, "run", bands ? MAX (BAND_ROWS,
+          4 * (gint) d) : STRIP_ROWS);
+  gint row_bytes = in->width * in->pstride, n_bands;
+  gint band = CLAMP ((8 * radius * in->pstride + 15) / 16 * 16, BAND,
+      MAX_BAND);
+  gint out_w = STRIP - 2 * radius;
   gsize local[2] = { bands ? 1 : STRIP, 1 };
-  gsize global[2] = { bands ?
-        (gsize) (in->width * in->pstride + BAND - 1) / BAND :
-        (gsize) (in->width + out_w - 1) / out_w * STRIP,
-    (gsize) (in->height + rows - 1) / rows
-  };
+  gsize global[2];
   cl_kernel k;
 
+  /* as many rows and bytes in each work-item, so that the cores end
+   * together */
+  if (bands && in->height > rows)
+    rows = (in->height + in->height / rows - 1) / (in->height / rows);
+  n_bands = (row_bytes + band - 1) / band;
+  band = MAX ((row_bytes + n_bands - 1) / n_bands + 15, 16) / 16 * 16;
+
+  global[0] = bands ? (gsize) (row_bytes + band - 1) / band :
+      (gsize) (in->width + out_w - 1) / out_w * STRIP;
+  global[1] = (gsize) (in->height + rows - 1) / rows;
   gst_cl_box_blur_divisor (n, &magic, &shift);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
       q->plan->kernel, error);
@@ -597,7 +610,8 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlanQuery * q,
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
       GST_CL_ARG (rows), GST_CL_ARG (n), GST_CL_ARG (magic),
-      GST_CL_ARG (shift)) &&
+      GST_CL_ARG (shift)) && (!bands ||
+      gst_cl_kernel_set_args_from (k, 11, error, 1, GST_CL_ARG (band))) &&
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local, error);
 }
 

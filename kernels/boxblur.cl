@@ -299,21 +299,25 @@ boxblur_strip (__global const uchar * restrict src, int src_stride,
   }
 }
 
-/* One pass for CPUs, up to d = 31: a work-item takes a band of BAND bytes
- * of `rows` rows and slides down them keeping the sum of the d bytes
- * around the row for each byte of the band and the radius pixels each
- * side, in private memory (a few KiB, cache-resident); at each row it adds
- * the d column sums of a channel around each byte, 16 bytes at a time in
- * vectors, divides and writes the row. Work-items of their own, rather
- * than a work-group summing across in local memory, because a CPU
- * compiler vectorizes across work-items only loops free of inner loops and
- * barriers. The image is read once (the rows leaving the window again,
- * from the cache), written once, with no intermediate in global memory;
- * the cost grows with d through the d vector adds a 16 bytes. Column sums
- * outside the image repeat those of its edge pixels. magic and shift are
- * unused: the division is a float product (see below). */
-#define BAND 512
-#define BAND_PAD 64             /* >= the largest halo, 4 * 15 bytes */
+/* One pass for CPUs, at any d: a work-item takes a band of `band` bytes of
+ * `rows` rows (both more for a larger d, see blur_plane_one_pass) and
+ * slides down them keeping the sum of the d bytes around
+ * the row for each byte of the band and the radius pixels each side, in
+ * private memory (a few KiB, cache-resident). At each row it sums d of
+ * those column sums around each byte: up to d = PREFIX_MIN_DIAMETER
+ * directly, 16 bytes at a time in vectors; beyond, from a running sum
+ * across the row (prefix[k] = the column sums of k's channel up to k), as
+ * the difference of two of its values, so that the cost no longer grows
+ * with d. Work-items of their own, rather than a work-group summing across
+ * in local memory, because a CPU compiler vectorizes across work-items only
+ * loops free of inner loops and barriers. The image is read once (the rows
+ * leaving the window again, from the cache), written once, with no
+ * intermediate in global memory. Column sums outside the image repeat
+ * those of its edge pixels. The division is a float product, corrected
+ * by the remainder beyond d = 31 (see below); magic and shift are unused. */
+#define MAX_BAND 2048           /* a band's bytes: 512 or more, by 16s */
+#define BAND_PAD 528            /* >= the largest halo and a pixel, 127 * 4 + 4 */
+#define PREFIX_MIN_DIAMETER 9
 
 #define V16(p) vload16 (0, (p))
 
@@ -328,29 +332,66 @@ boxblur_strip (__global const uchar * restrict src, int src_stride,
 #define STORE_STREAMING(v, p) (*(p) = (v))
 #endif
 
+/* the running sum of each channel across the 16 bytes of v (CH 1, 2 or
+ * 4), in log2 (16 / CH) shifts */
+inline uint16
+prefix16 (uint16 v)
+{
+#if CH == 1
+  v += (uint16) (0, v.s0123, v.s4567, v.s89ab, v.scde);
+#endif
+#if CH <= 2
+  v += (uint16) (0, 0, v.s0123, v.s4567, v.s89ab, v.scd);
+#endif
+  v += (uint16) (0, 0, 0, 0, v.s0123, v.s4567, v.s89ab);
+  v += (uint16) (0, 0, 0, 0, 0, 0, 0, 0, v.s01234567);
+  return v;
+}
+
+/* the last pixel's sums of v, in every pixel of a vector */
+inline uint16
+carry16 (uint16 v)
+{
+#if CH == 1
+  return (uint16) (v.sf);
+#elif CH == 2
+  return (uint16) (v.sef, v.sef, v.sef, v.sef, v.sef, v.sef, v.sef, v.sef);
+#else
+  return (uint16) (v.scdef, v.scdef, v.scdef, v.scdef);
+#endif
+}
+
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
 boxblur_band (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
-    int radius, int rows, uint n, uint magic, uint shift)
+    int radius, int rows, uint n, uint magic, uint shift, int band)
 {
-  uint cols[BAND + 2 * BAND_PAD + 16] __attribute__ ((aligned (64)));
+  uint cols[MAX_BAND + 2 * BAND_PAD + 16] __attribute__ ((aligned (64)));
+  uint sums[MAX_BAND + 2 * BAND_PAD + 16] __attribute__ ((aligned (64)));
   int row_bytes = width * CH, halo = radius * CH;
-  int s = get_global_id (0) * BAND, e = min (s + BAND, row_bytes);
+  int s = get_global_id (0) * band, e = min (s + band, row_bytes);
+  /* the running sum across starts a pixel before the window of byte s */
+  bool prefix = 2 * radius + 1 > PREFIX_MIN_DIAMETER;
+  int left = halo + (prefix ? CH : 0);
   /* the bytes of the image whose columns the strip needs, and where their
    * blocks of 16 start: aligned in cols, so that one store writes a block
    * and the next row's load of it forwards from that store */
-  int lo = max (s - halo, 0), hi = min (e + halo, row_bytes);
-  int first = s - ((halo + 15) & ~15);
+  int lo = max (s - left, 0), hi = min (e + halo, row_bytes);
+  int first = s - ((left + 15) & ~15);
   int y0 = get_global_id (1) * rows, y1 = min (y0 + rows, height);
   /* floor ((S + n/2) / n) = floor ((S + n/2 + 1/2) * inv): the fraction of
    * the exact quotient lies at least 1/(2n) > 5e-4 from an integer, and the
    * single-precision reciprocal (2.5 ulp) and product (0.5 ulp) err by at
    * most 4e-7 of it, under 1e-4 for S + n/2 < 2^18 (d <= 31), which is
-   * exact in a float with its half */
+   * exact in a float with its half. Beyond, S + n/2 < 2^24 (d <= 255),
+   * exact in a float, and the product x * inv errs by less than 5e-5 of
+   * x / n < 256: truncated, one off at most, which the remainder
+   * x - q * n then corrects */
+  bool by_float = n <= 31 * 31;
   float inv = 1.0f / n;
-  /* cols[k] is the column of byte s - BAND_PAD + k */
-  uint *c = cols + BAND_PAD - s;
+  /* cols[k] is the column of byte s - BAND_PAD + k, sums[k] likewise */
+  uint *c = cols + BAND_PAD - s, *sum_at = sums + BAND_PAD - s;
 
   if (s >= row_bytes || y0 >= height)
     return;
@@ -380,21 +421,49 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
      * alignment, which a band of a 16-byte aligned row keeps */
     bool aligned = ((ulong) (out + s) & 15) == 0;
 
-    /* the edges' columns, replicated outwards */
-    for (int p = s - halo; p < lo; p++)
-      c[p] = c[(p + halo) % CH];
+    /* the edges' columns, replicated outwards; before the window of the
+     * first byte, none */
+    for (int p = first; p < lo; p++)
+      c[p] = p < s - left ? 0 : c[(p + left) % CH];
     for (int p = hi; p < e + halo; p++)
       c[p] = c[row_bytes - CH + (p - row_bytes) % CH];
 
+    if (prefix) {
+      /* sum_at[k]: the column sums of k's channel from first to k, 16
+       * bytes at a time (first and s are multiples of 16 apart) */
+      uint16 carry = 0;
+
+      for (int p = first; p < e + halo; p += 16) {
+        uint16 block = prefix16 (V16 (c + p));
+
+        /* the carry depends on the last carry by one add alone */
+        *(uint16 *) (sum_at + p) = block + carry;
+        carry += carry16 (block);
+      }
+    }
+
     for (int p = s; p < e; p += 16) {
-      uint16 sum = n / 2 + V16 (c + p + halo);
+      uint16 sum = n / 2;
       uchar16 o;
 
-      /* in pairs, to halve the loop's overhead */
-      for (int i = -halo; i < halo; i += 2 * CH)
-        sum += V16 (c + p + i) + V16 (c + p + i + CH);
-      o = convert_uchar16 (convert_uint16 ((convert_float16 (sum) + 0.5f) *
-              inv));
+      if (prefix) {
+        sum += V16 (sum_at + p + halo) - V16 (sum_at + p - halo - CH);
+      } else {
+        sum += V16 (c + p + halo);
+        /* in pairs, to halve the loop's overhead */
+        for (int i = -halo; i < halo; i += 2 * CH)
+          sum += V16 (c + p + i) + V16 (c + p + i + CH);
+      }
+      if (by_float) {
+        o = convert_uchar16 (convert_uint16 ((convert_float16 (sum) + 0.5f) *
+                inv));
+      } else {
+        /* the float quotient is off by at most one: the remainder says */
+        int16 q = convert_int16 (convert_float16 (sum) * inv);
+        int16 r = as_int16 (sum) - q * (int) n;
+
+        o = convert_uchar16 (q + (r < 0) - (r >= (int) n));
+      }
       if (p + 16 <= e && aligned)
         STORE_STREAMING (o, (__global uchar16 *) (out + p));
       else if (p + 16 <= e)

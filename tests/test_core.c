@@ -973,7 +973,7 @@ GST_START_TEST (test_box_blur_reciprocal)
   /* boxblur_band's floor ((x + 1/2) * (1/n)) in single precision, for every
    * x = S + n/2 it meets, with the reciprocal anywhere within the 2.5 ulp
    * that OpenCL allows a division (3 ulp each side here) */
-  for (guint d = 3; d <= GST_CL_BOX_BLUR_BAND_MAX_DIAMETER; d += 2) {
+  for (guint d = 3; d <= GST_CL_BOX_BLUR_BAND_FLOAT_MAX_DIAMETER; d += 2) {
     guint n = d * d;
 
     for (gint ulp = -3; ulp <= 3; ulp++) {
@@ -986,6 +986,47 @@ GST_START_TEST (test_box_blur_reciprocal)
 
         if (q != x / n)
           fail ("d=%u x=%u ulp %d: %u, not %u", d, x, ulp, q, x / n);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_box_blur_corrected_quotient)
+{
+  /* beyond d = 31 boxblur_band truncates x * (1/n) in single precision and
+   * corrects it by the remainder: exact for every x < 2^24, checked where
+   * a quotient is nearest to going wrong, around each multiple of n and
+   * each half, with the reciprocal anywhere within 3 ulp */
+  static const guint ds[] = { 33, 63, 101, 201, 255 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ds); i++) {
+    guint n = ds[i] * ds[i];
+
+    for (gint ulp = -3; ulp <= 3; ulp++) {
+      gfloat inv = 1.0f / n;
+
+      for (gint u = 0; u < ABS (ulp); u++)
+        inv = nextafterf (inv, ulp < 0 ? 0.0f : 1.0f);
+      for (guint q = 0; q <= 256; q++) {
+        for (gint k = -4; k <= 4; k++) {
+          guint bases[2] = { q * n, q * n + n / 2 };
+
+          for (guint b = 0; b < 2; b++) {
+            gint64 x = (gint64) bases[b] + k;
+            gint est, r;
+
+            if (x < 0 || x > 255 * (gint64) n + n / 2)
+              continue;
+            est = (gint) ((gfloat) x * inv);
+            r = (gint) x - est * (gint) n;
+            est += (r < 0 ? -1 : 0) + (r >= (gint) n ? 1 : 0);
+            if (est != (gint) (x / n))
+              fail ("d=%u x=%" G_GINT64_FORMAT " ulp %d: %d, not %d", ds[i],
+                  x, ulp, est, (gint) (x / n));
+          }
+        }
       }
     }
   }
@@ -1021,6 +1062,7 @@ core_suite (void)
   tcase_add_test (tc, test_device_threads_shared);
   tcase_add_test (tc, test_box_blur_divisor);
   tcase_add_test (tc, test_box_blur_reciprocal);
+  tcase_add_test (tc, test_box_blur_corrected_quotient);
   return s;
 }
 
