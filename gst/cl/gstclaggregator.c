@@ -427,6 +427,8 @@ gst_cl_aggregator_update_caps (GstVideoAggregator * vagg, GstCaps * caps)
   gst_caps_unref (res);
   res = gst_caps_intersect_full (both, caps, GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref (both);
+  res = gst_cl_core_usable_caps (GET_PRIV (GST_CL_AGGREGATOR (vagg))->core,
+      res);
   return gst_cl_caps_prefer_for_peer (GST_AGGREGATOR_SRC_PAD (vagg), res);
 }
 
@@ -527,6 +529,8 @@ gst_cl_aggregator_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
   caps = gst_caps_intersect_full (both, templ, GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref (both);
   caps = agree_on_format (GST_CL_AGGREGATOR (agg), GST_PAD (pad), caps);
+  caps = gst_cl_core_usable_caps (GET_PRIV (GST_CL_AGGREGATOR (agg))->core,
+      caps);
   if (filter) {
     both = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (caps);

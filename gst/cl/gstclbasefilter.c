@@ -406,6 +406,9 @@ gst_cl_base_filter_transform_caps (GstBaseTransform * trans,
       analyser_transform_caps (direction, caps) :
       gst_cl_caps_add_memory_feature (caps);
 
+  res = gst_cl_core_usable_caps (GET_PRIV (GST_CL_BASE_FILTER (trans))->core,
+      res);
+
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, res,
         GST_CAPS_INTERSECT_FIRST);

@@ -348,6 +348,36 @@ gst_cl_core_query (GstClCore * core, GstQuery * query)
 }
 
 /**
+ * gst_cl_core_usable_caps:
+ * @caps: (transfer full): caps a pad of the element could take or give
+ *
+ * Where the element's device cannot take frames in CUDA memory (an OpenCL
+ * driver without cl_khr_external_memory_opaque_fd), @caps less their
+ * memory:CUDAMemory structures, so that a decoder downloads its frames
+ * for the element as before; before the element has a device, @caps.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cl_core_usable_caps (GstClCore * core, GstCaps * caps)
+{
+  guint i;
+
+  if (!core->ctx || !gst_cl_cuda_available () || gst_caps_is_any (caps) ||
+      gst_cl_cuda_context_takes (core->ctx))
+    return caps;
+  caps = gst_caps_make_writable (caps);
+  for (i = gst_caps_get_size (caps); i > 0; i--) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i - 1);
+
+    if (f && !gst_caps_features_is_any (f) &&
+        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CUDA))
+      gst_caps_remove_structure (caps, i - 1);
+  }
+  return caps;
+}
+
+/**
  * gst_cl_core_propose_allocation:
  * @query: an ALLOCATION query arriving at a sink pad of the element
  *

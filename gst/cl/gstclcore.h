@@ -89,6 +89,8 @@ void           gst_cl_core_set_context (GstClCore * core,
 
 gboolean       gst_cl_core_query (GstClCore * core, GstQuery * query);
 
+GstCaps *      gst_cl_core_usable_caps (GstClCore * core, GstCaps * caps);
+
 void           gst_cl_core_propose_allocation (GstClCore * core,
                                                GstQuery * query);
 

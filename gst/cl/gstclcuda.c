@@ -447,6 +447,25 @@ cuda_ordinal_of (GstClContext * ctx)
   return -1;
 }
 
+/**
+ * gst_cl_cuda_context_takes:
+ *
+ * Returns: whether frames in CUDA memory can reach the device of @ctx: the
+ *   driver and library load, and the device imports CUDA's memory and
+ *   says which GPU it is
+ */
+gboolean
+gst_cl_cuda_context_takes (GstClContext * ctx)
+{
+  cl_device_id device;
+
+  if (!gst_cl_cuda_available () || !ctx)
+    return FALSE;
+  device = gst_cl_context_get_device (ctx);
+  return cl_device_has (device, "cl_khr_external_memory_opaque_fd") &&
+      cl_device_has (device, "cl_khr_device_uuid");
+}
+
 /* ---- contexts ------------------------------------------------------- */
 
 /**

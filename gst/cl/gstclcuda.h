@@ -40,6 +40,8 @@ const gchar * gst_cl_cuda_unavailable_reason (void);
 
 gboolean      gst_cl_cuda_buffer_is_cuda (GstBuffer * buffer);
 
+gboolean      gst_cl_cuda_context_takes (GstClContext * ctx);
+
 gboolean      gst_cl_caps_has_cuda_feature (GstCaps * caps);
 
 gboolean      gst_cl_cuda_handle_set_context (GstElement * element,
