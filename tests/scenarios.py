@@ -25,8 +25,9 @@ in PAUSED; EOS arrives; no GStreamer object is left alive (when the
 leaks tracer runs, GST_TRACERS=leaks, as under meson test); a mixer's
 serialized events leave in order with its frames: an event that came into
 an input after a frame ending at t leaves before any output frame stamped
-after t (the output's lag behind an input, which GstAggregator has, told
-apart from a stamp rounded past t).
+a few nanoseconds after t, a stamp rounded past t (the output's lag of a
+frame or more behind an input, which GstAggregator has, and the order of
+the inputs' events among each other are races, not checked).
 
 The targets are every element of the plugin (tests/clelements.py: a
 filter beside videobalance, or with more than one input a mixer beside
@@ -240,18 +241,16 @@ class Case:
                     kind, end, name = self.expected[0]
                     if end == NONE or end >= pts:
                         break
-                    # a stamp a few ns past the input frame's end is
-                    # the rounding; a frame or more, the output's lag
-                    # behind the inputs, which GstAggregator has
+                    # a stamp a few ns past the input frame's end is a
+                    # stamp rounded the wrong way; a frame or more is the
+                    # output's lag behind an input, which GstAggregator
+                    # has (compositor's too), and whether an event of the
+                    # other input overtakes it is a race: not counted
                     if pts - end < 1000:
                         self.issue("serialized event %s left after an "
                                    "output frame stamped %d ns past the end "
                                    "of the input frame it came in after" %
                                    (kind.value_nick, pts - end))
-                    else:
-                        self.issue("serialized event %s left after output "
-                                   "frames a frame or more past where it "
-                                   "came in" % kind.value_nick)
                     self.expected.pop(0)
                 return Gst.PadProbeReturn.OK
             ev = info.get_event()
@@ -266,8 +265,8 @@ class Case:
         its kind, with any of that kind right after it; those expected
         before it were passed over."""
         if kind in self.expired:
-            self.issue("serialized event %s left out of order" %
-                       kind.value_nick)
+            # the inputs' events merged into one stream: their order across
+            # inputs is the threads', not an issue
             self.expired.remove(kind)
             return
         for i, (expected, _, _) in enumerate(self.expected):
