@@ -289,6 +289,23 @@ gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size)
 }
 
 /**
+ * gst_cl_host_alignment:
+ *
+ * Returns: the alignment host memory the device of @ctx uses in place
+ *   takes: its CL_DEVICE_MEM_BASE_ADDR_ALIGN, and on devices that share
+ *   host memory at least a page, which some implementations (Intel's CPU
+ *   runtime) need to use a buffer in place rather than copy it
+ */
+gsize
+gst_cl_host_alignment (GstClContext * ctx)
+{
+  const GstClDeviceCaps *caps = gst_cl_context_get_caps (ctx);
+  gsize align = MAX (caps->mem_base_addr_align / 8, 1);
+
+  return caps->unified_memory ? MAX (align, 4096) : align;
+}
+
+/**
  * gst_cl_propose_allocation:
  * @element: the cl element, where the pool reports a buffer it cannot make
  * @query: an ALLOCATION query arriving at a cl element's sink pad
@@ -317,7 +334,16 @@ gst_cl_propose_allocation (GstElement * element, GstClContext * ctx,
   if (!ctx || !caps || !gst_video_info_from_caps (&info, caps))
     return;
   device = gst_cl_caps_has_memory_feature (caps);
-  if (!device && (gst_cl_context_get_caps (ctx)->unified_memory || !need_pool))
+  if (!device && gst_cl_context_get_caps (ctx)->unified_memory) {
+    /* frames used in place: upstream's own, aligned as the device wants */
+    GstAllocationParams params;
+
+    gst_allocation_params_init (&params);
+    params.align = gst_cl_host_alignment (ctx) - 1;
+    gst_query_add_allocation_param (query, NULL, &params);
+    return;
+  }
+  if (!device && !need_pool)
     return;
   pool = gst_cl_buffer_pool_new (ctx, device ? GST_CL_POOL_DEVICE :
       GST_CL_POOL_PINNED);
@@ -373,8 +399,7 @@ gst_cl_decide_allocation (GstElement * element, GstClContext * ctx,
   GstStructure *config;
   GstCaps *caps;
   guint size, min = 0, max = 0;
-  gsize align =
-      MAX (gst_cl_context_get_caps (ctx)->mem_base_addr_align / 8, 1) - 1;
+  gsize align = gst_cl_host_alignment (ctx) - 1;
   gboolean update = gst_query_get_n_allocation_pools (query) > 0;
   gboolean device;
 

@@ -39,6 +39,8 @@ GstBufferPool * gst_cl_buffer_pool_new_active (GstClContext * ctx,
 
 GstBufferPool * gst_cl_pinned_pool_new_active (GstClContext * ctx, gsize size);
 
+gsize           gst_cl_host_alignment (GstClContext * ctx);
+
 void            gst_cl_propose_allocation (GstElement * element,
                                            GstClContext * ctx,
                                            GstQuery * query);
