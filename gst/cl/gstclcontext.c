@@ -164,6 +164,8 @@ read_device_caps (cl_device_id device, GstClDeviceCaps * caps, GError ** error)
     DEVICE_INFO (device, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, major, status);
     caps->async_copy = major >= 8;
   }
+  caps->cuda_import = strstr (ext, "cl_khr_external_memory_opaque_fd") &&
+      strstr (ext, "cl_khr_device_uuid");
   g_free (ext);
   return gst_cl_result (status, error, "clGetDeviceInfo");
 }

@@ -42,6 +42,9 @@ typedef enum
  * @nv_ptx: NVIDIA's compiler, which takes inline PTX assembly
  * @async_copy: with @nv_ptx, asynchronous copies to local memory (PTX
  *   cp.async, compute capability 8.0 and later)
+ * @cuda_import: the device imports memory CUDA exports
+ *   (cl_khr_external_memory_opaque_fd) and says which GPU it is
+ *   (cl_khr_device_uuid): frames in CUDA memory reach it (gstclcuda.c)
  * @wait: how the host waits for the device (see gst_cl_event_wait())
  *
  * What the elements need to know of a device, read once.
@@ -57,6 +60,7 @@ typedef struct
   cl_uint mem_base_addr_align;
   gboolean nv_ptx;
   gboolean async_copy;
+  gboolean cuda_import;
   GstClWait wait;
 } GstClDeviceCaps;
 

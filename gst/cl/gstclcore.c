@@ -19,6 +19,7 @@
 #include "gstclqueue.h"
 #include "gstclutils.h"
 #include "gstclcuda.h"
+#include "gstcldevice.h"
 #include "gstclpool.h"
 
 #define DEFAULT_DEVICE_INDEX -1
@@ -262,7 +263,7 @@ gst_cl_core_start (GstClCore * core)
 {
   GstObject *cuda_ctx;
   gint index, device_index;
-  const gchar *env = g_getenv ("GST_CL_DEVICE");
+  const gchar *env = g_getenv (GST_CL_DEVICE_ENV);
 
   GST_OBJECT_LOCK (core->element);
   device_index = core->device_index;

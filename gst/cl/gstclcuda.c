@@ -45,6 +45,7 @@
 #include "gstclerror.h"
 #include "gstclevent.h"
 #include "gstclqueue.h"
+#include "gstclutils.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_cuda_debug);
 #define GST_CAT_DEFAULT gst_cl_cuda_debug
@@ -410,7 +411,7 @@ same_device (GstClContext * ctx, gint ordinal, GError ** error)
 
   if (!cuda_device_uuid (ordinal, &uuid, error))
     return FALSE;
-  if (cl_device_has (device, "cl_khr_device_uuid") &&
+  if (gst_cl_context_get_caps (ctx)->cuda_import &&
       clGetDeviceInfo (device, CL_DEVICE_UUID_KHR, sizeof (cl_uuid), cl_uuid,
           NULL) == CL_SUCCESS && memcmp (cl_uuid, uuid.bytes, 16) == 0)
     return TRUE;
@@ -432,7 +433,7 @@ cuda_ordinal_of (GstClContext * ctx)
   guint8 cl_uuid[CL_UUID_SIZE_KHR];
   gint i, n = 0;
 
-  if (!cl_device_has (device, "cl_khr_device_uuid") ||
+  if (!gst_cl_context_get_caps (ctx)->cuda_import ||
       clGetDeviceInfo (device, CL_DEVICE_UUID_KHR, sizeof (cl_uuid), cl_uuid,
           NULL) != CL_SUCCESS || cu.Init (0) != CUDA_SUCCESS ||
       cu.DeviceGetCount (&n) != CUDA_SUCCESS)
@@ -457,13 +458,8 @@ cuda_ordinal_of (GstClContext * ctx)
 gboolean
 gst_cl_cuda_context_takes (GstClContext * ctx)
 {
-  cl_device_id device;
-
-  if (!gst_cl_cuda_available () || !ctx)
-    return FALSE;
-  device = gst_cl_context_get_device (ctx);
-  return cl_device_has (device, "cl_khr_external_memory_opaque_fd") &&
-      cl_device_has (device, "cl_khr_device_uuid");
+  return ctx && gst_cl_cuda_available () &&
+      gst_cl_context_get_caps (ctx)->cuda_import;
 }
 
 /* ---- contexts ------------------------------------------------------- */
@@ -541,16 +537,6 @@ gst_cl_cuda_pool_new (GstElement * element, GstClContext * ctx,
   return gstcuda.buffer_pool_new (*cuda_ctx);
 }
 
-static gboolean
-peer_query (const GValue * item, GValue * value, gpointer query)
-{
-  if (gst_pad_peer_query (g_value_get_object (item), query)) {
-    g_value_set_boolean (value, TRUE);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 /**
  * gst_cl_cuda_query_upstream:
  *
@@ -564,19 +550,13 @@ GstObject *
 gst_cl_cuda_query_upstream (GstElement * element)
 {
   GstQuery *query;
-  GstIterator *it;
-  GValue found = G_VALUE_INIT;
   GstObject *cuda_ctx = NULL;
   GstContext *context = NULL;
 
   if (!gst_cl_cuda_available ())
     return NULL;
   query = gst_query_new_context (GST_CL_CUDA_CONTEXT_TYPE);
-  g_value_init (&found, G_TYPE_BOOLEAN);
-  it = gst_element_iterate_sink_pads (element);
-  gst_iterator_fold (it, peer_query, &found, query);
-  gst_iterator_free (it);
-  if (g_value_get_boolean (&found)) {
+  if (gst_cl_run_peer_query (element, query, GST_PAD_SINK)) {
     gst_query_parse_context (query, &context);
     if (context)
       gstcuda.handle_set_context (element, context, -1, &cuda_ctx);
@@ -813,7 +793,7 @@ staging_prepare (GstClCudaStaging * st, GstClContext * ctx,
     return FALSE;
   clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform), &platform,
       NULL);
-  if (cl_device_has (device, "cl_khr_external_memory_opaque_fd")) {
+  if (gst_cl_cuda_context_takes (ctx)) {
     st->acquire = (clEnqueueAcquireExternalMemObjectsKHR_fn)
         clGetExtensionFunctionAddressForPlatform (platform,
         "clEnqueueAcquireExternalMemObjectsKHR");
@@ -896,39 +876,26 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
 
 /* ---- frames ------------------------------------------------------------- */
 
-/* the planes of @mem as @info lays them, from its GstVideoMeta if any */
+/* the planes of @mem as @info lays them: its own layout, or its buffer's
+ * GstVideoMeta (and an input's crop) */
 static void
 cuda_layout (GstBuffer * buffer, GstMemory * mem, const GstVideoInfo * info,
-    gboolean output, gsize offset[GST_VIDEO_MAX_PLANES],
-    gint stride[GST_VIDEO_MAX_PLANES])
+    gboolean output, GstVideoInfo * layout)
 {
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
   const GstVideoInfo *own = &((GstClCudaMemoryHead *) mem)->info;
-  GstVideoCropMeta *crop = output ? NULL :
-      gst_buffer_get_video_crop_meta (buffer);
-  guint p;
 
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-
-    offset[p] = meta ? meta->offset[p] : own->offset[p];
-    stride[p] = meta ? meta->stride[p] : own->stride[p];
-    if (!crop)
-      continue;
-    gst_video_format_info_component (info->finfo, p, comp);
-    offset[p] += (gsize) (crop->y >> GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo,
-            comp[0])) * stride[p] + (gsize) (crop->x >>
-        GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[0])) *
-        GST_VIDEO_FORMAT_INFO_PSTRIDE (info->finfo, comp[0]);
-  }
+  *layout = *info;
+  memcpy (layout->offset, own->offset, sizeof (layout->offset));
+  memcpy (layout->stride, own->stride, sizeof (layout->stride));
+  gst_cl_buffer_frame_layout (info, buffer, output, layout);
 }
 
 /* Copies every plane between @mem (mapped at @dev) and @slot, on the
  * staging's stream, and waits for the copies. */
 static gboolean
 copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
-    CUdeviceptr dev, const gsize * offset, const gint * stride,
-    gboolean to_slot, GError ** error)
+    CUdeviceptr dev, const GstVideoInfo * layout, gboolean to_slot,
+    GError ** error)
 {
   CUcontext prev;
   gboolean ok;
@@ -941,13 +908,14 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
   for (p = 0; ok && p < frame->n_planes; p++) {
     const GstClPlane *plane = &frame->planes[p];
     CUDA_MEMCPY2D copy = { 0, };
-    CUdeviceptr there = dev + offset[p];
+    CUdeviceptr there = dev + layout->offset[p];
+    gsize pitch = layout->stride[p];
 
     copy.srcMemoryType = copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
     copy.srcDevice = to_slot ? there : slot->plane[p].ptr;
-    copy.srcPitch = to_slot ? stride[p] : plane->stride;
+    copy.srcPitch = to_slot ? pitch : (gsize) plane->stride;
     copy.dstDevice = to_slot ? slot->plane[p].ptr : there;
-    copy.dstPitch = to_slot ? plane->stride : stride[p];
+    copy.dstPitch = to_slot ? (gsize) plane->stride : pitch;
     copy.WidthInBytes = (gsize) plane->width * plane->pstride;
     copy.Height = plane->height;
     ok = cu_result (cu.Memcpy2DAsync (&copy, st->stream), error,
@@ -1015,8 +983,7 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
   GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
   GstObject *cuda_ctx = ((GstClCudaMemoryHead *) mem)->context;
   GstClCudaStaging *st;
-  gsize offset[GST_VIDEO_MAX_PLANES];
-  gint stride[GST_VIDEO_MAX_PLANES];
+  GstVideoInfo layout;
   GstMapInfo map;
   Slot *slot;
   guint p;
@@ -1037,11 +1004,11 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
   frame->cuda_staging = st;
 
   if (!frame->output) {
-    cuda_layout (buffer, mem, info, FALSE, offset, stride);
+    cuda_layout (buffer, mem, info, FALSE, &layout);
     if (!map_cuda (buffer, GST_MAP_READ, &map, error))
       goto failed;
     if (!copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data,
-            offset, stride, TRUE, error)) {
+            &layout, TRUE, error)) {
       gst_memory_unmap (mem, &map);
       goto failed;
     }
@@ -1074,8 +1041,7 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
 {
   GstClCudaStaging *st = frame->cuda_staging;
   Slot *slot = frame->cuda;
-  gsize offset[GST_VIDEO_MAX_PLANES];
-  gint stride[GST_VIDEO_MAX_PLANES];
+  GstVideoInfo layout;
   GstMemory *mem;
   GstMapInfo map;
   cl_event done;
@@ -1091,10 +1057,9 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
   frame->cuda_finished = TRUE;
   if (!(mem = map_cuda (frame->cuda_buffer, GST_MAP_WRITE, &map, error)))
     return FALSE;
-  cuda_layout (frame->cuda_buffer, mem, frame->cuda_info, TRUE, offset,
-      stride);
-  ok = copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data, offset,
-      stride, FALSE, error);
+  cuda_layout (frame->cuda_buffer, mem, frame->cuda_info, TRUE, &layout);
+  ok = copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data, &layout,
+      FALSE, error);
   gst_memory_unmap (mem, &map);
   return ok;
 }

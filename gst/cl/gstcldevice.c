@@ -8,8 +8,6 @@
 #include <CL/cl_ext.h>
 #include <string.h>
 
-#define GST_CL_DEVICE_ENV "GST_CL_DEVICE"
-
 /**
  * gst_cl_device_read_string:
  * @what: a string-valued device query, such as CL_DEVICE_NAME

@@ -10,6 +10,14 @@
 G_BEGIN_DECLS
 
 /**
+ * GST_CL_DEVICE_ENV:
+ *
+ * The environment variable that names the device of elements left to
+ * choose (docs/devices-and-contexts.md).
+ */
+#define GST_CL_DEVICE_ENV "GST_CL_DEVICE"
+
+/**
  * GstClDeviceInfo:
  * @index: position in enumeration order (platform by platform), as `device-index`
  *   and `GST_CL_DEVICE` count them

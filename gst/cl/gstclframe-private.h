@@ -107,6 +107,10 @@ void     gst_cl_buffer_frame_unmap (GstClQueue * queue,
 
 void     gst_cl_staging_clear (GstClStaging * staging);
 
+void     gst_cl_buffer_frame_layout (const GstVideoInfo * info,
+                                     GstBuffer * buffer, gboolean output,
+                                     GstVideoInfo * layout);
+
 /* gstclcuda.c */
 gboolean gst_cl_cuda_frame_map (GstClQueue * queue,
                                 GstClBufferFrame * frame,

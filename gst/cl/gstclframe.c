@@ -503,6 +503,34 @@ crop_offset (const GstVideoFormatInfo * finfo, guint p, gint stride,
           comp[0])) * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp[0]);
 }
 
+/**
+ * gst_cl_buffer_frame_layout:
+ * @info: the negotiated video info of @buffer
+ * @output: whether @buffer is an output, whose crop is not taken
+ * @layout: (inout): where @buffer has no GstVideoMeta, its planes' offsets
+ *   and strides already; else set from the meta
+ *
+ * The planes of @buffer as its GstVideoMeta lays them out, an input's
+ * GstVideoCropMeta applied (see input_crop()).
+ */
+void
+gst_cl_buffer_frame_layout (const GstVideoInfo * info, GstBuffer * buffer,
+    gboolean output, GstVideoInfo * layout)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  const GstVideoCropMeta *crop = output ? NULL : input_crop (info, buffer);
+  guint p;
+
+  if (!meta)
+    return;
+  for (p = 0; p < meta->n_planes && p < GST_VIDEO_MAX_PLANES; p++) {
+    layout->offset[p] = meta->offset[p];
+    layout->stride[p] = meta->stride[p];
+    if (crop)
+      layout->offset[p] += crop_offset (info->finfo, p, meta->stride[p], crop);
+  }
+}
+
 /* Makes @frame the planes of @buffer on the device, if it is there, with
  * the commands enqueued next waiting for what its memories wait for. */
 static gboolean
@@ -512,19 +540,10 @@ device_frame (GstClQueue * queue, const GstVideoInfo * info, GstBuffer * buffer,
   GstClFrame *frame = &bframe->frame;
   GArray *deps;
   gboolean ok;
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  const GstVideoCropMeta *crop = output ? NULL : input_crop (info, buffer);
   GstVideoInfo layout = *info;
   guint p;
 
-  if (meta) {
-    for (p = 0; p < meta->n_planes && p < GST_VIDEO_MAX_PLANES; p++) {
-      layout.offset[p] = meta->offset[p];
-      layout.stride[p] = meta->stride[p];
-      if (crop)
-        layout.offset[p] += crop_offset (info->finfo, p, meta->stride[p], crop);
-    }
-  }
+  gst_cl_buffer_frame_layout (info, buffer, output, &layout);
   gst_cl_frame_set_geometry (frame, &layout);
   for (p = 0; p < frame->n_planes; p++) {
     if (frame->planes[p].stride <= 0)

@@ -213,8 +213,18 @@ pad_peer_query (const GValue * item, GValue * value, gpointer user_data)
   return TRUE;
 }
 
-static gboolean
-run_peer_query (GstElement * element, GstQuery * query, GstPadDirection dir)
+/**
+ * gst_cl_run_peer_query:
+ * @dir: the direction of the pads of @element whose peers are asked
+ *
+ * Sends @query to the peer of each of @element's pads of @dir in turn,
+ * until one answers: GStreamer's context flow asks peers so.
+ *
+ * Returns: %TRUE where a peer answered
+ */
+gboolean
+gst_cl_run_peer_query (GstElement * element, GstQuery * query,
+    GstPadDirection dir)
 {
   GstIterator *it = dir == GST_PAD_SRC ? gst_element_iterate_src_pads (element)
       : gst_element_iterate_sink_pads (element);
@@ -238,7 +248,7 @@ query_peers (GstElement * element, gint device_index, GstClContext ** ctx)
     GstQuery *query = gst_query_new_context (GST_CL_CONTEXT_TYPE);
     GstContext *context = NULL;
 
-    if (run_peer_query (element, query, order[i])) {
+    if (gst_cl_run_peer_query (element, query, order[i])) {
       gst_query_parse_context (query, &context);
       if (context)
         gst_element_set_context (element, context);

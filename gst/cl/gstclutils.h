@@ -37,4 +37,7 @@ gboolean     gst_cl_handle_context_query (GstElement * element,
 
 GstContext * gst_context_new_cl_context (GstClContext * ctx);
 
+gboolean     gst_cl_run_peer_query (GstElement * element, GstQuery * query,
+                                    GstPadDirection dir);
+
 G_END_DECLS
