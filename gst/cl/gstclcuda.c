@@ -20,9 +20,10 @@
  * used in turn.
  *
  * Nothing here comes from NVIDIA's toolkit: the few declarations of the CUDA
- * driver API used are written below, the driver (libcuda.so.1) and
- * GStreamer's CUDA library (libgstcuda-1.0.so.0) are loaded at run time.
- * Where either is missing, no element offers CUDA memory.
+ * driver API used are the project's, and the driver (libcuda.so.1) and
+ * GStreamer's CUDA library (libgstcuda-1.0.so.0) are loaded at run time
+ * (gstclcudaloader.c). Where either is missing, no element offers CUDA
+ * memory.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -35,11 +36,11 @@
 
 #include <string.h>
 #include <unistd.h>
-#include <gmodule.h>
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 
 #include "gstclcuda.h"
+#include "gstclcudaloader.h"
 #include "gstclframe-private.h"
 #include "gstcldevice.h"
 #include "gstclerror.h"
@@ -47,313 +48,7 @@
 #include "gstclqueue.h"
 #include "gstclutils.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cl_cuda_debug);
 #define GST_CAT_DEFAULT gst_cl_cuda_debug
-
-/* ---- the CUDA driver API, as much of cuda.h as is used ---------------- */
-
-typedef int CUresult;
-typedef int CUdevice;
-typedef struct CUctx_st *CUcontext;
-typedef struct CUstream_st *CUstream;
-typedef unsigned long long CUdeviceptr;
-typedef unsigned long long CUmemGenericAllocationHandle;
-typedef struct
-{
-  char bytes[16];
-} CUuuid;
-
-typedef struct CUevent_st *CUevent;
-
-#define CUDA_SUCCESS 0
-#define CU_STREAM_NON_BLOCKING 0x1
-#define CU_EVENT_BLOCKING_SYNC 0x1
-#define CU_EVENT_DISABLE_TIMING 0x2
-#define CU_MEMORYTYPE_DEVICE 2
-#define CU_MEM_ALLOCATION_TYPE_PINNED 1
-#define CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 1
-#define CU_MEM_LOCATION_TYPE_DEVICE 1
-#define CU_MEM_ACCESS_FLAGS_PROT_READWRITE 3
-#define CU_MEM_ALLOC_GRANULARITY_MINIMUM 0
-
-typedef struct
-{
-  gsize srcXInBytes, srcY;
-  gint srcMemoryType;
-  gconstpointer srcHost;
-  CUdeviceptr srcDevice;
-  gpointer srcArray;
-  gsize srcPitch;
-  gsize dstXInBytes, dstY;
-  gint dstMemoryType;
-  gpointer dstHost;
-  CUdeviceptr dstDevice;
-  gpointer dstArray;
-  gsize dstPitch;
-  gsize WidthInBytes, Height;
-} CUDA_MEMCPY2D;
-
-typedef struct
-{
-  gint type;
-  gint id;
-} CUmemLocation;
-
-typedef struct
-{
-  gint type;
-  gint requestedHandleTypes;
-  CUmemLocation location;
-  gpointer win32HandleMetaData;
-  struct
-  {
-    guint8 compressionType;
-    guint8 gpuDirectRDMACapable;
-    guint16 usage;
-    guint8 reserved[4];
-  } allocFlags;
-} CUmemAllocationProp;
-
-typedef struct
-{
-  CUmemLocation location;
-  gint flags;
-} CUmemAccessDesc;
-
-/* the driver's entry points, by their exported names */
-static struct
-{
-  CUresult (*Init) (guint flags);
-  CUresult (*DeviceGet) (CUdevice * device, gint ordinal);
-  CUresult (*DeviceGetCount) (gint * count);
-  CUresult (*DeviceGetUuid) (CUuuid * uuid, CUdevice device);
-  CUresult (*DeviceGetName) (gchar * name, gint len, CUdevice device);
-  CUresult (*CtxPushCurrent) (CUcontext ctx);
-  CUresult (*CtxPopCurrent) (CUcontext * ctx);
-  CUresult (*StreamCreate) (CUstream * stream, guint flags);
-  CUresult (*StreamDestroy) (CUstream stream);
-  CUresult (*StreamSynchronize) (CUstream stream);
-  CUresult (*EventCreate) (CUevent * event, guint flags);
-  CUresult (*EventDestroy) (CUevent event);
-  CUresult (*EventRecord) (CUevent event, CUstream stream);
-  CUresult (*EventSynchronize) (CUevent event);
-  CUresult (*Memcpy2DAsync) (const CUDA_MEMCPY2D * copy, CUstream stream);
-  CUresult (*MemCreate) (CUmemGenericAllocationHandle * handle, gsize size,
-      const CUmemAllocationProp * prop, guint64 flags);
-  CUresult (*MemRelease) (CUmemGenericAllocationHandle handle);
-  CUresult (*MemAddressReserve) (CUdeviceptr * ptr, gsize size, gsize align,
-      CUdeviceptr addr, guint64 flags);
-  CUresult (*MemAddressFree) (CUdeviceptr ptr, gsize size);
-  CUresult (*MemMap) (CUdeviceptr ptr, gsize size, gsize offset,
-      CUmemGenericAllocationHandle handle, guint64 flags);
-  CUresult (*MemUnmap) (CUdeviceptr ptr, gsize size);
-  CUresult (*MemSetAccess) (CUdeviceptr ptr, gsize size,
-      const CUmemAccessDesc * desc, gsize count);
-  CUresult (*MemExportToShareableHandle) (gpointer handle,
-      CUmemGenericAllocationHandle alloc, gint type, guint64 flags);
-  CUresult (*MemGetAllocationGranularity) (gsize * granularity,
-      const CUmemAllocationProp * prop, gint option);
-  CUresult (*GetErrorName) (CUresult error, const gchar ** name);
-} cu;
-
-/* ---- GStreamer's CUDA library, as much of gst/cuda as is used --------- */
-
-/* the public head of GstCudaMemory, as gstcudamemory.h declares it */
-typedef struct
-{
-  GstMemory mem;
-  GstObject *context;
-  GstVideoInfo info;
-} GstClCudaMemoryHead;
-
-#define GST_CL_CUDA_MEMORY_TYPE "gst.cuda.memory"
-#define GST_CL_MAP_CUDA (GST_MAP_FLAG_LAST << 1)
-
-static struct
-{
-  gpointer (*context_get_handle) (GstObject * ctx);
-  GstBufferPool *(*buffer_pool_new) (GstObject * ctx);
-  gboolean (*ensure_element_context) (GstElement * element, gint device_id,
-      GstObject ** ctx);
-  gboolean (*handle_set_context) (GstElement * element, GstContext * context,
-      gint device_id, GstObject ** ctx);
-  gboolean (*handle_context_query) (GstElement * element, GstQuery * query,
-      GstObject * ctx);
-} gstcuda;
-
-static const gchar *unavailable = "not looked for yet";
-
-#ifdef HAVE_CL_CUDA
-static gboolean
-load_symbols (GModule * module, const gchar * const *names, gpointer * slots,
-    guint n)
-{
-  guint i;
-
-  for (i = 0; i < n; i++) {
-    if (!g_module_symbol (module, names[i], &slots[i]) || !slots[i]) {
-      GST_INFO ("%s has no %s", g_module_name (module), names[i]);
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
-#endif
-
-static gboolean
-load (void)
-{
-#ifdef HAVE_CL_CUDA
-  static const gchar *cu_names[] = {
-    "cuInit", "cuDeviceGet", "cuDeviceGetCount", "cuDeviceGetUuid",
-    "cuDeviceGetName", "cuCtxPushCurrent_v2", "cuCtxPopCurrent_v2",
-    "cuStreamCreate", "cuStreamDestroy_v2", "cuStreamSynchronize",
-    "cuEventCreate", "cuEventDestroy_v2", "cuEventRecord",
-    "cuEventSynchronize",
-    "cuMemcpy2DAsync_v2", "cuMemCreate", "cuMemRelease",
-    "cuMemAddressReserve", "cuMemAddressFree", "cuMemMap", "cuMemUnmap",
-    "cuMemSetAccess", "cuMemExportToShareableHandle",
-    "cuMemGetAllocationGranularity", "cuGetErrorName",
-  };
-  static const gchar *gst_names[] = {
-    "gst_cuda_context_get_handle", "gst_cuda_buffer_pool_new",
-    "gst_cuda_ensure_element_context", "gst_cuda_handle_set_context",
-    "gst_cuda_handle_context_query",
-  };
-  GModule *driver, *lib;
-
-  G_STATIC_ASSERT (sizeof (cu_names) / sizeof (cu_names[0]) ==
-      sizeof (cu) / sizeof (gpointer));
-  G_STATIC_ASSERT (sizeof (gst_names) / sizeof (gst_names[0]) ==
-      sizeof (gstcuda) / sizeof (gpointer));
-#endif
-
-#ifndef HAVE_CL_CUDA
-  unavailable = "built without it (-Dcuda=disabled)";
-  return FALSE;
-#else
-  if (g_strcmp0 (g_getenv (GST_CL_CUDA_DISABLE_ENV), "1") == 0) {
-    unavailable = GST_CL_CUDA_DISABLE_ENV "=1";
-    return FALSE;
-  }
-  driver = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY |
-      G_MODULE_BIND_LOCAL);
-  if (!driver) {
-    unavailable = "no NVIDIA driver (libcuda.so.1)";
-    return FALSE;
-  }
-  if (!load_symbols (driver, cu_names, (gpointer *) & cu,
-          G_N_ELEMENTS (cu_names))) {
-    unavailable = "NVIDIA's driver is older than CUDA 10.2";
-    g_module_close (driver);
-    return FALSE;
-  }
-  lib = g_module_open ("libgstcuda-1.0.so.0", G_MODULE_BIND_LAZY |
-      G_MODULE_BIND_LOCAL);
-  if (!lib) {
-    unavailable = "no GStreamer CUDA library (libgstcuda-1.0.so.0, Debian's "
-        "libgstreamer-plugins-bad1.0-0)";
-    g_module_close (driver);
-    return FALSE;
-  }
-  if (!load_symbols (lib, gst_names, (gpointer *) & gstcuda,
-          G_N_ELEMENTS (gst_names))) {
-    unavailable = "GStreamer's CUDA library lacks an entry point";
-    g_module_close (lib);
-    g_module_close (driver);
-    return FALSE;
-  }
-  /* both stay loaded for the process */
-  g_module_make_resident (driver);
-  g_module_make_resident (lib);
-  unavailable = NULL;
-  return TRUE;
-#endif
-}
-
-/**
- * gst_cl_cuda_available:
- *
- * Whether NVIDIA's driver and GStreamer's CUDA library load: then every cl
- * element takes and gives memory:CUDAMemory too. Looked at once, cheaply
- * (no GPU is opened).
- *
- * Returns: %TRUE where frames in CUDA memory can be taken
- */
-gboolean
-gst_cl_cuda_available (void)
-{
-  static gsize done = 0;
-  static gboolean available = FALSE;
-
-  if (g_once_init_enter (&done)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cl_cuda_debug, "clcuda", 0,
-        "OpenCL and CUDA memory");
-    available = load ();
-    if (available)
-      GST_INFO ("CUDA memory: available");
-    else
-      GST_INFO ("CUDA memory: not offered, %s", unavailable);
-    g_once_init_leave (&done, 1);
-  }
-  return available;
-}
-
-/**
- * gst_cl_cuda_unavailable_reason:
- *
- * Returns: (nullable): why gst_cl_cuda_available() says no, %NULL where
- *   it says yes
- */
-const gchar *
-gst_cl_cuda_unavailable_reason (void)
-{
-  gst_cl_cuda_available ();
-  return unavailable;
-}
-
-/**
- * gst_cl_cuda_buffer_is_cuda:
- *
- * Returns: whether @buffer's first memory is GstCudaMemory
- */
-gboolean
-gst_cl_cuda_buffer_is_cuda (GstBuffer * buffer)
-{
-  return gst_cl_cuda_available () && gst_buffer_n_memory (buffer) > 0 &&
-      gst_memory_is_type (gst_buffer_peek_memory (buffer, 0),
-      GST_CL_CUDA_MEMORY_TYPE);
-}
-
-/**
- * gst_cl_caps_has_cuda_feature:
- *
- * Returns: whether the first structure of @caps is in memory:CUDAMemory
- */
-gboolean
-gst_cl_caps_has_cuda_feature (GstCaps * caps)
-{
-  GstCapsFeatures *f;
-
-  if (!caps || gst_caps_is_any (caps) || gst_caps_is_empty (caps))
-    return FALSE;
-  f = gst_caps_get_features (caps, 0);
-  return f && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CUDA);
-}
-
-static gboolean
-cu_result (CUresult res, GError ** error, const gchar * call)
-{
-  const gchar *name = NULL;
-
-  if (res == CUDA_SUCCESS)
-    return TRUE;
-  if (cu.GetErrorName (res, &name) != CUDA_SUCCESS || !name)
-    name = "unknown error";
-  g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-      "%s failed: %s (%d)", call, name, res);
-  return FALSE;
-}
 
 /* ---- devices ---------------------------------------------------------- */
 
@@ -371,9 +66,11 @@ cuda_device_uuid (gint ordinal, CUuuid * uuid, GError ** error)
 {
   CUdevice dev;
 
-  return cu_result (cu.Init (0), error, "cuInit") &&
-      cu_result (cu.DeviceGet (&dev, ordinal), error, "cuDeviceGet") &&
-      cu_result (cu.DeviceGetUuid (uuid, dev), error, "cuDeviceGetUuid");
+  return gst_cl_cu_result (gst_cl_cu.Init (0), error, "cuInit") &&
+      gst_cl_cu_result (gst_cl_cu.DeviceGet (&dev, ordinal), error,
+      "cuDeviceGet")
+      && gst_cl_cu_result (gst_cl_cu.DeviceGetUuid (uuid, dev), error,
+      "cuDeviceGetUuid");
 }
 
 static gchar *
@@ -382,8 +79,8 @@ cuda_device_name (gint ordinal)
   gchar name[256] = "";
   CUdevice dev;
 
-  if (cu.DeviceGet (&dev, ordinal) != CUDA_SUCCESS ||
-      cu.DeviceGetName (name, sizeof (name) - 1, dev) != CUDA_SUCCESS)
+  if (gst_cl_cu.DeviceGet (&dev, ordinal) != CUDA_SUCCESS ||
+      gst_cl_cu.DeviceGetName (name, sizeof (name) - 1, dev) != CUDA_SUCCESS)
     return g_strdup ("?");
   return g_strdup (name);
 }
@@ -435,8 +132,8 @@ cuda_ordinal_of (GstClContext * ctx)
 
   if (!gst_cl_context_get_caps (ctx)->cuda_import ||
       clGetDeviceInfo (device, CL_DEVICE_UUID_KHR, sizeof (cl_uuid), cl_uuid,
-          NULL) != CL_SUCCESS || cu.Init (0) != CUDA_SUCCESS ||
-      cu.DeviceGetCount (&n) != CUDA_SUCCESS)
+          NULL) != CL_SUCCESS || gst_cl_cu.Init (0) != CUDA_SUCCESS ||
+      gst_cl_cu.DeviceGetCount (&n) != CUDA_SUCCESS)
     return -1;
   for (i = 0; i < n; i++) {
     CUuuid uuid;
@@ -477,7 +174,7 @@ gst_cl_cuda_handle_set_context (GstElement * element, GstContext * context,
   if (!context || !gst_cl_cuda_available () || g_strcmp0
       (gst_context_get_context_type (context), GST_CL_CUDA_CONTEXT_TYPE) != 0)
     return FALSE;
-  return gstcuda.handle_set_context (element, context, -1, cuda_ctx);
+  return gst_cl_gstcuda.handle_set_context (element, context, -1, cuda_ctx);
 }
 
 /**
@@ -492,7 +189,7 @@ gst_cl_cuda_handle_context_query (GstElement * element, GstQuery * query,
     GstObject * cuda_ctx)
 {
   return cuda_ctx && gst_cl_cuda_available () &&
-      gstcuda.handle_context_query (element, query, cuda_ctx);
+      gst_cl_gstcuda.handle_context_query (element, query, cuda_ctx);
 }
 
 /**
@@ -513,11 +210,10 @@ gst_cl_cuda_pool_new (GstElement * element, GstClContext * ctx,
 
   if (!gst_cl_cuda_available ()) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "CUDA memory asked for, but %s", unavailable);
+        "CUDA memory asked for, but %s", gst_cl_cuda_unavailable_reason ());
     return NULL;
   }
-  if (*cuda_ctx && !same_device (ctx, cuda_context_device_id (*cuda_ctx),
-          NULL))
+  if (*cuda_ctx && !same_device (ctx, cuda_context_device_id (*cuda_ctx), NULL))
     gst_clear_object (cuda_ctx);
   if (!*cuda_ctx) {
     ordinal = cuda_ordinal_of (ctx);
@@ -527,14 +223,14 @@ gst_cl_cuda_pool_new (GstElement * element, GstClContext * ctx,
           "device", gst_cl_context_get_device_name (ctx));
       return NULL;
     }
-    if (!gstcuda.ensure_element_context (element, ordinal, cuda_ctx) ||
+    if (!gst_cl_gstcuda.ensure_element_context (element, ordinal, cuda_ctx) ||
         !*cuda_ctx) {
       g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
           "no CUDA context for CUDA device %d", ordinal);
       return NULL;
     }
   }
-  return gstcuda.buffer_pool_new (*cuda_ctx);
+  return gst_cl_gstcuda.buffer_pool_new (*cuda_ctx);
 }
 
 /**
@@ -559,7 +255,7 @@ gst_cl_cuda_query_upstream (GstElement * element)
   if (gst_cl_run_peer_query (element, query, GST_PAD_SINK)) {
     gst_query_parse_context (query, &context);
     if (context)
-      gstcuda.handle_set_context (element, context, -1, &cuda_ctx);
+      gst_cl_gstcuda.handle_set_context (element, context, -1, &cuda_ctx);
   }
   gst_query_unref (query);
   return cuda_ctx;
@@ -641,11 +337,11 @@ shared_free (Shared * s)
   if (s->mem)
     clReleaseMemObject (s->mem);
   if (s->ptr) {
-    cu.MemUnmap (s->ptr, s->size);
-    cu.MemAddressFree (s->ptr, s->size);
+    gst_cl_cu.MemUnmap (s->ptr, s->size);
+    gst_cl_cu.MemAddressFree (s->ptr, s->size);
   }
   if (s->handle)
-    cu.MemRelease (s->handle);
+    gst_cl_cu.MemRelease (s->handle);
   memset (s, 0, sizeof (*s));
 }
 
@@ -667,27 +363,27 @@ shared_alloc (GstClCudaStaging * st, gsize size, Shared * s, GError ** error)
   access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
 
   memset (s, 0, sizeof (*s));
-  if (!cu_result (cu.MemGetAllocationGranularity (&granularity, &prop,
-              CU_MEM_ALLOC_GRANULARITY_MINIMUM), error,
+  if (!gst_cl_cu_result (gst_cl_cu.MemGetAllocationGranularity (&granularity,
+              &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM), error,
           "cuMemGetAllocationGranularity"))
     return FALSE;
   s->size = (size + granularity - 1) / granularity * granularity;
-  if (!cu_result (cu.MemCreate (&s->handle, s->size, &prop, 0), error,
-          "cuMemCreate"))
+  if (!gst_cl_cu_result (gst_cl_cu.MemCreate (&s->handle, s->size, &prop, 0),
+          error, "cuMemCreate"))
     goto failed;
-  if (!cu_result (cu.MemAddressReserve (&s->ptr, s->size, 0, 0, 0), error,
-          "cuMemAddressReserve"))
+  if (!gst_cl_cu_result (gst_cl_cu.MemAddressReserve (&s->ptr, s->size, 0, 0,
+              0), error, "cuMemAddressReserve"))
     goto failed;
-  if (!cu_result (cu.MemMap (s->ptr, s->size, 0, s->handle, 0), error,
-          "cuMemMap")) {
-    cu.MemAddressFree (s->ptr, s->size);
+  if (!gst_cl_cu_result (gst_cl_cu.MemMap (s->ptr, s->size, 0, s->handle, 0),
+          error, "cuMemMap")) {
+    gst_cl_cu.MemAddressFree (s->ptr, s->size);
     s->ptr = 0;
     goto failed;
   }
-  if (!cu_result (cu.MemSetAccess (s->ptr, s->size, &access, 1), error,
-          "cuMemSetAccess") ||
-      !cu_result (cu.MemExportToShareableHandle (&fd, s->handle,
-              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), error,
+  if (!gst_cl_cu_result (gst_cl_cu.MemSetAccess (s->ptr, s->size, &access, 1),
+          error, "cuMemSetAccess")
+      || !gst_cl_cu_result (gst_cl_cu.MemExportToShareableHandle (&fd,
+              s->handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), error,
           "cuMemExportToShareableHandle"))
     goto failed;
 
@@ -745,11 +441,11 @@ staging_reset (GstClCudaStaging * st)
   if (st->stream && st->cuda_ctx) {
     CUcontext prev;
 
-    cu.CtxPushCurrent (gstcuda.context_get_handle (st->cuda_ctx));
-    cu.StreamDestroy (st->stream);
+    gst_cl_cu.CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx));
+    gst_cl_cu.StreamDestroy (st->stream);
     if (st->copied)
-      cu.EventDestroy (st->copied);
-    cu.CtxPopCurrent (&prev);
+      gst_cl_cu.EventDestroy (st->copied);
+    gst_cl_cu.CtxPopCurrent (&prev);
   }
   st->stream = NULL;
   st->copied = NULL;
@@ -808,14 +504,16 @@ staging_prepare (GstClCudaStaging * st, GstClContext * ctx,
         "element", gst_cl_context_get_device_name (ctx));
     return FALSE;
   }
-  ok = cu_result (cu.CtxPushCurrent (gstcuda.context_get_handle (cuda_ctx)),
-      error, "cuCtxPushCurrent");
+  ok = gst_cl_cu_result (gst_cl_cu.
+      CtxPushCurrent (gst_cl_gstcuda.context_get_handle (cuda_ctx)), error,
+      "cuCtxPushCurrent");
   if (ok) {
-    ok = cu_result (cu.StreamCreate (&st->stream, CU_STREAM_NON_BLOCKING),
-        error, "cuStreamCreate") && cu_result (cu.EventCreate (&st->copied,
+    ok = gst_cl_cu_result (gst_cl_cu.StreamCreate (&st->stream,
+            CU_STREAM_NON_BLOCKING), error, "cuStreamCreate")
+        && gst_cl_cu_result (gst_cl_cu.EventCreate (&st->copied,
             CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING), error,
         "cuEventCreate");
-    cu.CtxPopCurrent (&prev);
+    gst_cl_cu.CtxPopCurrent (&prev);
   }
   if (!ok)
     return FALSE;
@@ -830,8 +528,7 @@ staging_prepare (GstClCudaStaging * st, GstClContext * ctx,
 /* A slot whose planes hold @frame's: one the device is done with, else
  * the oldest, once it is. */
 static Slot *
-slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
-    GError ** error)
+slot_acquire (GstClCudaStaging * st, const GstClFrame * frame, GError ** error)
 {
   Slot *slot = NULL;
   guint i, p;
@@ -901,8 +598,9 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
   gboolean ok;
   guint p;
 
-  if (!cu_result (cu.CtxPushCurrent (gstcuda.context_get_handle
-              (st->cuda_ctx)), error, "cuCtxPushCurrent"))
+  if (!gst_cl_cu_result (gst_cl_cu.
+          CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx)),
+          error, "cuCtxPushCurrent"))
     return FALSE;
   ok = TRUE;
   for (p = 0; ok && p < frame->n_planes; p++) {
@@ -918,17 +616,17 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
     copy.dstPitch = to_slot ? (gsize) plane->stride : pitch;
     copy.WidthInBytes = (gsize) plane->width * plane->pstride;
     copy.Height = plane->height;
-    ok = cu_result (cu.Memcpy2DAsync (&copy, st->stream), error,
+    ok = gst_cl_cu_result (gst_cl_cu.Memcpy2DAsync (&copy, st->stream), error,
         "cuMemcpy2DAsync");
   }
   if (ok)
-    ok = cu_result (cu.EventRecord (st->copied, st->stream), error,
-        "cuEventRecord");
-  if (!cu_result (ok ? cu.EventSynchronize (st->copied) :
-          cu.StreamSynchronize (st->stream), ok ? error : NULL,
-          "cuEventSynchronize"))
+    ok = gst_cl_cu_result (gst_cl_cu.EventRecord (st->copied, st->stream),
+        error, "cuEventRecord");
+  if (!gst_cl_cu_result (ok ? gst_cl_cu.
+          EventSynchronize (st->copied) : gst_cl_cu.StreamSynchronize (st->
+              stream), ok ? error : NULL, "cuEventSynchronize"))
     ok = FALSE;
-  cu.CtxPopCurrent (&prev);
+  gst_cl_cu.CtxPopCurrent (&prev);
   return ok;
 }
 

@@ -1,0 +1,156 @@
+/* gstclfilters: the CUDA driver and GStreamer's CUDA library, loaded at run
+ * time
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * For gstclcuda.c: the few declarations of the CUDA driver API and of
+ * gst/cuda the plugin uses, written here (nothing comes from NVIDIA's
+ * toolkit), and their entry points once gst_cl_cuda_available() has loaded
+ * them.
+ */
+#pragma once
+
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cl_cuda_debug);
+
+/* ---- the CUDA driver API, as much of cuda.h as is used ---------------- */
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUstream_st *CUstream;
+typedef unsigned long long CUdeviceptr;
+typedef unsigned long long CUmemGenericAllocationHandle;
+typedef struct
+{
+  char bytes[16];
+} CUuuid;
+
+typedef struct CUevent_st *CUevent;
+
+#define CUDA_SUCCESS 0
+#define CU_STREAM_NON_BLOCKING 0x1
+#define CU_EVENT_BLOCKING_SYNC 0x1
+#define CU_EVENT_DISABLE_TIMING 0x2
+#define CU_MEMORYTYPE_DEVICE 2
+#define CU_MEM_ALLOCATION_TYPE_PINNED 1
+#define CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 1
+#define CU_MEM_LOCATION_TYPE_DEVICE 1
+#define CU_MEM_ACCESS_FLAGS_PROT_READWRITE 3
+#define CU_MEM_ALLOC_GRANULARITY_MINIMUM 0
+
+typedef struct
+{
+  gsize srcXInBytes, srcY;
+  gint srcMemoryType;
+  gconstpointer srcHost;
+  CUdeviceptr srcDevice;
+  gpointer srcArray;
+  gsize srcPitch;
+  gsize dstXInBytes, dstY;
+  gint dstMemoryType;
+  gpointer dstHost;
+  CUdeviceptr dstDevice;
+  gpointer dstArray;
+  gsize dstPitch;
+  gsize WidthInBytes, Height;
+} CUDA_MEMCPY2D;
+
+typedef struct
+{
+  gint type;
+  gint id;
+} CUmemLocation;
+
+typedef struct
+{
+  gint type;
+  gint requestedHandleTypes;
+  CUmemLocation location;
+  gpointer win32HandleMetaData;
+  struct
+  {
+    guint8 compressionType;
+    guint8 gpuDirectRDMACapable;
+    guint16 usage;
+    guint8 reserved[4];
+  } allocFlags;
+} CUmemAllocationProp;
+
+typedef struct
+{
+  CUmemLocation location;
+  gint flags;
+} CUmemAccessDesc;
+
+/* the driver's entry points, by their exported names */
+typedef struct
+{
+  CUresult (*Init) (guint flags);
+  CUresult (*DeviceGet) (CUdevice * device, gint ordinal);
+  CUresult (*DeviceGetCount) (gint * count);
+  CUresult (*DeviceGetUuid) (CUuuid * uuid, CUdevice device);
+  CUresult (*DeviceGetName) (gchar * name, gint len, CUdevice device);
+  CUresult (*CtxPushCurrent) (CUcontext ctx);
+  CUresult (*CtxPopCurrent) (CUcontext * ctx);
+  CUresult (*StreamCreate) (CUstream * stream, guint flags);
+  CUresult (*StreamDestroy) (CUstream stream);
+  CUresult (*StreamSynchronize) (CUstream stream);
+  CUresult (*EventCreate) (CUevent * event, guint flags);
+  CUresult (*EventDestroy) (CUevent event);
+  CUresult (*EventRecord) (CUevent event, CUstream stream);
+  CUresult (*EventSynchronize) (CUevent event);
+  CUresult (*Memcpy2DAsync) (const CUDA_MEMCPY2D * copy, CUstream stream);
+  CUresult (*MemCreate) (CUmemGenericAllocationHandle * handle, gsize size,
+      const CUmemAllocationProp * prop, guint64 flags);
+  CUresult (*MemRelease) (CUmemGenericAllocationHandle handle);
+  CUresult (*MemAddressReserve) (CUdeviceptr * ptr, gsize size, gsize align,
+      CUdeviceptr addr, guint64 flags);
+  CUresult (*MemAddressFree) (CUdeviceptr ptr, gsize size);
+  CUresult (*MemMap) (CUdeviceptr ptr, gsize size, gsize offset,
+      CUmemGenericAllocationHandle handle, guint64 flags);
+  CUresult (*MemUnmap) (CUdeviceptr ptr, gsize size);
+  CUresult (*MemSetAccess) (CUdeviceptr ptr, gsize size,
+      const CUmemAccessDesc * desc, gsize count);
+  CUresult (*MemExportToShareableHandle) (gpointer handle,
+      CUmemGenericAllocationHandle alloc, gint type, guint64 flags);
+  CUresult (*MemGetAllocationGranularity) (gsize * granularity,
+      const CUmemAllocationProp * prop, gint option);
+  CUresult (*GetErrorName) (CUresult error, const gchar ** name);
+} GstClCudaDriver;
+
+/* ---- GStreamer's CUDA library, as much of gst/cuda as is used --------- */
+
+/* the public head of GstCudaMemory, as gstcudamemory.h declares it */
+typedef struct
+{
+  GstMemory mem;
+  GstObject *context;
+  GstVideoInfo info;
+} GstClCudaMemoryHead;
+
+#define GST_CL_CUDA_MEMORY_TYPE "gst.cuda.memory"
+#define GST_CL_MAP_CUDA (GST_MAP_FLAG_LAST << 1)
+
+/* its entry points */
+typedef struct
+{
+  gpointer (*context_get_handle) (GstObject * ctx);
+  GstBufferPool *(*buffer_pool_new) (GstObject * ctx);
+  gboolean (*ensure_element_context) (GstElement * element, gint device_id,
+      GstObject ** ctx);
+  gboolean (*handle_set_context) (GstElement * element, GstContext * context,
+      gint device_id, GstObject ** ctx);
+  gboolean (*handle_context_query) (GstElement * element, GstQuery * query,
+      GstObject * ctx);
+} GstClCudaLibrary;
+
+extern GstClCudaDriver gst_cl_cu;
+extern GstClCudaLibrary gst_cl_gstcuda;
+
+gboolean gst_cl_cu_result (CUresult res, GError ** error, const gchar * call);
+
+G_END_DECLS
