@@ -263,12 +263,14 @@ gst_cl_core_start (GstClCore * core)
 {
   GstObject *cuda_ctx;
   gint index, device_index;
-  const gchar *env = g_getenv (GST_CL_DEVICE_ENV);
+  gchar *env = gst_cl_device_env ();
+  gboolean named = *env != '\0';
 
+  g_free (env);
   GST_OBJECT_LOCK (core->element);
   device_index = core->device_index;
   GST_OBJECT_UNLOCK (core->element);
-  if (device_index >= 0 || (env && *env) || !core->ctx ||
+  if (device_index >= 0 || named || !core->ctx ||
       !(cuda_ctx = gst_cl_cuda_query_upstream (core->element)))
     return core->ctx != NULL;
   index = gst_cl_cuda_device_index (cuda_ctx);

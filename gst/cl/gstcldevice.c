@@ -9,6 +9,20 @@
 #include <string.h>
 
 /**
+ * gst_cl_device_env:
+ *
+ * Returns: (transfer full): the value of GST_CL_DEVICE, without the spaces
+ *   around it, which are no part of it; "" where it is unset or blank
+ */
+gchar *
+gst_cl_device_env (void)
+{
+  const gchar *env = g_getenv (GST_CL_DEVICE_ENV);
+
+  return g_strstrip (g_strdup (env ? env : ""));
+}
+
+/**
  * gst_cl_device_read_string:
  * @what: a string-valued device query, such as CL_DEVICE_NAME
  *
@@ -379,9 +393,7 @@ gst_cl_device_choose (gint index, GError ** error)
 
   if (!list)
     return NULL;
-  /* spaces around the value are no part of it; blank is unset */
-  env = g_strstrip (g_strdup (g_getenv (GST_CL_DEVICE_ENV) ?
-          g_getenv (GST_CL_DEVICE_ENV) : ""));
+  env = gst_cl_device_env ();
   if (list->len == 0)
     goto no_device;
 

@@ -47,6 +47,8 @@ typedef struct
 
 const GPtrArray *       gst_cl_device_list (void);
 
+gchar *                 gst_cl_device_env (void);
+
 const GstClDeviceInfo * gst_cl_device_choose (gint index, GError ** error);
 
 const GstClDeviceInfo * gst_cl_device_choose_auto (const GPtrArray * list);
