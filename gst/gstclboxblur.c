@@ -31,7 +31,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_box_blur_debug);
 #define DEFAULT_DIAMETER 5
 #define MAX_DIAMETER 255
 
-#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, NV12, I420 }"
+#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, NV12, I420, YUY2, UYVY, YVYU }"
 
 enum
 {

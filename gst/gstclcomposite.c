@@ -61,7 +61,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_composite_debug);
 #define DEFAULT_GAMMA 0
 #define DEFAULT_OPERATOR GST_CL_COMPOSITE_OPERATOR_BLEND
 
-#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, NV12, I420 }"
+#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, NV12, I420, YUY2, UYVY, YVYU }"
 
 /* the pads: the background's has no property of its own, as it always
  * fills the output from 0, 0 at its own size, weighted by what the overlay

@@ -54,7 +54,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 
 #define DEFAULT_SQUARED FALSE
 
-#define FORMATS "{ GRAY8, NV12, I420 }"
+#define FORMATS "{ GRAY8, NV12, I420, YUY2, UYVY, YVYU }"
 
 enum
 {

@@ -76,11 +76,13 @@ integral_sums_right (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info)
     guint32 row = 0;
 
     for (gint x = 0; x < info->width && right; x++) {
-      const guint8 *luma = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+      /* the luma where it lies: in the packed formats every other byte */
+      const guint8 *luma = GST_VIDEO_FRAME_COMP_DATA (&frame, 0);
       guint32 above = y ? ((guint32 *) (map.data + (gsize) (y - 1) *
               stride))[x] : 0;
 
-      row += luma[(gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + x];
+      row += luma[(gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (&frame, 0) +
+          (gsize) x * GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, 0)];
       right = ((guint32 *) (map.data + (gsize) y * stride))[x] == above + row;
     }
   }

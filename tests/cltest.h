@@ -72,6 +72,10 @@ void        cl_test_check_same (GstBuffer * got, GstBuffer * want,
                                 const GstVideoInfo * info,
                                 const gchar * what);
 
+gboolean    cl_test_is_packed_422 (GstVideoFormat format);
+
+gint        cl_test_row_bytes (const GstVideoFrame * frame, guint plane);
+
 void        cl_test_plane_of (const GstVideoFrame * frame, guint plane,
                               ClRefPlane * out);
 

@@ -13,6 +13,7 @@ static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
   GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_GRAY8,
   GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
+  GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_YVYU,
 };
 
 static const gchar *variants[] = { "reference", "optimized" };
@@ -359,7 +360,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_caps_rejected)
 {
-  cl_test_check_caps_rejected ("clboxblur", "video/x-raw,format=YUY2,"
+  cl_test_check_caps_rejected ("clboxblur", "video/x-raw,format=v210,"
       "width=8,height=8,framerate=30/1", "put a videoconvert before it");
 }
 

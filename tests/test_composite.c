@@ -15,6 +15,7 @@ static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
   GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_NV12,
   GST_VIDEO_FORMAT_I420,
+  GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_YVYU,
 };
 
 static const gchar *variants[] = { "reference", "optimized" };

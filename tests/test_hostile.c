@@ -43,10 +43,10 @@ static const gchar *const input_names[CL_TEST_MAX_INPUTS] = { "a", "b", "c",
 };
 
 /* a format of each kind: two planes, four bytes a pixel, three planes,
- * four bytes in another order, one byte */
+ * four bytes in another order, one byte, packed 4:2:2 */
 static const GstVideoFormat some_formats[] = { GST_VIDEO_FORMAT_NV12,
   GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_xBGR,
-  GST_VIDEO_FORMAT_GRAY8
+  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_UYVY
 };
 
 static Filter *filters;
@@ -502,7 +502,7 @@ plain_copy (GstBuffer * in, GstVideoFormat format, gint width, gint height)
     for (gint y = 0; y < d.height; y++)
       memcpy ((guint8 *) d.data + (gsize) y * d.stride,
           (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&src, p) + (gsize) y *
-          GST_VIDEO_FRAME_PLANE_STRIDE (&src, p), (gsize) d.width * d.pstride);
+          GST_VIDEO_FRAME_PLANE_STRIDE (&src, p), cl_test_row_bytes (&dst, p));
   }
   gst_video_frame_unmap (&dst);
   gst_video_frame_unmap (&src);

@@ -8,6 +8,7 @@
 
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
+  GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_YVYU,
 };
 
 static const gchar *variants[] = { "reference", "optimized" };
@@ -22,8 +23,10 @@ check_table (const GstStructure * s, const gchar * field,
 {
   gint width = GST_VIDEO_FRAME_COMP_WIDTH (frame, 0);
   gint height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, 0);
-  const guint8 *luma = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  gint luma_stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  /* the luma where it lies: in the packed formats every other byte */
+  const guint8 *luma = GST_VIDEO_FRAME_COMP_DATA (frame, 0);
+  gint luma_stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, 0);
+  gint luma_pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, 0);
   guint64 *col = g_new0 (guint64, width);
   GstBuffer *table = NULL;
   gint stride = 0;
@@ -43,7 +46,7 @@ check_table (const GstStructure * s, const gchar * field,
     guint64 row = 0;
 
     for (gint x = 0; x < width; x++) {
-      guint64 p = luma[y * luma_stride + x], got, expected;
+      guint64 p = luma[y * luma_stride + x * luma_pstride], got, expected;
 
       row += elem_size == 4 ? p : p * p;
       col[x] += row;

@@ -177,9 +177,12 @@ run_dispatch (gpointer data, const GstClFrame * const *inputs,
     const GstClFrame * out, GError ** error)
 {
   GstClAggregator *self = data;
+  GstVideoInfo view;
 
-  return GST_CL_AGGREGATOR_GET_CLASS (self)->dispatch (self,
-      &GST_VIDEO_AGGREGATOR (self)->info, inputs, out, error);
+  /* the frames' format as the kernels see them (packed 4:2:2 in planes) */
+  gst_cl_video_info_kernel_view (&GST_VIDEO_AGGREGATOR (self)->info, &view);
+  return GST_CL_AGGREGATOR_GET_CLASS (self)->dispatch (self, &view, inputs,
+      out, error);
 }
 
 /**

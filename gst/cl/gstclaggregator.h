@@ -36,7 +36,9 @@ G_DECLARE_DERIVABLE_TYPE (GstClAggregator, gst_cl_aggregator, GST,
  * GstClAggregatorClass:
  * @dispatch: enqueue the kernels that compute @out from @inputs, a frame on
  *   the device for each sink pad in the pads' order (%NULL for a pad
- *   without a frame this time); @info is the output's format and size
+ *   without a frame this time); @info is the output's format and size,
+ *   as the kernels see them (packed 4:2:2 as Y42B, see
+ *   gst_cl_video_info_kernel_view())
  *
  * A mixer declares its pads, its properties and its kernels. Every input
  * and the output share one format (the kernels do not convert); the

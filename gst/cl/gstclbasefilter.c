@@ -318,9 +318,15 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   priv->uploads = !gst_cl_caps_pass_as (incaps, outcaps);
   if (!gst_cl_core_fits_device (priv->core, &priv->in_info))
     return FALSE;
-  if (klass->set_info && !klass->set_info (self, &priv->in_info,
-          &priv->out_info, &err))
-    goto set_info_failed;
+  if (klass->set_info) {
+    GstVideoInfo in_view, out_view;
+
+    /* frames as the kernels see them (packed 4:2:2 in planes) */
+    gst_cl_video_info_kernel_view (&priv->in_info, &in_view);
+    gst_cl_video_info_kernel_view (&priv->out_info, &out_view);
+    if (!klass->set_info (self, &in_view, &out_view, &err))
+      goto set_info_failed;
+  }
 
   priv->negotiated = TRUE;
   update_passthrough (self);

@@ -21,7 +21,9 @@ G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
 
 /**
  * GstClBaseFilterClass:
- * @set_info: the caps are negotiated; prepare for frames of @in_info
+ * @set_info: the caps are negotiated; prepare for frames of @in_info (as
+ *   the kernels see them: packed 4:2:2 as Y42B, see
+ *   gst_cl_video_info_kernel_view())
  * @is_passthrough: whether the current properties leave frames unchanged;
  *   asked before every frame, after the controlled values are synced
  * @dispatch: enqueue the kernels that compute @out from @in. @in and @out are

@@ -49,6 +49,10 @@ struct _GstClCore
   cl_mem scratch[N_SCRATCH];
   gsize scratch_size[N_SCRATCH];
   GstClStaging staging[N_STAGING];
+  /* the planes of packed 4:2:2 frames as the kernels take them, a
+   * staging's each */
+  cl_mem planar[N_STAGING][3];
+  gsize planar_size[N_STAGING][3];
   GstClBufferFrame tables;      /* gst_cl_core_map_tables()'s */
 };
 
@@ -161,8 +165,15 @@ release_device_state (GstClCore * core)
     core->scratch[i] = NULL;
     core->scratch_size[i] = 0;
   }
-  for (i = 0; i < N_STAGING; i++)
+  for (i = 0; i < N_STAGING; i++) {
     gst_cl_staging_clear (&core->staging[i]);
+    for (guint p = 0; p < 3; p++) {
+      if (core->planar[i][p])
+        clReleaseMemObject (core->planar[i][p]);
+      core->planar[i][p] = NULL;
+      core->planar_size[i][p] = 0;
+    }
+  }
   g_clear_pointer (&core->queue, gst_cl_queue_free);
 }
 
@@ -346,8 +357,7 @@ gst_cl_core_query (GstClCore * core, GstQuery * query)
 {
   return GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
       (gst_cl_handle_context_query (core->element, query, core->ctx) ||
-      gst_cl_cuda_handle_context_query (core->element, query,
-          core->cuda_ctx));
+      gst_cl_cuda_handle_context_query (core->element, query, core->cuda_ctx));
 }
 
 /**
@@ -411,8 +421,7 @@ decide_cuda_allocation (GstClCore * core, GstQuery * query, GstCaps * caps,
   GError *err = NULL;
   guint size = GST_VIDEO_INFO_SIZE (info), min = 0, max = 0;
 
-  pool = gst_cl_cuda_pool_new (core->element, core->ctx, &core->cuda_ctx,
-      &err);
+  pool = gst_cl_cuda_pool_new (core->element, core->ctx, &core->cuda_ctx, &err);
   if (!pool) {
     GST_CL_POST_ERROR (core->element, err);
     g_error_free (err);
@@ -672,6 +681,68 @@ gst_cl_core_caps_fit_device (GstClCore * core, GstCaps * caps)
       gst_cl_core_fits_device (core, &info);
 }
 
+/* The planes of @view (Y42B) in the buffers of staging @slot, grown where
+ * they are too small. */
+static gboolean
+planar_frame (GstClCore * core, guint slot, const GstVideoInfo * view,
+    GstClFrame * frame, GError ** error)
+{
+  cl_int status = CL_SUCCESS;
+
+  gst_cl_frame_set_geometry (frame, view);
+  for (guint p = 0; p < frame->n_planes; p++) {
+    gsize size = gst_cl_plane_size (&frame->planes[p]);
+
+    if (!core->planar[slot][p] || core->planar_size[slot][p] < size) {
+      if (core->planar[slot][p])
+        clReleaseMemObject (core->planar[slot][p]);
+      core->planar[slot][p] =
+          clCreateBuffer (gst_cl_context_get_handle (core->ctx),
+          CL_MEM_READ_WRITE, size, NULL, &status);
+      core->planar_size[slot][p] = status == CL_SUCCESS ? size : 0;
+      if (!gst_cl_result (status, error, "clCreateBuffer (planes)")) {
+        core->planar[slot][p] = NULL;
+        return FALSE;
+      }
+    }
+    frame->planes[p].mem = core->planar[slot][p];
+  }
+  return TRUE;
+}
+
+/* Enqueues the kernel that unpacks the packed 4:2:2 @packed of @info into
+ * @planar's planes, or packs them into it. */
+static gboolean
+convert_packed_422 (GstClCore * core, const GstVideoInfo * info,
+    const GstClPlane * packed, const GstClFrame * planar, gboolean pack,
+    GError ** error)
+{
+  const GstClPlane *y = &planar->planes[0], *u = &planar->planes[1];
+  const GstClPlane *v = &planar->planes[2];
+  gint width = GST_VIDEO_INFO_WIDTH (info), off[3];
+  /* kernels/plane.cl: 4 macropixels a work-item */
+  gsize global[2] = { ((width + 1) / 2 + 3) / 4, packed->height };
+  cl_kernel k;
+
+  gst_cl_format_get_packed_422 (GST_VIDEO_INFO_FORMAT (info), off);
+  k = gst_cl_core_get_kernel (core, gst_cl_kernel_plane, "",
+      pack ? "plane_pack_422" : "plane_unpack_422", error);
+  if (!k)
+    return FALSE;
+  if (pack ? !gst_cl_kernel_set_args (k, error, 8, GST_CL_ARG (y->mem),
+          GST_CL_ARG (y->stride), GST_CL_ARG (u->mem), GST_CL_ARG (u->stride),
+          GST_CL_ARG (v->mem), GST_CL_ARG (v->stride),
+          GST_CL_ARG (packed->mem), GST_CL_ARG (packed->stride)) :
+      !gst_cl_kernel_set_args (k, error, 8, GST_CL_ARG (packed->mem),
+          GST_CL_ARG (packed->stride), GST_CL_ARG (y->mem),
+          GST_CL_ARG (y->stride), GST_CL_ARG (u->mem), GST_CL_ARG (u->stride),
+          GST_CL_ARG (v->mem), GST_CL_ARG (v->stride)))
+    return FALSE;
+  return gst_cl_kernel_set_args_from (k, 8, error, 4, GST_CL_ARG (width),
+      GST_CL_ARG (off[0]), GST_CL_ARG (off[1]), GST_CL_ARG (off[2])) &&
+      gst_cl_kernel_enqueue (core->queue, k, 2, global, NULL, error);
+}
+
 /**
  * gst_cl_core_process:
  * @output: (nullable): the output buffer, writable, or %NULL for none
@@ -685,7 +756,9 @@ gst_cl_core_caps_fit_device (GstClCore * core, GstCaps * caps)
  * One frame pass: in the device's gate, on the calling thread's queue, the
  * output and the inputs on the device (their own memory, in place, or
  * through the core's staging buffers), @run, the output sent on (copied
- * back where it is in host memory), every frame unmapped.
+ * back where it is in host memory), every frame unmapped. Frames of packed
+ * 4:2:2 reach @run as the planes of their kernel view
+ * (gst_cl_video_info_kernel_view()), unpacked before it and packed after.
  *
  * Returns: %TRUE on success
  */
@@ -697,7 +770,10 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
 {
   GstClBufferFrame out, in[GST_CL_CORE_MAX_INPUTS];
   const GstClFrame *frames[GST_CL_CORE_MAX_INPUTS] = { NULL, };
-  gboolean ok, out_mapped = FALSE;
+  GstClFrame planar[N_STAGING];
+  const GstClFrame *out_frame = NULL;
+  gboolean ok, out_mapped = FALSE, out_packed = FALSE;
+  GstVideoInfo view;
   guint i, n_mapped = 0;
 
   g_return_val_if_fail (n_inputs <= GST_CL_CORE_MAX_INPUTS, FALSE);
@@ -716,10 +792,28 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
       continue;
     ok = gst_cl_buffer_frame_map (core->queue, &in[i], in_infos[i],
         inputs[i], GST_MAP_READ | in_flags, &core->staging[1 + i], error);
-    if (ok)
-      frames[i] = &in[i].frame;
+    if (!ok)
+      continue;
+    frames[i] = &in[i].frame;
+    /* a frame still mapped when this fails: unmapped below */
+    if (gst_cl_video_info_kernel_view (in_infos[i], &view)) {
+      frames[i] = &planar[1 + i];
+      ok = planar_frame (core, 1 + i, &view, &planar[1 + i], error) &&
+          convert_packed_422 (core, in_infos[i], &in[i].frame.planes[0],
+          &planar[1 + i], FALSE, error);
+    }
   }
-  ok = ok && run (data, frames, output ? &out.frame : NULL, error) &&
+  if (ok && output) {
+    out_frame = &out.frame;
+    out_packed = gst_cl_video_info_kernel_view (out_info, &view);
+    if (out_packed) {
+      ok = planar_frame (core, 0, &view, &planar[0], error);
+      out_frame = &planar[0];
+    }
+  }
+  ok = ok && run (data, frames, out_frame, error) &&
+      (!out_packed || convert_packed_422 (core, out_info,
+          &out.frame.planes[0], &planar[0], TRUE, error)) &&
       (!output || gst_cl_buffer_frame_finish (core->queue, &out, error));
   if (out_mapped)
     gst_cl_buffer_frame_unmap (core->queue, &out);

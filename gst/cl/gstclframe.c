@@ -41,15 +41,82 @@ ensure_debug_category (void)
 }
 
 /**
+ * gst_cl_format_get_packed_422:
+ * @offsets: (out) (optional): where a macropixel holds its first luma
+ *   sample (the second lies 2 bytes further), U and V
+ *
+ * Returns: whether @format is packed 4:2:2, two pixels in a 4-byte
+ *   macropixel (YUY2, UYVY, YVYU), which kernels take as the planes of
+ *   Y42B (gst_cl_video_info_kernel_view())
+ */
+gboolean
+gst_cl_format_get_packed_422 (GstVideoFormat format, gint offsets[3])
+{
+  static const struct
+  {
+    GstVideoFormat format;
+    gint offsets[3];
+  } packed[] = {
+    {GST_VIDEO_FORMAT_YUY2, {0, 1, 3}},
+    {GST_VIDEO_FORMAT_UYVY, {1, 0, 2}},
+    {GST_VIDEO_FORMAT_YVYU, {0, 3, 1}},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (packed); i++)
+    if (packed[i].format == format) {
+      if (offsets)
+        memcpy (offsets, packed[i].offsets, sizeof (packed[i].offsets));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * gst_cl_video_info_kernel_view:
+ * @view: (out caller-allocates): the format and size of frames of @info as
+ *   the elements' kernels see them
+ *
+ * Kernels take planes of one kind of sample each, or of whole interleaved
+ * pixels (RGBA, NV12's UV): a packed 4:2:2 frame reaches them as the three
+ * planes of Y42B of the same size, luma and the half-width chroma
+ * (gst_cl_core_process() unpacks and packs it). Any other @info is its own
+ * view.
+ *
+ * Returns: %TRUE where the view differs from @info
+ */
+gboolean
+gst_cl_video_info_kernel_view (const GstVideoInfo * info, GstVideoInfo * view)
+{
+  if (!gst_cl_format_get_packed_422 (GST_VIDEO_INFO_FORMAT (info), NULL)) {
+    *view = *info;
+    return FALSE;
+  }
+  gst_video_info_set_interlaced_format (view, GST_VIDEO_FORMAT_Y42B,
+      GST_VIDEO_INFO_INTERLACE_MODE (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info));
+  GST_VIDEO_INFO_PAR_N (view) = GST_VIDEO_INFO_PAR_N (info);
+  GST_VIDEO_INFO_PAR_D (view) = GST_VIDEO_INFO_PAR_D (info);
+  GST_VIDEO_INFO_FPS_N (view) = GST_VIDEO_INFO_FPS_N (info);
+  GST_VIDEO_INFO_FPS_D (view) = GST_VIDEO_INFO_FPS_D (info);
+  view->colorimetry = info->colorimetry;
+  view->chroma_site = info->chroma_site;
+  return TRUE;
+}
+
+/**
  * gst_cl_frame_set_geometry:
  *
  * Fills the size, pixel stride and row stride of every plane of @frame from
  * @info (strides included, so a mapped frame's GstVideoMeta is honoured).
+ * A packed 4:2:2 plane counts its pixels in whole macropixels: a row of an
+ * odd width holds one more.
  */
 void
 gst_cl_frame_set_geometry (GstClFrame * frame, const GstVideoInfo * info)
 {
   const GstVideoFormatInfo *finfo = info->finfo;
+  gboolean packed_422 =
+      gst_cl_format_get_packed_422 (GST_VIDEO_INFO_FORMAT (info), NULL);
   guint p;
 
   frame->n_planes = GST_VIDEO_INFO_N_PLANES (info);
@@ -63,6 +130,8 @@ gst_cl_frame_set_geometry (GstClFrame * frame, const GstVideoInfo * info)
     plane->height = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
     plane->pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
     plane->stride = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
+    if (packed_422)
+      plane->width = GST_ROUND_UP_2 (plane->width);
   }
 }
 

@@ -38,6 +38,12 @@ typedef struct
   GstClPlane planes[GST_VIDEO_MAX_PLANES];
 } GstClFrame;
 
+gboolean gst_cl_format_get_packed_422 (GstVideoFormat format,
+                                       gint offsets[3]);
+
+gboolean gst_cl_video_info_kernel_view (const GstVideoInfo * info,
+                                        GstVideoInfo * view);
+
 void     gst_cl_frame_set_geometry (GstClFrame * frame,
                                     const GstVideoInfo * info);
 
