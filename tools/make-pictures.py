@@ -150,6 +150,14 @@ def main():
                     "clepsilon threshold=20 diameter=9", jpeg)
     save(row([zoom(before, 330, 60, 110, 110, 3),
               zoom(after, 330, 60, 110, 110, 3)]), "clepsilon.png")
+    # the same in a camera's packed 4:2:2, filtered in that format
+    jpeg = "jpegenc quality=12 ! jpegdec ! videoconvert ! " \
+        "video/x-raw,format=YUY2 ! "
+    before = picture(coffee, (600, 400), "I420", "identity", jpeg)
+    after = picture(coffee, (600, 400), "I420",
+                    "clepsilon threshold=20 diameter=9", jpeg)
+    save(row([zoom(before, 330, 60, 110, 110, 3),
+              zoom(after, 330, 60, 110, 110, 3)]), "clepsilon-yuy2.png")
 
     save(row([composite((coffee, 400, 266), (chelsea, 200, 133),
                         "sink_1::alpha=0.7 sink_1::xpos=24 sink_1::ypos=24"),
