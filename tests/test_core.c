@@ -409,6 +409,9 @@ GST_START_TEST (test_program_cache)
   gsize other_len;
 
   g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  /* PoCL's own cache off, which the plugin would otherwise leave the
+   * programs to (test_driver_cache) */
+  g_setenv ("POCL_KERNEL_CACHE", "0", TRUE);
   /* an entry of another program, kept aside for below */
   fail_unless_equals_int (build_in_new_context ("-DCH=2"),
       GST_CL_PROGRAM_COMPILED);
@@ -448,11 +451,56 @@ GST_START_TEST (test_program_cache)
 
   if (old)
     g_setenv ("XDG_CACHE_HOME", old, TRUE);
+  g_unsetenv ("POCL_KERNEL_CACHE");
   g_free (old);
   g_free (file);
   g_free (other);
   g_free (other_contents);
   g_free (dir);
+  g_free (home);
+}
+
+GST_END_TEST;
+
+/* Where the driver keeps its own builds (PoCL), the programs are left to
+ * it: nothing in the plugin's cache, and PoCL's has them. */
+GST_START_TEST (test_driver_cache)
+{
+  gchar *home = g_dir_make_tmp ("clcache-XXXXXX", NULL);
+  gchar *ours = g_build_filename (home, "gstclfilters", NULL);
+  gchar *pocl = g_build_filename (home, "pocl", NULL);
+  gchar *old = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  gchar *old_dir = g_strdup (g_getenv ("POCL_CACHE_DIR"));
+  GstClContext *ctx;
+
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  g_setenv ("POCL_CACHE_DIR", pocl, TRUE);
+  ctx = gst_cl_context_new (-1, NULL);
+  fail_unless (ctx != NULL);
+  if (!gst_cl_context_get_caps (ctx)->driver_cache) {
+    g_print ("test_driver_cache: the device keeps no builds of its own: "
+        "nothing to check\n");
+  } else {
+    fail_unless (gst_cl_program_get (ctx, gst_cl_kernel_boxblur, "-DCH=1",
+            NULL, NULL) != NULL);
+    /* a new context builds it again, from PoCL's cache */
+    fail_unless_equals_int (build_in_new_context ("-DCH=1"),
+        GST_CL_PROGRAM_COMPILED);
+    fail_if (g_file_test (ours, G_FILE_TEST_EXISTS), "%s was written", ours);
+    fail_unless (g_file_test (pocl, G_FILE_TEST_IS_DIR), "PoCL kept nothing "
+        "in %s", pocl);
+  }
+  gst_object_unref (ctx);
+  if (old)
+    g_setenv ("XDG_CACHE_HOME", old, TRUE);
+  if (old_dir)
+    g_setenv ("POCL_CACHE_DIR", old_dir, TRUE);
+  else
+    g_unsetenv ("POCL_CACHE_DIR");
+  g_free (old_dir);
+  g_free (old);
+  g_free (pocl);
+  g_free (ours);
   g_free (home);
 }
 
@@ -1052,6 +1100,7 @@ core_suite (void)
   tcase_add_test (tc, test_device_names_in_docs);
   tcase_add_test (tc, test_device_ranking);
   tcase_add_test (tc, test_program_cache);
+  tcase_add_test (tc, test_driver_cache);
   tcase_add_test (tc, test_build_error);
   tcase_add_test (tc, test_background_build);
   tcase_add_test (tc, test_wrapped_context);

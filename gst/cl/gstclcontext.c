@@ -139,6 +139,7 @@ read_device_caps (cl_device_id device, GstClDeviceCaps * caps, GError ** error)
   cl_bool unified = CL_FALSE;
   cl_int status = CL_SUCCESS;
   gchar *ext = gst_cl_device_read_string (device, CL_DEVICE_EXTENSIONS, error);
+  gchar *version;
 
   if (!ext)
     return FALSE;
@@ -167,6 +168,12 @@ read_device_caps (cl_device_id device, GstClDeviceCaps * caps, GError ** error)
   caps->cuda_import = strstr (ext, "cl_khr_external_memory_opaque_fd") &&
       strstr (ext, "cl_khr_device_uuid");
   g_free (ext);
+  /* PoCL says so in its version ("OpenCL 3.0 PoCL HSTR: ..."), and keeps
+   * what it builds unless told not to */
+  version = gst_cl_device_get_string (device, CL_DEVICE_VERSION);
+  caps->driver_cache = strstr (version, " PoCL") != NULL &&
+      g_strcmp0 (g_getenv ("POCL_KERNEL_CACHE"), "0") != 0;
+  g_free (version);
   return gst_cl_result (status, error, "clGetDeviceInfo");
 }
 

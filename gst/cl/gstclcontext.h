@@ -45,6 +45,11 @@ typedef enum
  * @cuda_import: the device imports memory CUDA exports
  *   (cl_khr_external_memory_opaque_fd) and says which GPU it is
  *   (cl_khr_device_uuid): frames in CUDA memory reach it (gstclcuda.c)
+ * @driver_cache: the driver keeps the programs it builds for later
+ *   processes itself (PoCL's kernel cache, unless POCL_KERNEL_CACHE=0):
+ *   the plugin's disk cache is left out, whose binaries would make PoCL
+ *   compile every kernel of a program (1.8 s against 0.6 for clboxblur's,
+ *   docs/design.md)
  * @wait: how the host waits for the device (see gst_cl_event_wait())
  *
  * What the elements need to know of a device, read once.
@@ -61,6 +66,7 @@ typedef struct
   gboolean nv_ptx;
   gboolean async_copy;
   gboolean cuda_import;
+  gboolean driver_cache;
   GstClWait wait;
 } GstClDeviceCaps;
 

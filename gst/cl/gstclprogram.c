@@ -267,14 +267,63 @@ build_from_source (cl_context context, cl_device_id device,
   return program;
 }
 
+/* Where PoCL keeps the programs it builds (its kernel cache) */
+static gchar *
+pocl_cache_dir (void)
+{
+  const gchar *dir = g_getenv ("POCL_CACHE_DIR");
+  const gchar *xdg = g_getenv ("XDG_CACHE_HOME");
+
+  if (dir && *dir)
+    return g_strdup (dir);
+  if (xdg && g_path_is_absolute (xdg))
+    return g_build_filename (xdg, "pocl", "kcache", NULL);
+  return g_build_filename (g_get_home_dir (), ".cache", "pocl", "kcache", NULL);
+}
+
+/* Builds @source with @options where the driver keeps what it builds
+ * itself: a build it has seen takes it milliseconds. The binaries are not
+ * asked for, which would make it compile every kernel of the program. */
+static cl_program
+program_build_driver_cached (cl_context context, cl_device_id device,
+    const gchar * source, const gchar * options, GstClProgramOrigin * origin,
+    GError ** error)
+{
+  gint64 start = g_get_monotonic_time ();
+  cl_program program = build_from_source (context, device, source, options,
+      error);
+  gdouble seconds = (g_get_monotonic_time () - start) / 1e6;
+  gchar *title, *dir;
+
+  if (!program)
+    return NULL;
+  if (origin)
+    *origin = GST_CL_PROGRAM_COMPILED;
+  /* a build of this long compiled: said where a user looks (GST_DEBUG=2 or
+   * more), as a first build elsewhere is */
+  title = source_title (source);
+  dir = pocl_cache_dir ();
+  if (seconds >= 0.1)
+    GST_INFO ("compiled %s (%s) for this device for the first time, in %.1f "
+        "s: the driver keeps it in %s for later runs", title, *options ?
+        options : "no options", seconds, dir);
+  else
+    GST_DEBUG ("built %s (%s) from the driver's cache in %s in %.3f s",
+        title, *options ? options : "no options", dir, seconds);
+  g_free (dir);
+  g_free (title);
+  return program;
+}
+
 /* Builds @source with @options for @device, loading the binary from the
  * disk cache when a valid entry exists and storing one otherwise; @cache_key
  * identifies the device and driver, @origin (nullable) says where the
- * program came from. */
+ * program came from. Where the driver keeps its own builds
+ * (@driver_cache), it is left to them. */
 static cl_program
 program_build (cl_context context, cl_device_id device,
-    const gchar * cache_key, const gchar * source, const gchar * options,
-    GstClProgramOrigin * origin, GError ** error)
+    const gchar * cache_key, gboolean driver_cache, const gchar * source,
+    const gchar * options, GstClProgramOrigin * origin, GError ** error)
 {
   gchar *path, *title;
   guint8 key[32];
@@ -284,6 +333,9 @@ program_build (cl_context context, cl_device_id device,
   cl_program program = NULL;
 
   ensure_debug_category ();
+  if (driver_cache)
+    return program_build_driver_cached (context, device, source, options,
+        origin, error);
   cache_key_digest (cache_key, source, options, key);
   path = cache_path (key);
   binary = cache_read (path, key, &len);
@@ -396,7 +448,8 @@ build_locked (GstClContext * ctx, const gchar * source, const gchar * options,
   g_mutex_unlock (&table->lock);
   program = program_build (gst_cl_context_get_handle (ctx),
       gst_cl_context_get_device (ctx), gst_cl_context_get_cache_key (ctx),
-      source, options, origin, error);
+      gst_cl_context_get_caps (ctx)->driver_cache, source, options, origin,
+      error);
   GST_DEBUG_OBJECT (ctx, "program \"%s\" ready in %.1f ms", options,
       (g_get_monotonic_time () - start) / 1000.0);
   g_mutex_lock (&table->lock);
@@ -414,8 +467,9 @@ build_locked (GstClContext * ctx, const gchar * source, const gchar * options,
  * @origin: (out) (optional): where the program came from
  *
  * Builds once per (source, options) and context, and once per machine
- * thanks to the disk cache. A program that another thread is building is
- * waited for.
+ * thanks to the disk cache, or to the driver's own where it keeps one
+ * (#GstClDeviceCaps.driver_cache). A program that another thread is
+ * building is waited for.
  *
  * Returns: (transfer none) (nullable): the program, owned by @ctx
  */
