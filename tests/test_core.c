@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cltest.h"
+#include "cllinked.h"
 #include "cl/gstcldevice.h"
 #include "cl/gstclcontext.h"
 #include "cl/gstclcontext-private.h"
@@ -458,6 +459,95 @@ GST_START_TEST (test_program_cache)
   g_free (other_contents);
   g_free (dir);
   g_free (home);
+}
+
+GST_END_TEST;
+
+/* the options of the programs built in the background, from the debug
+ * log */
+static GMutex builds_lock;
+static GPtrArray *builds;
+
+static void
+record_builds (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+  gchar **parts;
+
+  if (g_strcmp0 (gst_debug_category_get_name (category), "clprogram") != 0 ||
+      !text || !g_str_has_suffix (text, "built in the background"))
+    return;
+  parts = g_strsplit (text, "\"", 3);
+  g_mutex_lock (&builds_lock);
+  if (g_strv_length (parts) == 3)
+    g_ptr_array_add (builds, g_strdup (parts[1]));
+  g_mutex_unlock (&builds_lock);
+  g_strfreev (parts);
+}
+
+/* Where upstream already says which caps will come (a capsfilter's
+ * here), a filter builds its programs at READY to PAUSED, in the
+ * background, before any caps or frame reach it. */
+GST_START_TEST (test_prebuild_ahead_of_caps)
+{
+  GError *err = NULL;
+  GstClContext *ctx = gst_cl_context_new (-1, &err);
+  GstContext *context;
+  GstElement *pipeline, *filter;
+  GstPad *sink;
+  GstCaps *caps;
+  gboolean own = FALSE;
+
+  fail_unless (ctx != NULL, "%s", err ? err->message : "");
+  cl_test_register_elements ();
+  builds = g_ptr_array_new_with_free_func (g_free);
+  gst_debug_remove_log_function (gst_debug_log_default);
+  gst_debug_add_log_function (record_builds, NULL, NULL);
+  gst_debug_set_threshold_for_name ("clprogram", GST_LEVEL_DEBUG);
+
+  pipeline = gst_parse_launch ("appsrc ! video/x-raw,format=NV12,"
+      "width=64,height=48,framerate=30/1 ! clepsilon name=f diameter=7 ! "
+      "fakesink", &err);
+  fail_unless (pipeline != NULL, "%s", err ? err->message : "");
+  context = gst_context_new_cl_context (ctx);
+  gst_element_set_context (pipeline, context);
+  gst_context_unref (context);
+  /* no buffer pushed: PAUSED is never reached, no caps ever come */
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  gst_cl_program_wait_builds (ctx);
+  filter = gst_bin_get_by_name (GST_BIN (pipeline), "f");
+  sink = gst_element_get_static_pad (filter, "sink");
+  caps = gst_pad_get_current_caps (sink);
+  fail_unless (caps == NULL, "caps reached the filter");
+
+  /* the core's kernels and clepsilon's own for those caps, built */
+  g_mutex_lock (&builds_lock);
+  fail_unless (builds->len >= 2, "%u programs built ahead", builds->len);
+  for (guint i = 0; i < builds->len; i++) {
+    const gchar *options = g_ptr_array_index (builds, i);
+
+    if (*options) {
+      own = TRUE;
+      fail_unless (gst_cl_program_ready (ctx, gst_cl_kernel_epsilon, options),
+          "clepsilon's \"%s\" is not built", options);
+    } else {
+      fail_unless (gst_cl_program_ready (ctx, gst_cl_kernel_plane, ""));
+    }
+  }
+  g_mutex_unlock (&builds_lock);
+  fail_unless (own, "none of clepsilon's programs was built ahead");
+
+  gst_debug_set_threshold_for_name ("clprogram", GST_LEVEL_ERROR);
+  gst_debug_remove_log_function (record_builds);
+  gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (filter);
+  gst_object_unref (pipeline);
+  g_ptr_array_unref (builds);
+  gst_object_unref (ctx);
 }
 
 GST_END_TEST;
@@ -1101,6 +1191,7 @@ core_suite (void)
   tcase_add_test (tc, test_device_ranking);
   tcase_add_test (tc, test_program_cache);
   tcase_add_test (tc, test_driver_cache);
+  tcase_add_test (tc, test_prebuild_ahead_of_caps);
   tcase_add_test (tc, test_build_error);
   tcase_add_test (tc, test_background_build);
   tcase_add_test (tc, test_wrapped_context);

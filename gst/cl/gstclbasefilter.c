@@ -19,6 +19,8 @@
 #include "gstclgate.h"
 #include "gstclkernel.h"
 #include "gstclkernels.h"
+#include "gstclplan.h"
+#include "gstclprogram.h"
 #include "gstclutils.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
@@ -226,6 +228,71 @@ gst_cl_base_filter_process (GstClBaseFilter * filter, const GstClFrame * in,
   return ok;
 }
 
+/* the caps upstream can give, where they name one format and size: those
+ * the stream will have (a capsfilter's, as a launch line has before the
+ * element) */
+static gboolean
+foreseen_info (GstClBaseFilter * self, GstVideoInfo * info)
+{
+  GstPad *sink = GST_BASE_TRANSFORM_SINK_PAD (self);
+  GstCaps *tmpl = gst_pad_get_pad_template_caps (sink);
+  GstCaps *peer = gst_pad_peer_query_caps (sink, tmpl);
+  const gchar *format = NULL;
+  gint width = 0, height = 0;
+  gboolean one = peer && !gst_caps_is_empty (peer) && !gst_caps_is_any (peer);
+
+  for (guint i = 0; one && i < gst_caps_get_size (peer); i++) {
+    const GstStructure *st = gst_caps_get_structure (peer, i);
+    const gchar *f = gst_structure_get_string (st, "format");
+    gint w = 0, h = 0;
+
+    one = f && gst_structure_get_int (st, "width", &w) &&
+        gst_structure_get_int (st, "height", &h) &&
+        (i == 0 || (g_str_equal (f, format) && w == width && h == height));
+    format = f;
+    width = w;
+    height = h;
+  }
+  if (one) {
+    peer = gst_caps_fixate (peer);
+    one = gst_video_info_from_caps (info, peer);
+  }
+  gst_clear_caps (&peer);
+  gst_caps_unref (tmpl);
+  return one;
+}
+
+/* At READY to PAUSED, where upstream already says what caps will come, the
+ * element prepares for them as set_info() will, its programs building in
+ * the background meanwhile: a source that takes its time to start (a
+ * network camera, a decoder) hides the build, and the first frame waits
+ * for less. The core's own kernels (copies, packed 4:2:2) too. */
+static void
+prebuild (GstClBaseFilter * self)
+{
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  GstClContext *ctx = gst_cl_core_get_context (GET_PRIV (self)->core);
+  GstVideoInfo info, view;
+  GError *err = NULL;
+
+  if (!ctx || !foreseen_info (self, &info))
+    return;
+  GST_DEBUG_OBJECT (self, "building ahead of the caps, for %s %dx%d",
+      gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),
+      GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info));
+  gst_cl_program_ready (ctx, gst_cl_kernel_plane, "");
+  if (!klass->set_info)
+    return;
+  gst_cl_video_info_kernel_view (&info, &view);
+  gst_cl_plan_set_prebuild (GST_ELEMENT (self), TRUE);
+  if (!klass->set_info (self, &view, &view, &err)) {
+    GST_DEBUG_OBJECT (self, "nothing built ahead: %s", err ? err->message :
+        "no reason given");
+    g_clear_error (&err);
+  }
+  gst_cl_plan_set_prebuild (GST_ELEMENT (self), FALSE);
+}
+
 static GstStateChangeReturn
 gst_cl_base_filter_change_state (GstElement * element,
     GstStateChange transition)
@@ -237,9 +304,11 @@ gst_cl_base_filter_change_state (GstElement * element,
   if (transition == GST_STATE_CHANGE_NULL_TO_READY &&
       !gst_cl_core_open (priv->core))
     return GST_STATE_CHANGE_FAILURE;
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
-      !gst_cl_core_start (priv->core))
-    return GST_STATE_CHANGE_FAILURE;
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    if (!gst_cl_core_start (priv->core))
+      return GST_STATE_CHANGE_FAILURE;
+    prebuild (self);
+  }
 
   ret = GST_ELEMENT_CLASS (gst_cl_base_filter_parent_class)->change_state
       (element, transition);

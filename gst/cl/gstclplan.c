@@ -58,6 +58,8 @@ struct _GstClPlanner
   gboolean warned;
   /* the plan the last frame went through */
   const GstClPlan *current;
+  /* gst_cl_plan_set_prebuild()'s: prepare only starts builds */
+  gboolean prebuild;
 
   /* the streaming thread's alone: the programs last found built, so that
    * a frame like the one before asks no more */
@@ -275,6 +277,29 @@ gst_cl_plan_attach (GstElement * element, const gchar * name,
 }
 
 /**
+ * gst_cl_plan_set_prebuild:
+ * @element: an element, with a planner or not
+ *
+ * While @prebuild is %TRUE, gst_cl_plan_prepare() on @element's planner
+ * chooses the plan for caps foreseen before they come, starts building its
+ * programs in the background and returns: the element's set_info() then
+ * runs ahead of the caps (gst_cl_base_filter's READY to PAUSED), and the
+ * first frame waits only for what is left of those builds.
+ */
+void
+gst_cl_plan_set_prebuild (GstElement * element, gboolean prebuild)
+{
+  GstClPlanner *planner = g_object_get_qdata (G_OBJECT (element),
+      planner_quark ());
+
+  if (!planner)
+    return;
+  g_mutex_lock (&planner->lock);
+  planner->prebuild = prebuild;
+  g_mutex_unlock (&planner->lock);
+}
+
+/**
  * gst_cl_plan_query_init:
  * @settings: the element's settings for the frame (or the caps), kept by
  *   the caller as long as @query is used
@@ -443,10 +468,23 @@ gst_cl_plan_prepare (GstClPlanQuery * query, GError ** error)
   GstClPlanner *planner;
   const GstClPlan *plan, *back;
   gchar options[PLAN_OPTIONS_SIZE];
+  gboolean prebuild;
 
   g_return_val_if_fail (query && query->planner, NULL);
 
   planner = query->planner;
+  g_mutex_lock (&planner->lock);
+  prebuild = planner->prebuild;
+  g_mutex_unlock (&planner->lock);
+  /* caps foreseen: the plan's programs start building, whatever its flags,
+   * and nothing else changes */
+  if (prebuild) {
+    query->plan = plan = choose (query);
+    GST_DEBUG_OBJECT (planner->element, "plan %s built ahead of the caps",
+        plan->name);
+    programs_ready (query);
+    return plan;
+  }
   g_mutex_lock (&planner->lock);
   planner->warned = FALSE;
   g_mutex_unlock (&planner->lock);

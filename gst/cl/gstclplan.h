@@ -135,6 +135,9 @@ void              gst_cl_plan_query_init (GstClPlanQuery * query,
 const GstClPlan * gst_cl_plan_prepare (GstClPlanQuery * query,
                                        GError ** error);
 
+void              gst_cl_plan_set_prebuild (GstElement * element,
+                                            gboolean prebuild);
+
 const GstClPlan * gst_cl_plan_select (GstClPlanQuery * query);
 
 void              gst_cl_plan_get_options (const GstClPlanQuery * query,
