@@ -142,22 +142,17 @@ def main():
              [picture(astronaut, (256, 256), "GRAY8", f"clsobel mode={m}")
               for m in ("l1", "l2", "x", "y")]), "clsobel.png")
 
-    # a JPEG of low quality, then clepsilon: its ringing, zoomed 3 times
-    jpeg = "jpegenc quality=12 ! jpegdec ! videoconvert ! " \
-        "video/x-raw,format=NV12 ! "
-    before = picture(coffee, (600, 400), "I420", "identity", jpeg)
-    after = picture(coffee, (600, 400), "I420",
-                    "clepsilon threshold=20 diameter=9", jpeg)
-    save(row([zoom(before, 330, 60, 110, 110, 3),
-              zoom(after, 330, 60, 110, 110, 3)]), "clepsilon.png")
-    # the same in a camera's packed 4:2:2, filtered in that format
-    jpeg = "jpegenc quality=12 ! jpegdec ! videoconvert ! " \
-        "video/x-raw,format=YUY2 ! "
-    before = picture(coffee, (600, 400), "I420", "identity", jpeg)
-    after = picture(coffee, (600, 400), "I420",
-                    "clepsilon threshold=20 diameter=9", jpeg)
-    save(row([zoom(before, 330, 60, 110, 110, 3),
-              zoom(after, 330, 60, 110, 110, 3)]), "clepsilon-yuy2.png")
+    # a JPEG of low quality, then clepsilon: its ringing, zoomed 3 times;
+    # in NV12, and in a camera's packed 4:2:2, filtered in that format
+    for fmt, name in (("NV12", "clepsilon.png"),
+                      ("YUY2", "clepsilon-yuy2.png")):
+        jpeg = "jpegenc quality=12 ! jpegdec ! videoconvert ! " \
+            f"video/x-raw,format={fmt} ! "
+        before = picture(coffee, (600, 400), "I420", "identity", jpeg)
+        after = picture(coffee, (600, 400), "I420",
+                        "clepsilon threshold=20 diameter=9", jpeg)
+        save(row([zoom(before, 330, 60, 110, 110, 3),
+                  zoom(after, 330, 60, 110, 110, 3)]), name)
 
     save(row([composite((coffee, 400, 266), (chelsea, 200, 133),
                         "sink_1::alpha=0.7 sink_1::xpos=24 sink_1::ypos=24"),
