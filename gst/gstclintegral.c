@@ -407,6 +407,23 @@ enqueue_tables (GstClBaseFilter * base, const GstClPlane * luma,
   return ok;
 }
 
+/* The plan for the caps: its program (any frame's) is built ahead of
+ * them where they are foreseen (gst_cl_plan_set_prebuild()), else at the
+ * first frame. */
+static gboolean
+gst_cl_integral_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info, GError ** error)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (base);
+  GstClPlanQuery q;
+
+  if (gst_cl_base_filter_get_variant (base) != GST_CL_VARIANT_OPTIMIZED)
+    return TRUE;
+  gst_cl_plan_query_init (&q, self->planner,
+      gst_cl_base_filter_get_context (base), NULL, 1);
+  return gst_cl_plan_prepare (&q, error) != NULL;
+}
+
 static gboolean
 gst_cl_integral_analyse (GstClBaseFilter * base, const GstClFrame * in,
     GstBuffer * buffer, GError ** error)
@@ -546,6 +563,7 @@ gst_cl_integral_class_init (GstClIntegralClass * klass)
   gst_cl_base_filter_class_add_pad_templates (filter_class,
       GST_VIDEO_CAPS_MAKE (FORMATS));
 
+  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_integral_set_info);
   filter_class->analyse = GST_DEBUG_FUNCPTR (gst_cl_integral_analyse);
 }
 

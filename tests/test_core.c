@@ -492,67 +492,89 @@ record_builds (GstDebugCategory * category, GstDebugLevel level,
   g_strfreev (parts);
 }
 
+/* @filter after a capsfilter of NV12 64x48 and an appsrc that never
+ * pushes, taken to PAUSED (which it never reaches) with a new context:
+ * whether the programs built in the background by then are built, and
+ * @source's among them (any of its options; @options where not NULL) */
+static void
+check_built_ahead (const gchar * filter, const gchar * source,
+    const gchar * options)
+{
+  GError *err = NULL;
+  GstClContext *ctx = gst_cl_context_new (-1, &err);
+  gchar *desc = g_strdup_printf ("appsrc ! video/x-raw,format=NV12,width=64,"
+      "height=48,framerate=30/1 ! %s name=f ! fakesink", filter);
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstContext *context;
+  GstElement *f;
+  GstPad *sink;
+  GstCaps *caps;
+  gboolean own = FALSE;
+  gchar **built;
+
+  fail_unless (ctx != NULL && pipeline != NULL, "%s", err ? err->message : "");
+  g_mutex_lock (&builds_lock);
+  g_ptr_array_set_size (builds, 0);
+  g_mutex_unlock (&builds_lock);
+  context = gst_context_new_cl_context (ctx);
+  gst_element_set_context (pipeline, context);
+  gst_context_unref (context);
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  gst_cl_program_wait_builds (ctx);
+  f = gst_bin_get_by_name (GST_BIN (pipeline), "f");
+  sink = gst_element_get_static_pad (f, "sink");
+  caps = gst_pad_get_current_caps (sink);
+  fail_unless (caps == NULL, "%s: caps reached it", filter);
+
+  /* the core's kernels (no options) and the element's own for those
+   * caps, built; asked outside the lock, as asking may log */
+  g_mutex_lock (&builds_lock);
+  built = g_strdupv ((gchar **) builds->pdata);
+  g_mutex_unlock (&builds_lock);
+  for (guint i = 0; built[i]; i++) {
+    if (!*built[i]) {
+      fail_unless (gst_cl_program_ready (ctx, gst_cl_kernel_plane, ""));
+    } else {
+      fail_unless (gst_cl_program_ready (ctx, source, built[i]),
+          "%s: \"%s\" built ahead is not built", filter, built[i]);
+      own = TRUE;
+    }
+  }
+  /* an element whose program takes no options */
+  if (options && !*options)
+    own = g_strv_length (built) > 0 && gst_cl_program_ready (ctx, source, "");
+  fail_unless (own, "%s: none of its programs was built ahead", filter);
+  g_strfreev (built);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (f);
+  gst_object_unref (pipeline);
+  gst_object_unref (ctx);
+  g_free (desc);
+}
+
 /* Where upstream already says which caps will come (a capsfilter's
  * here), a filter builds its programs at READY to PAUSED, in the
  * background, before any caps or frame reach it. */
 GST_START_TEST (test_prebuild_ahead_of_caps)
 {
-  GError *err = NULL;
-  GstClContext *ctx = gst_cl_context_new (-1, &err);
-  GstContext *context;
-  GstElement *pipeline, *filter;
-  GstPad *sink;
-  GstCaps *caps;
-  gboolean own = FALSE;
-
-  fail_unless (ctx != NULL, "%s", err ? err->message : "");
   cl_test_register_elements ();
-  builds = g_ptr_array_new_with_free_func (g_free);
+  /* NULL-terminated, for g_strdupv () */
+  builds = g_ptr_array_new_null_terminated (4, g_free, TRUE);
   gst_debug_remove_log_function (gst_debug_log_default);
   gst_debug_add_log_function (record_builds, NULL, NULL);
   gst_debug_set_threshold_for_name ("clprogram", GST_LEVEL_DEBUG);
 
-  pipeline = gst_parse_launch ("appsrc ! video/x-raw,format=NV12,"
-      "width=64,height=48,framerate=30/1 ! clepsilon name=f diameter=7 ! "
-      "fakesink", &err);
-  fail_unless (pipeline != NULL, "%s", err ? err->message : "");
-  context = gst_context_new_cl_context (ctx);
-  gst_element_set_context (pipeline, context);
-  gst_context_unref (context);
-  /* no buffer pushed: PAUSED is never reached, no caps ever come */
-  gst_element_set_state (pipeline, GST_STATE_PAUSED);
-  gst_cl_program_wait_builds (ctx);
-  filter = gst_bin_get_by_name (GST_BIN (pipeline), "f");
-  sink = gst_element_get_static_pad (filter, "sink");
-  caps = gst_pad_get_current_caps (sink);
-  fail_unless (caps == NULL, "caps reached the filter");
-
-  /* the core's kernels and clepsilon's own for those caps, built */
-  g_mutex_lock (&builds_lock);
-  fail_unless (builds->len >= 2, "%u programs built ahead", builds->len);
-  for (guint i = 0; i < builds->len; i++) {
-    const gchar *options = g_ptr_array_index (builds, i);
-
-    if (*options) {
-      own = TRUE;
-      fail_unless (gst_cl_program_ready (ctx, gst_cl_kernel_epsilon, options),
-          "clepsilon's \"%s\" is not built", options);
-    } else {
-      fail_unless (gst_cl_program_ready (ctx, gst_cl_kernel_plane, ""));
-    }
-  }
-  g_mutex_unlock (&builds_lock);
-  fail_unless (own, "none of clepsilon's programs was built ahead");
+  check_built_ahead ("clepsilon diameter=7", gst_cl_kernel_epsilon, NULL);
+  check_built_ahead ("clboxblur diameter=5", gst_cl_kernel_boxblur, NULL);
+  check_built_ahead ("clsobel", gst_cl_kernel_sobel, NULL);
+  check_built_ahead ("clintegral", gst_cl_kernel_integral, "");
 
   gst_debug_set_threshold_for_name ("clprogram", GST_LEVEL_ERROR);
   gst_debug_remove_log_function (record_builds);
   gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (sink);
-  gst_object_unref (filter);
-  gst_object_unref (pipeline);
   g_ptr_array_unref (builds);
-  gst_object_unref (ctx);
 }
 
 GST_END_TEST;
