@@ -604,8 +604,11 @@ GST_START_TEST (test_driver_cache)
     fail_unless_equals_int (build_in_new_context ("-DCH=1"),
         GST_CL_PROGRAM_COMPILED);
     fail_if (g_file_test (ours, G_FILE_TEST_EXISTS), "%s was written", ours);
-    fail_unless (g_file_test (pocl, G_FILE_TEST_IS_DIR), "PoCL kept nothing "
-        "in %s", pocl);
+    /* PoCL reads where its cache is once a process: a test in a process
+     * of its own (CK_FORK, the default) sees it move */
+    if (g_strcmp0 (g_getenv ("CK_FORK"), "no") != 0)
+      fail_unless (g_file_test (pocl, G_FILE_TEST_IS_DIR), "PoCL kept "
+          "nothing in %s", pocl);
   }
   gst_object_unref (ctx);
   if (old)

@@ -821,12 +821,14 @@ flip_properties (gpointer data)
 static void
 add_range (GPtrArray * props, gchar * min, gchar * def, gchar * max)
 {
+  gboolean new_max = strcmp (max, min) != 0 && strcmp (max, def) != 0;
+
   g_ptr_array_add (props, min);
   if (strcmp (def, min) != 0)
     g_ptr_array_add (props, def);
   else
     g_free (def);
-  if (strcmp (max, min) != 0 && strcmp (max, def) != 0)
+  if (new_max)
     g_ptr_array_add (props, max);
   else
     g_free (max);
