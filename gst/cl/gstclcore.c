@@ -49,10 +49,6 @@ struct _GstClCore
   cl_mem scratch[N_SCRATCH];
   gsize scratch_size[N_SCRATCH];
   GstClStaging staging[N_STAGING];
-  /* the planes of packed 4:2:2 frames as the kernels take them, a
-   * staging's each */
-  cl_mem planar[N_STAGING][3];
-  gsize planar_size[N_STAGING][3];
   GstClBufferFrame tables;      /* gst_cl_core_map_tables()'s */
 };
 
@@ -165,15 +161,8 @@ release_device_state (GstClCore * core)
     core->scratch[i] = NULL;
     core->scratch_size[i] = 0;
   }
-  for (i = 0; i < N_STAGING; i++) {
+  for (i = 0; i < N_STAGING; i++)
     gst_cl_staging_clear (&core->staging[i]);
-    for (guint p = 0; p < 3; p++) {
-      if (core->planar[i][p])
-        clReleaseMemObject (core->planar[i][p]);
-      core->planar[i][p] = NULL;
-      core->planar_size[i][p] = 0;
-    }
-  }
   g_clear_pointer (&core->queue, gst_cl_queue_free);
 }
 
@@ -552,22 +541,10 @@ cl_mem
 gst_cl_core_get_scratch (GstClCore * core, guint slot, gsize size,
     GError ** error)
 {
-  cl_int status = CL_SUCCESS;
-
   g_return_val_if_fail (slot < N_SCRATCH, NULL);
-  if (core->scratch[slot] && core->scratch_size[slot] >= size)
-    return core->scratch[slot];
-  if (core->scratch[slot])
-    clReleaseMemObject (core->scratch[slot]);
   /* readable from the host: analysing elements read their results back */
-  core->scratch[slot] = clCreateBuffer (gst_cl_context_get_handle (core->ctx),
-      CL_MEM_READ_WRITE, MAX (size, 1), NULL, &status);
-  core->scratch_size[slot] = size;
-  if (!gst_cl_result (status, error, "clCreateBuffer (scratch)")) {
-    core->scratch[slot] = NULL;
-    core->scratch_size[slot] = 0;
-  }
-  return core->scratch[slot];
+  return gst_cl_device_buffer_ensure (core->ctx, &core->scratch[slot],
+      &core->scratch_size[slot], size, "clCreateBuffer (scratch)", error);
 }
 
 /* work-items of kernels/plane.cl for a row: 16 bytes each */
@@ -687,26 +664,16 @@ static gboolean
 planar_frame (GstClCore * core, guint slot, const GstVideoInfo * view,
     GstClFrame * frame, GError ** error)
 {
-  cl_int status = CL_SUCCESS;
+  GstClStaging *st = &core->staging[slot];
 
   gst_cl_frame_set_geometry (frame, view);
-  for (guint p = 0; p < frame->n_planes; p++) {
-    gsize size = gst_cl_plane_size (&frame->planes[p]);
-
-    if (!core->planar[slot][p] || core->planar_size[slot][p] < size) {
-      if (core->planar[slot][p])
-        clReleaseMemObject (core->planar[slot][p]);
-      core->planar[slot][p] =
-          clCreateBuffer (gst_cl_context_get_handle (core->ctx),
-          CL_MEM_READ_WRITE, size, NULL, &status);
-      core->planar_size[slot][p] = status == CL_SUCCESS ? size : 0;
-      if (!gst_cl_result (status, error, "clCreateBuffer (planes)")) {
-        core->planar[slot][p] = NULL;
-        return FALSE;
-      }
-    }
-    frame->planes[p].mem = core->planar[slot][p];
-  }
+  g_return_val_if_fail (frame->n_planes == G_N_ELEMENTS (st->planar), FALSE);
+  for (guint p = 0; p < frame->n_planes; p++)
+    if (!(frame->planes[p].mem = gst_cl_device_buffer_ensure (core->ctx,
+                &st->planar[p], &st->planar_size[p],
+                gst_cl_plane_size (&frame->planes[p]),
+                "clCreateBuffer (planes)", error)))
+      return FALSE;
   return TRUE;
 }
 

@@ -16,7 +16,8 @@ G_BEGIN_DECLS
  * GstClStaging:
  *
  * Device buffers reused from frame to frame where the device cannot use host
- * memory in place.
+ * memory in place, and the planes of a packed 4:2:2 frame as the kernels
+ * take them (gst_cl_core_process()).
  */
 typedef struct _GstClCudaStaging GstClCudaStaging;
 
@@ -35,6 +36,10 @@ typedef struct
 
   /* frames in CUDA memory: OpenCL buffers shared with CUDA (gstclcuda.c) */
   GstClCudaStaging *cuda;
+
+  /* a packed 4:2:2 frame's planes, Y, U and V, on any device */
+  cl_mem planar[3];
+  gsize planar_size[3];
 } GstClStaging;
 
 /**
@@ -106,6 +111,10 @@ void     gst_cl_buffer_frame_unmap (GstClQueue * queue,
                                     GstClBufferFrame * frame);
 
 void     gst_cl_staging_clear (GstClStaging * staging);
+
+cl_mem   gst_cl_device_buffer_ensure (GstClContext * ctx, cl_mem * mem,
+                                      gsize * mem_size, gsize size,
+                                      const gchar * what, GError ** error);
 
 void     gst_cl_buffer_frame_layout (const GstVideoInfo * info,
                                      GstBuffer * buffer, gboolean output,

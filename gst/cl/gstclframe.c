@@ -147,23 +147,39 @@ gst_cl_plane_size (const GstClPlane * plane)
       (gsize) plane->width * plane->pstride;
 }
 
+/**
+ * gst_cl_device_buffer_ensure:
+ * @mem: (inout): a device buffer kept from frame to frame, or %NULL
+ * @mem_size: (inout): its size
+ * @what: names the buffer in an error
+ *
+ * Returns: (transfer none) (nullable): *@mem, made again (readable and
+ *   writable, from the host too) where it holds fewer than @size bytes
+ */
+cl_mem
+gst_cl_device_buffer_ensure (GstClContext * ctx, cl_mem * mem,
+    gsize * mem_size, gsize size, const gchar * what, GError ** error)
+{
+  cl_int status = CL_SUCCESS;
+
+  if (*mem && *mem_size >= size)
+    return *mem;
+  if (*mem)
+    clReleaseMemObject (*mem);
+  *mem = clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE,
+      MAX (size, 1), NULL, &status);
+  *mem_size = status == CL_SUCCESS ? size : 0;
+  if (!gst_cl_result (status, error, what))
+    *mem = NULL;
+  return *mem;
+}
+
 static cl_mem
 ensure_staging (GstClContext * ctx, GstClStaging * staging, guint p,
     gsize size, GError ** error)
 {
-  cl_int status = CL_SUCCESS;
-
-  if (staging->mem[p] && staging->size[p] >= size)
-    return staging->mem[p];
-  if (staging->mem[p])
-    clReleaseMemObject (staging->mem[p]);
-  staging->mem[p] =
-      clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE, size,
-      NULL, &status);
-  staging->size[p] = status == CL_SUCCESS ? size : 0;
-  if (!gst_cl_result (status, error, "clCreateBuffer"))
-    staging->mem[p] = NULL;
-  return staging->mem[p];
+  return gst_cl_device_buffer_ensure (ctx, &staging->mem[p],
+      &staging->size[p], size, "clCreateBuffer", error);
 }
 
 /* @upload: (nullable): set to the copy's event */
@@ -952,4 +968,10 @@ gst_cl_staging_clear (GstClStaging * staging)
   staging->whole = NULL;
   staging->whole_size = 0;
   g_clear_pointer (&staging->cuda, gst_cl_cuda_staging_free);
+  for (p = 0; p < G_N_ELEMENTS (staging->planar); p++) {
+    if (staging->planar[p])
+      clReleaseMemObject (staging->planar[p]);
+    staging->planar[p] = NULL;
+    staging->planar_size[p] = 0;
+  }
 }
