@@ -52,6 +52,9 @@ ensure_debug_category (void)
 gboolean
 gst_cl_format_get_packed_422 (GstVideoFormat format, gint offsets[3])
 {
+  /* listed, not read from GstVideoFormatInfo: GStreamer 1.22 gives VYUY the
+   * component offsets of UYVY (its pack functions know better), so a rule
+   * over the format info would take one for the other */
   static const struct
   {
     GstVideoFormat format;
