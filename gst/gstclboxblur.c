@@ -146,13 +146,17 @@ G_STATIC_ASSERT (WARP_MAX_RADIUS * 4 <= WARP_MAX_BYTES);
 /* the bytes of the build options of the kernels */
 #define OPTIONS_SIZE 96
 
-/* the bytes of a row a work-item of boxblur_band takes, the largest radius
- * it takes (its private sums keep 64 bytes each side) and the rows it
- * slides down */
+/* the bytes of a row a work-item of boxblur_band takes with direct sums,
+ * the most with running sums, the largest radius it takes and the rows it
+ * slides down with direct sums; the diameter from which it takes running
+ * sums; what a work-item costs beyond its bytes, in bytes swept
+ * (bands_split) */
 #define BAND 512
-#define MAX_BAND 2048           /* kernels/boxblur.cl's */
+#define MAX_BAND 8192           /* kernels/boxblur.cl's */
 #define BAND_MAX_RADIUS (MAX_DIAMETER / 2)
 #define BAND_ROWS 32
+#define PREFIX_MIN_DIAMETER 9   /* kernels/boxblur.cl's */
+#define BAND_ITEM_COST 65536.0
 
 /* What the plans are chosen for: the radius, and each plane's pixels. */
 typedef struct
@@ -571,8 +575,51 @@ blur_plane_reference (GstClBaseFilter * base, const GstClPlane * in,
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
 }
 
+/* The bands of a plane of @row_bytes x @height for a window of @span
+ * bytes across (d pixels) and @d rows down, where the running sums take
+ * them (d >= PREFIX_MIN_DIAMETER): each band sweeps span bytes and d rows
+ * beyond those it writes, so the fewer and larger the better, as long as
+ * every compute unit has as much to do. The cost of a split is that of
+ * the waves of work-items the units take, each a band's bytes and its
+ * halo times its rows and those that start its window, plus what a
+ * work-item costs whatever its size; the cheapest is taken (a few dozen
+ * splits tried for a few cores, a thousand for 64). The bands of the
+ * direct sums (smaller windows) keep BAND bytes and BAND_ROWS rows or
+ * more, tuned on their own. */
+static void
+bands_split (gint row_bytes, gint height, gint span, gint d, guint units,
+    gint * band, gint * rows)
+{
+  gdouble best = G_MAXDOUBLE;
+
+  gint fewest = (row_bytes + MAX_BAND - 1) / MAX_BAND;
+
+  units = MAX (units, 1);
+  for (gint nb = fewest; nb <= MAX (fewest, 64); nb++) {
+    gint b = GST_ROUND_UP_16 ((row_bytes + nb - 1) / nb);
+
+    if (nb > 1 && (nb - 1) * b >= row_bytes)
+      break;
+    /* up to four waves of work-items */
+    for (gint nr = 1; nr <= MIN (height, (4 * (gint) units + nb - 1) / nb);
+        nr++) {
+      gint r = (height + nr - 1) / nr;
+      guint items = (guint) nb * (guint) ((height + r - 1) / r);
+      gdouble cost = (gdouble) ((items + units - 1) / units) *
+          ((gdouble) (b + GST_ROUND_UP_16 (span) + 16) * (r + d) +
+          BAND_ITEM_COST);
+
+      if (cost < best) {
+        best = cost;
+        *band = b;
+        *rows = r;
+      }
+    }
+  }
+}
+
 /* One pass down strips of STRIP columns, STRIP_ROWS rows a work-group, or
- * bands of BAND bytes or more, BAND_ROWS rows or more a work-item. */
+ * bands (bands_split). */
 static gboolean
 blur_plane_one_pass (GstClBoxBlur * self, const GstClPlanQuery * q,
     const GstClPlane * in, const GstClPlane * out, gint radius,
@@ -581,24 +628,28 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlanQuery * q,
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   gboolean bands = q->plan->id == PLAN_BANDS;
   guint d = 2 * radius + 1, n = d * d, magic, shift;
-  /* a band sums d - 1 rows and 2 * radius pixels beyond those it writes:
-   * for a larger d, taller and wider bands keep that a fraction of it */
-  gint rows = gst_cl_plan_get_int (q, "run", bands ? MAX (BAND_ROWS,
-          4 * (gint) d) : STRIP_ROWS);
-  gint row_bytes = in->width * in->pstride, n_bands;
-  gint band = CLAMP ((8 * radius * in->pstride + 15) / 16 * 16, BAND,
-      MAX_BAND);
+  gint row_bytes = in->width * in->pstride, span = d * in->pstride;
+  gint rows = BAND_ROWS, band = BAND;
   gint out_w = STRIP - 2 * radius;
   gsize local[2] = { bands ? 1 : STRIP, 1 };
   gsize global[2];
   cl_kernel k;
 
-  /* as many rows and bytes in each work-item, so that the cores end
-   * together */
-  if (bands && in->height > rows)
-    rows = (in->height + in->height / rows - 1) / (in->height / rows);
-  n_bands = (row_bytes + band - 1) / band;
-  band = MAX ((row_bytes + n_bands - 1) / n_bands + 15, 16) / 16 * 16;
+  if (bands && d >= PREFIX_MIN_DIAMETER) {
+    bands_split (row_bytes, in->height, span, d, q->caps->compute_units,
+        &band, &rows);
+  } else if (bands) {
+    gint n_bands = (row_bytes + band - 1) / band;
+
+    /* as many bytes and rows in each work-item, so that the cores end
+     * together */
+    band = MAX ((row_bytes + n_bands - 1) / n_bands + 15, 16) / 16 * 16;
+    if (in->height > rows)
+      rows = (in->height + in->height / rows - 1) / (in->height / rows);
+  } else {
+    rows = STRIP_ROWS;
+  }
+  rows = gst_cl_plan_get_int (q, "run", rows);
 
   global[0] = bands ? (gsize) (row_bytes + band - 1) / band :
       (gsize) (in->width + out_w - 1) / out_w * STRIP;

@@ -301,23 +301,24 @@ boxblur_strip (__global const uchar * restrict src, int src_stride,
 
 /* One pass for CPUs, at any d: a work-item takes a band of `band` bytes of
  * `rows` rows (both more for a larger d, see blur_plane_one_pass) and
- * slides down them keeping the sum of the d bytes around
- * the row for each byte of the band and the radius pixels each side, in
- * private memory (a few KiB, cache-resident). At each row it sums d of
- * those column sums around each byte: up to d = PREFIX_MIN_DIAMETER
- * directly, 16 bytes at a time in vectors; beyond, from a running sum
- * across the row (prefix[k] = the column sums of k's channel up to k), as
- * the difference of two of its values, so that the cost no longer grows
- * with d. Work-items of their own, rather than a work-group summing across
- * in local memory, because a CPU compiler vectorizes across work-items only
- * loops free of inner loops and barriers. The image is read once (the rows
- * leaving the window again, from the cache), written once, with no
- * intermediate in global memory. Column sums outside the image repeat
- * those of its edge pixels. The division is a float product, corrected
- * by the remainder beyond d = 31 (see below); magic and shift are unused. */
-#define MAX_BAND 2048           /* a band's bytes: 512 or more, by 16s */
+ * slides down them keeping the sum of the d bytes around the row for each
+ * byte of the band and the radius pixels each side, in private memory (a
+ * few KiB, cache-resident). At each row it sums d of those column sums
+ * around each byte: below d = PREFIX_MIN_DIAMETER directly, 16 bytes at a
+ * time in vectors; beyond, from a running sum across the row, as the
+ * difference of two of its values, so that the cost no longer grows with d
+ * (band_prefix). Work-items of their own, rather than a work-group summing
+ * across in local memory, because a CPU compiler vectorizes across
+ * work-items only loops free of inner loops and barriers. The image is
+ * read once (the rows leaving the window again, from the cache), written
+ * once, with no intermediate in global memory. Column sums outside the
+ * image repeat those of its edge pixels. The division is a float product,
+ * corrected by the remainder beyond d = 31 (see divide16); magic and shift
+ * are unused. */
+#define MAX_BAND 8192           /* a band's bytes: 512 or more, by 16s */
 #define BAND_PAD 528            /* >= the largest halo and a pixel, 127 * 4 + 4 */
 #define PREFIX_MIN_DIAMETER 9
+#define OUT_LAG 4
 
 #define V16(p) vload16 (0, (p))
 
@@ -361,6 +362,179 @@ carry16 (uint16 v)
 #endif
 }
 
+/* the CH values at px, in every pixel of a vector */
+inline uint16
+pixel16 (const uint * px)
+{
+#if CH == 1
+  return (uint16) (px[0]);
+#elif CH == 2
+  uint2 v = vload2 (0, px);
+
+  return (uint16) (v, v, v, v, v, v, v, v);
+#else
+  uint4 v = vload4 (0, px);
+
+  return (uint16) (v, v, v, v);
+#endif
+}
+
+/* floor ((S + n/2) / n) for S + n/2 in sum, inv = 1/n: floor ((S + n/2 +
+ * 1/2) * inv), where the fraction of the exact quotient lies at least
+ * 1/(2n) > 5e-4 from an integer, and the single-precision reciprocal
+ * (2.5 ulp) and product (0.5 ulp) err by at most 4e-7 of it, under 1e-4
+ * for S + n/2 < 2^18 (d <= 31), which is exact in a float with its half.
+ * Beyond, S + n/2 < 2^24 (d <= 255), exact in a float, and the product
+ * x * inv errs by less than 5e-5 of x / n < 256: truncated, one off at
+ * most, which the remainder x - q * n then corrects. */
+inline uchar16
+divide16 (uint16 sum, uint n, float inv)
+{
+  if (n <= 31 * 31)
+    return convert_uchar16 (convert_uint16 ((convert_float16 (sum) + 0.5f) *
+            inv));
+  else {
+    int16 q = convert_int16 (convert_float16 (sum) * inv);
+    int16 r = as_int16 (sum) - q * (int) n;
+
+    return convert_uchar16 (q + (r < 0) - (r >= (int) n));
+  }
+}
+
+/* the 16 bytes of o at out + p, those before e; aligned: out + p is a
+ * multiple of 16 (vstore16 may store byte by byte, a vector store needs
+ * the alignment, which a band of a 16-byte aligned row keeps) */
+inline void
+store16 (uchar16 o, __global uchar * out, int p, int e, bool aligned)
+{
+  if (p + 16 <= e && aligned)
+    STORE_STREAMING (o, (__global uchar16 *) (out + p));
+  else if (p + 16 <= e)
+    vstore16 (o, 0, out + p);
+  else {
+    uchar tmp[16];
+
+    vstore16 (o, 0, tmp);
+    for (int q = p; q < e; q++)
+      out[q] = tmp[q - p];
+  }
+}
+
+/* c[q] for q in [q0, q1) outside the image, blocks of 16 from q0: the
+ * columns of its edge pixels (a block's byte i is of channel i % CH,
+ * q0 being a multiple of CH) */
+inline void
+fill_edges (uint * c, int q0, int q1, int row_bytes)
+{
+  if (q0 < 0) {
+    uint16 left = pixel16 (c);
+
+    for (int q = q0; q < 0; q += 16) {
+      if (q + 16 <= 0)
+        *(uint16 *) (c + q) = left;
+      else
+        for (int k = q; k < 0; k++)
+          c[k] = c[CH - 1 - (-k - 1) % CH];
+    }
+  }
+  if (q1 > row_bytes) {
+    uint16 right = pixel16 (c + row_bytes - CH);
+
+    for (int q = q1 - 16; q + 16 > row_bytes; q -= 16) {
+      if (q >= row_bytes)
+        *(uint16 *) (c + q) = right;
+      else
+        for (int k = row_bytes; k < q + 16; k++)
+          c[k] = c[row_bytes - CH + (k - row_bytes) % CH];
+    }
+  }
+}
+
+/* c[q] for q in [q0, q1), blocks of 16 from q0: the sums of the d rows
+ * around row y0 of those bytes that lie inside the image */
+inline void
+column_sums (__global const uchar * restrict src, int src_stride,
+    int height, int row_bytes, int radius, int y0, uint * c, int q0, int q1)
+{
+  for (int p = q0; p < q1; p += 16) {
+    if (p >= 0 && p + 16 <= row_bytes) {
+      uint16 v = 0;
+
+      for (int y = y0 - radius; y <= y0 + radius; y++)
+        v += convert_uint16 (vload16 (0, ROW (y) + p));
+      *(uint16 *) (c + p) = v;
+    } else {
+      for (int q = max (p, 0); q < min (p + 16, row_bytes); q++) {
+        uint v = 0;
+
+        for (int y = y0 - radius; y <= y0 + radius; y++)
+          v += ROW (y)[q];
+        c[q] = v;
+      }
+    }
+  }
+}
+
+/* c[q] += add[q] - sub[q] for the bytes of the image of the block at q */
+#define COLUMNS_NEXT(c, q, v, add, sub, row_bytes) \
+  if ((q) >= 0 && (q) + 16 <= (row_bytes)) \
+    *(uint16 *) ((c) + (q)) = (v) + convert_uint16 (vload16 (0, (add) + (q))) - \
+        convert_uint16 (vload16 (0, (sub) + (q))); \
+  else \
+    for (int k_ = max ((q), 0); k_ < min ((q) + 16, (row_bytes)); k_++) \
+      (c)[k_] += (add)[k_] - (sub)[k_]
+
+/* The rows of a band from d = PREFIX_MIN_DIAMETER, in one sweep across
+ * each row: a block of 16 bytes of column sums makes the running sum's
+ * block and the column sums for the next row, and the output block whose
+ * window ended OUT_LAG blocks before is written. The blocks start where
+ * the windows of the output's blocks end (p + halo for p = s, s + 16, ...),
+ * so that of the two running sums an output block needs, the last is a
+ * whole block and the first, span bytes before it, a load across two.
+ * Both are from blocks stored a few blocks before, no longer on their way
+ * to the cache: a load across two stores still on their way waits for
+ * them (at d = 3 to 7 that doubled the time). The running sum may start
+ * anywhere at or before the first byte of the first window (q0): values
+ * before it cancel in the difference. */
+inline void
+band_prefix (__global const uchar * restrict src, int src_stride,
+    __global uchar * restrict dst, int dst_stride, int height, int row_bytes,
+    int radius, int s, int e, int y0, int y1, uint n, uint * cols,
+    uint * sums)
+{
+  int halo = radius * CH, span = 2 * halo + CH;
+  int q0 = s + halo - ((span + 15) & ~15);
+  int q1 = s + halo + ((e - s + 15) & ~15);
+  /* aligned to 64 bytes: q - q0 is a multiple of 16 */
+  uint *c = cols - q0, *run_at = sums - q0;
+  float inv = 1.0f / n;
+
+  column_sums (src, src_stride, height, row_bytes, radius, y0, c, q0, q1);
+
+  for (int y = y0; y < y1; y++) {
+    __global const uchar *add = ROW (y + radius + 1), *sub = ROW (y - radius);
+    __global uchar *out = dst + y * dst_stride;
+    bool aligned = ((ulong) (out + s) & 15) == 0;
+    uint16 carry = 0;
+
+    fill_edges (c, q0, q1, row_bytes);
+    for (int q = q0; q < q1; q += 16) {
+      uint16 v = *(uint16 *) (c + q), block = prefix16 (v);
+      int w = q - 16 * OUT_LAG;
+
+      *(uint16 *) (run_at + q) = block + carry;
+      carry += carry16 (block);
+      COLUMNS_NEXT (c, q, v, add, sub, row_bytes);
+      if (w >= s + halo)
+        store16 (divide16 (*(uint16 *) (run_at + w) - V16 (run_at + w - span) +
+                n / 2, n, inv), out, w - halo, e, aligned);
+    }
+    for (int w = max (q1 - 16 * OUT_LAG, s + halo); w < q1; w += 16)
+      store16 (divide16 (*(uint16 *) (run_at + w) - V16 (run_at + w - span) +
+              n / 2, n, inv), out, w - halo, e, aligned);
+  }
+}
+
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
 boxblur_band (__global const uchar * restrict src, int src_stride,
@@ -371,119 +545,49 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
   uint sums[MAX_BAND + 2 * BAND_PAD + 16] __attribute__ ((aligned (64)));
   int row_bytes = width * CH, halo = radius * CH;
   int s = get_global_id (0) * band, e = min (s + band, row_bytes);
-  /* the running sum across starts a pixel before the window of byte s */
-  bool prefix = 2 * radius + 1 > PREFIX_MIN_DIAMETER;
-  int left = halo + (prefix ? CH : 0);
-  /* the bytes of the image whose columns the strip needs, and where their
+  int y0 = get_global_id (1) * rows, y1 = min (y0 + rows, height);
+  /* the bytes of the image whose columns the band needs, and where their
    * blocks of 16 start: aligned in cols, so that one store writes a block
    * and the next row's load of it forwards from that store */
-  int lo = max (s - left, 0), hi = min (e + halo, row_bytes);
-  int first = s - ((left + 15) & ~15);
-  int y0 = get_global_id (1) * rows, y1 = min (y0 + rows, height);
-  /* floor ((S + n/2) / n) = floor ((S + n/2 + 1/2) * inv): the fraction of
-   * the exact quotient lies at least 1/(2n) > 5e-4 from an integer, and the
-   * single-precision reciprocal (2.5 ulp) and product (0.5 ulp) err by at
-   * most 4e-7 of it, under 1e-4 for S + n/2 < 2^18 (d <= 31), which is
-   * exact in a float with its half. Beyond, S + n/2 < 2^24 (d <= 255),
-   * exact in a float, and the product x * inv errs by less than 5e-5 of
-   * x / n < 256: truncated, one off at most, which the remainder
-   * x - q * n then corrects */
-  bool by_float = n <= 31 * 31;
+  int lo = max (s - halo, 0), hi = min (e + halo, row_bytes);
+  int first = s - ((halo + 15) & ~15);
   float inv = 1.0f / n;
-  /* cols[k] is the column of byte s - BAND_PAD + k, sums[k] likewise */
-  uint *c = cols + BAND_PAD - s, *sum_at = sums + BAND_PAD - s;
+  /* cols[k] is the column of byte s - BAND_PAD + k */
+  uint *c = cols + BAND_PAD - s;
 
   if (s >= row_bytes || y0 >= height)
     return;
-
-  for (int p = first; p < hi; p += 16) {
-    if (p >= 0 && p + 16 <= row_bytes) {
-      uint16 v = 0;
-
-      for (int y = y0 - radius; y <= y0 + radius; y++)
-        v += convert_uint16 (vload16 (0, ROW (y) + p));
-      *(uint16 *) (c + p) = v;
-    } else {
-      for (int q = max (p, lo); q < min (p + 16, hi); q++) {
-        uint v = 0;
-
-        for (int y = y0 - radius; y <= y0 + radius; y++)
-          v += ROW (y)[q];
-        c[q] = v;
-      }
-    }
+  if (2 * radius + 1 >= PREFIX_MIN_DIAMETER) {
+    band_prefix (src, src_stride, dst, dst_stride, height, row_bytes, radius,
+        s, e, y0, y1, n, cols, sums);
+    return;
   }
 
+  column_sums (src, src_stride, height, row_bytes, radius, y0, c, first, hi);
   for (int y = y0; y < y1; y++) {
     __global const uchar *add = ROW (y + radius + 1), *sub = ROW (y - radius);
     __global uchar *out = dst + y * dst_stride;
-    /* vstore16 may store byte by byte; a vector store needs 16-byte
-     * alignment, which a band of a 16-byte aligned row keeps */
     bool aligned = ((ulong) (out + s) & 15) == 0;
 
-    /* the edges' columns, replicated outwards; before the window of the
-     * first byte, none */
+    /* the edges' columns, replicated outwards */
     for (int p = first; p < lo; p++)
-      c[p] = p < s - left ? 0 : c[(p + left) % CH];
+      c[p] = p < s - halo ? 0 : c[(p + halo) % CH];
     for (int p = hi; p < e + halo; p++)
       c[p] = c[row_bytes - CH + (p - row_bytes) % CH];
 
-    if (prefix) {
-      /* sum_at[k]: the column sums of k's channel from first to k, 16
-       * bytes at a time (first and s are multiples of 16 apart) */
-      uint16 carry = 0;
-
-      for (int p = first; p < e + halo; p += 16) {
-        uint16 block = prefix16 (V16 (c + p));
-
-        /* the carry depends on the last carry by one add alone */
-        *(uint16 *) (sum_at + p) = block + carry;
-        carry += carry16 (block);
-      }
-    }
-
     for (int p = s; p < e; p += 16) {
-      uint16 sum = n / 2;
-      uchar16 o;
+      uint16 sum = n / 2 + V16 (c + p + halo);
 
-      if (prefix) {
-        sum += V16 (sum_at + p + halo) - V16 (sum_at + p - halo - CH);
-      } else {
-        sum += V16 (c + p + halo);
-        /* in pairs, to halve the loop's overhead */
-        for (int i = -halo; i < halo; i += 2 * CH)
-          sum += V16 (c + p + i) + V16 (c + p + i + CH);
-      }
-      if (by_float) {
-        o = convert_uchar16 (convert_uint16 ((convert_float16 (sum) + 0.5f) *
-                inv));
-      } else {
-        /* the float quotient is off by at most one: the remainder says */
-        int16 q = convert_int16 (convert_float16 (sum) * inv);
-        int16 r = as_int16 (sum) - q * (int) n;
-
-        o = convert_uchar16 (q + (r < 0) - (r >= (int) n));
-      }
-      if (p + 16 <= e && aligned)
-        STORE_STREAMING (o, (__global uchar16 *) (out + p));
-      else if (p + 16 <= e)
-        vstore16 (o, 0, out + p);
-      else {
-        uchar tmp[16];
-
-        vstore16 (o, 0, tmp);
-        for (int q = p; q < e; q++)
-          out[q] = tmp[q - p];
-      }
+      /* in pairs, to halve the loop's overhead */
+      for (int i = -halo; i < halo; i += 2 * CH)
+        sum += V16 (c + p + i) + V16 (c + p + i + CH);
+      store16 (divide16 (sum, n, inv), out, p, e, aligned);
     }
 
     for (int p = first; p < hi; p += 16) {
-      if (p >= 0 && p + 16 <= row_bytes)
-        *(uint16 *) (c + p) += convert_uint16 (vload16 (0, add + p)) -
-            convert_uint16 (vload16 (0, sub + p));
-      else
-        for (int q = max (p, lo); q < min (p + 16, hi); q++)
-          c[q] += add[q] - sub[q];
+      uint16 v = *(uint16 *) (c + p);
+
+      COLUMNS_NEXT (c, p, v, add, sub, row_bytes);
     }
   }
 }

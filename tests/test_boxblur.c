@@ -158,6 +158,11 @@ GST_START_TEST (test_large_diameters)
    * inside the image: the scan's sums of 8 rows loaded as vectors, with
    * no edge row repeated */
   check_blur (GST_VIDEO_FORMAT_RGBA, 320, 72, 0, 33, "optimized");
+  /* rows wider than a CPU's band with running sums (8192 bytes), so that
+   * windows cross from one band into the next, up to the largest window */
+  check_blur (GST_VIDEO_FORMAT_RGBA, 2100, 23, 13, 101, "optimized");
+  check_blur (GST_VIDEO_FORMAT_RGBA, 2053, 6, 0, 255, "optimized");
+  check_blur (GST_VIDEO_FORMAT_GRAY8, 8300, 9, 3, 63, "optimized");
 }
 
 GST_END_TEST;
