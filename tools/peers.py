@@ -6,6 +6,9 @@
 #   tools/setup.sh && tools/peers.py                  # 1080p and 4K
 #   tools/peers.py --sizes 1920x1080 --rounds 5
 #   tools/peers.py --only clintegral                # one element's rows
+#   tools/peers.py --diameters 3,9,31,101 --devices pocl,intel
+#                         # clboxblur against cv2.blur at each diameter, on
+#                         # each device named as GST_CL_DEVICE names them
 #
 # Peers: OpenCV's functions on the CPU (cv2.blur, cv2.Sobel with the L1
 # magnitude, cv2.integral, cv2.addWeighted), timed on a frame in memory, and
@@ -25,10 +28,12 @@
 # optional: apt-get install python3-opencv gstreamer1.0-opencv (or pip's
 # opencv-python-headless, for the functions alone).
 import argparse
+import glob
 import os
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 
 try:
@@ -49,14 +54,14 @@ class Failed(Exception):
     pass
 
 
-def seconds(desc):
+def seconds(desc, env=None):
     """Wall seconds of gst-launch-1.0 running @desc to its end, in a process
     of its own: a peer that crashes fails its row, not the run (cvsmooth
     crashed on 4K frames inside a Python process)."""
     start = time.perf_counter()
     try:
         res = subprocess.run(["gst-launch-1.0", "-q"] + shlex.split(desc),
-                             capture_output=True, timeout=300)
+                             capture_output=True, timeout=300, env=env)
     except subprocess.TimeoutExpired:
         raise Failed("timed out")
     if res.returncode != 0:
@@ -81,17 +86,18 @@ def pipeline_desc(element, fmt, w, h, second=None):
     return desc
 
 
-def frames_for_a_second(desc, n=20):
+def frames_for_a_second(desc, n=20, env=None):
     """K such that K frames of @desc take about a second, from a first
     run (which also compiles the kernels) and a run of 100 more frames."""
-    seconds(desc(n))
-    per_frame = (seconds(desc(n + 100)) - seconds(desc(n))) / 100
+    seconds(desc(n), env)
+    per_frame = (seconds(desc(n + 100), env) - seconds(desc(n), env)) / 100
     return min(max(100, int(1.0 / max(per_frame, 1e-5))), 5000)
 
 
-def pipeline_ms(desc, frames, n=20):
+def pipeline_ms(desc, frames, n=20, env=None):
     """ms a frame of @desc, the slope over @frames frames."""
-    return 1000 * (seconds(desc(n + frames)) - seconds(desc(n))) / frames
+    return 1000 * (seconds(desc(n + frames), env) -
+                   seconds(desc(n), env)) / frames
 
 
 def function_ms(fn, *args, calls=20):
@@ -155,6 +161,63 @@ def ratio(a, b):
     return f"{b / a:.2f}" if a and b else "-"
 
 
+def device_envs(devices):
+    """An environment for each of @devices (GST_CL_DEVICE's values). Where
+    Intel's CPU runtime is installed in the build (tools/setup.sh), the ICD
+    loader is shown it beside the system's implementations, as
+    docs/devices-and-contexts.md does by hand."""
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    intel = os.path.join(root, "build", "intel-ocl", "vendors")
+    if os.path.isdir(intel) and "OCL_ICD_VENDORS" not in env:
+        folder = tempfile.mkdtemp(prefix="clfilters-vendors-")
+        for icd in (glob.glob("/etc/OpenCL/vendors/*.icd") +
+                    glob.glob(os.path.join(intel, "*.icd"))):
+            os.symlink(icd, os.path.join(folder, os.path.basename(icd)))
+        env["OCL_ICD_VENDORS"] = folder
+    return [(d, dict(env, GST_CL_DEVICE=d)) for d in devices]
+
+
+def diameters_table(args):
+    """clboxblur 1080p RGBA at each diameter on each device, and cv2.blur
+    at the same diameters on an RGBA frame in memory, interleaved; the
+    last row: the largest diameter's time over the smallest's."""
+    w, h = (int(x) for x in args.sizes.split(",")[0].split("x"))
+    ds = [int(d) for d in args.diameters.split(",")]
+    devices = device_envs(args.devices.split(",") if args.devices else
+                          [os.environ.get("GST_CL_DEVICE", "")])
+    rgba = np.random.default_rng(0).integers(0, 256, (h, w, 4), np.uint8)
+    descs = {}
+    for name, env in devices:
+        for d in ds:
+            desc = pipeline_desc(f"clboxblur diameter={d}", "RGBA", w, h)
+            descs[name, d] = (desc, frames_for_a_second(desc, env=env), env)
+    times = {k: [] for k in descs}
+    cv = {d: [] for d in ds}
+    for _ in range(args.rounds):
+        for k, (desc, frames, env) in descs.items():
+            times[k].append(pipeline_ms(desc, frames, env=env))
+        if cv2 is not None:
+            for d in ds:
+                cv[d].append(function_ms(lambda: cv2.blur(
+                    rgba, (d, d), borderType=cv2.BORDER_REPLICATE)))
+    names = [n or "default device" for n, _ in devices]
+    print(f"clboxblur, {w}x{h} RGBA, ms a frame through `videotestsrc "
+          f"pattern=solid-color ! <caps> ! clboxblur diameter=d ! "
+          f"video/x-raw ! fakesink`, the best of {args.rounds}; cv2.blur "
+          f"on RGBA in memory, BORDER_REPLICATE\n")
+    print("| d | " + " | ".join(names) + " | cv2.blur |")
+    print("|---:|" + "---:|" * (len(names) + 1))
+    for d in ds:
+        row = [fmt_ms(best(times[n, d])) for n, _ in devices]
+        print(f"| {d} | " + " | ".join(row) + f" | {fmt_ms(best(cv[d]))} |")
+    last = [ratio(best(times[n, ds[0]]), best(times[n, ds[-1]]))
+            for n, _ in devices]
+    print(f"| d = {ds[-1]} / d = {ds[0]} | " + " | ".join(last) +
+          f" | {ratio(best(cv[ds[0]]), best(cv[ds[-1]]))} |")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="each element against OpenCV and GStreamer peers")
@@ -162,7 +225,15 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", default=None,
                     help="only the rows whose element's name contains this")
+    ap.add_argument("--diameters", default=None,
+                    help="clboxblur at these diameters against cv2.blur "
+                    "(the first size only)")
+    ap.add_argument("--devices", default=None,
+                    help="with --diameters: GST_CL_DEVICE values to compare,"
+                    " e.g. pocl,intel")
     args = ap.parse_args()
+    if args.diameters:
+        return diameters_table(args)
     dev = os.environ.get("GST_CL_DEVICE", "the default device")
     print(f"clfilters on {dev}; OpenCV "
           f"{cv2.__version__ if cv2 else 'not installed'}, "
