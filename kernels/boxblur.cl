@@ -300,8 +300,8 @@ boxblur_strip (__global const uchar * restrict src, int src_stride,
 }
 
 /* One pass for CPUs, at any d: a work-item takes a band of `band` bytes of
- * `rows` rows (both more for a larger d, see blur_plane_one_pass) and
- * slides down them keeping the sum of the d bytes around the row for each
+ * `rows` rows (from d = PREFIX_MIN_DIAMETER as few and as large as the
+ * compute units allow, see bands_split) and slides down them keeping the sum of the d bytes around the row for each
  * byte of the band and the radius pixels each side, in private memory (a
  * few KiB, cache-resident). At each row it sums d of those column sums
  * around each byte: below d = PREFIX_MIN_DIAMETER directly, 16 bytes at a

@@ -180,8 +180,8 @@ def device_envs(devices):
 
 def diameters_table(args):
     """clboxblur 1080p RGBA at each diameter on each device, and cv2.blur
-    at the same diameters on an RGBA frame in memory, interleaved; the
-    last row: the largest diameter's time over the smallest's."""
+    at the same diameters on an RGBA frame in memory, interleaved; beside
+    each time, its ratio to the first diameter's."""
     w, h = (int(x) for x in args.sizes.split(",")[0].split("x"))
     ds = [int(d) for d in args.diameters.split(",")]
     devices = device_envs(args.devices.split(",") if args.devices else
@@ -205,16 +205,17 @@ def diameters_table(args):
     print(f"clboxblur, {w}x{h} RGBA, ms a frame through `videotestsrc "
           f"pattern=solid-color ! <caps> ! clboxblur diameter=d ! "
           f"video/x-raw ! fakesink`, the best of {args.rounds}; cv2.blur "
-          f"on RGBA in memory, BORDER_REPLICATE\n")
-    print("| d | " + " | ".join(names) + " | cv2.blur |")
-    print("|---:|" + "---:|" * (len(names) + 1))
+          f"on RGBA in memory, BORDER_REPLICATE; each beside its time at "
+          f"d = {ds[0]}\n")
+    print("| d | " + " | ".join(f"{n} | / d = {ds[0]}" for n in names) +
+          f" | cv2.blur | / d = {ds[0]} |")
+    print("|---:|" + "---:|---:|" * (len(names) + 1))
     for d in ds:
-        row = [fmt_ms(best(times[n, d])) for n, _ in devices]
-        print(f"| {d} | " + " | ".join(row) + f" | {fmt_ms(best(cv[d]))} |")
-    last = [ratio(best(times[n, ds[0]]), best(times[n, ds[-1]]))
-            for n, _ in devices]
-    print(f"| d = {ds[-1]} / d = {ds[0]} | " + " | ".join(last) +
-          f" | {ratio(best(cv[ds[0]]), best(cv[ds[-1]]))} |")
+        row = [f"{fmt_ms(best(times[n, d]))} | "
+               f"{ratio(best(times[n, ds[0]]), best(times[n, d]))}"
+               for n, _ in devices]
+        print(f"| {d} | " + " | ".join(row) + f" | {fmt_ms(best(cv[d]))} | "
+              f"{ratio(best(cv[ds[0]]), best(cv[d]))} |")
     return 0
 
 
