@@ -657,12 +657,14 @@ blur_plane_one_pass (GstClBoxBlur * self, const GstClPlanQuery * q,
   gst_cl_box_blur_divisor (n, &magic, &shift);
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_boxblur, options,
       q->plan->kernel, error);
-  return k && gst_cl_kernel_set_args (k, error, 11, GST_CL_ARG (in->mem),
+  /* the bands divide by a float product, the strips by magic and shift */
+  return k && gst_cl_kernel_set_args (k, error, 9, GST_CL_ARG (in->mem),
       GST_CL_ARG (in->stride), GST_CL_ARG (out->mem), GST_CL_ARG (out->stride),
       GST_CL_ARG (in->width), GST_CL_ARG (in->height), GST_CL_ARG (radius),
-      GST_CL_ARG (rows), GST_CL_ARG (n), GST_CL_ARG (magic),
-      GST_CL_ARG (shift)) && (!bands ||
-      gst_cl_kernel_set_args_from (k, 11, error, 1, GST_CL_ARG (band))) &&
+      GST_CL_ARG (rows), GST_CL_ARG (n)) && (bands ?
+      gst_cl_kernel_set_args_from (k, 9, error, 1, GST_CL_ARG (band)) :
+      gst_cl_kernel_set_args_from (k, 9, error, 2, GST_CL_ARG (magic),
+          GST_CL_ARG (shift))) &&
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local, error);
 }
 

@@ -313,8 +313,7 @@ boxblur_strip (__global const uchar * restrict src, int src_stride,
  * read once (the rows leaving the window again, from the cache), written
  * once, with no intermediate in global memory. Column sums outside the
  * image repeat those of its edge pixels. The division is a float product,
- * corrected by the remainder beyond d = 31 (see divide16); magic and shift
- * are unused. */
+ * corrected by the remainder beyond d = 31 (see divide16). */
 #define MAX_BAND 8192           /* a band's bytes: 512 or more, by 16s */
 #define BAND_PAD 528            /* >= the largest halo and a pixel, 127 * 4 + 4 */
 #define PREFIX_MIN_DIAMETER 9
@@ -539,7 +538,7 @@ __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
 boxblur_band (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int width, int height,
-    int radius, int rows, uint n, uint magic, uint shift, int band)
+    int radius, int rows, uint n, int band)
 {
   uint cols[MAX_BAND + 2 * BAND_PAD + 16] __attribute__ ((aligned (64)));
   uint sums[MAX_BAND + 2 * BAND_PAD + 16] __attribute__ ((aligned (64)));
