@@ -257,28 +257,23 @@ build_pipeline (gint first_branch, Stream * counters)
   g_string_free (desc, TRUE);
   for (i = 0; i < branches; i++) {
     gchar *name = g_strdup_printf ("sink%d", first_branch + i);
+    gchar *src_name = g_strdup_printf ("src%d", first_branch + i);
     GstElement *sink = gst_bin_get_by_name (GST_BIN (p), name);
+    GstElement *src = gst_bin_get_by_name (GST_BIN (p), src_name);
     GstPad *pad = gst_element_get_static_pad (sink, "sink");
 
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame,
         &counters[i], NULL);
-    if (decode) {
-      gchar *src = g_strdup_printf ("src%d", first_branch + i);
-      GstElement *app = gst_bin_get_by_name (GST_BIN (p), src);
-
-      g_signal_connect (app, "need-data", G_CALLBACK (feed_clip), NULL);
-      gst_object_unref (app);
-      g_free (src);
-    }
+    if (decode)
+      g_signal_connect (src, "need-data", G_CALLBACK (feed_clip), NULL);
     if (stagger) {
-      gchar *src = g_strdup_printf ("src%d", first_branch + i);
-
-      counters[i].src = gst_bin_get_by_name (GST_BIN (p), src);
-      gst_element_set_locked_state (counters[i].src, TRUE);
-      g_free (src);
+      counters[i].src = gst_object_ref (src);
+      gst_element_set_locked_state (src, TRUE);
     }
     gst_object_unref (pad);
+    gst_object_unref (src);
     gst_object_unref (sink);
+    g_free (src_name);
     g_free (name);
   }
   return p;
