@@ -19,6 +19,7 @@
 #include "gstclerror.h"
 #include "gstclmemory.h"
 #include "gstclpool.h"
+#include "gstclunlinked.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_aggregator_debug);
 #define GST_CAT_DEFAULT gst_cl_aggregator_debug
@@ -78,11 +79,8 @@ typedef struct
    * take it. Under the object lock. */
   GstVideoFormat formats[GST_CL_CORE_MAX_INPUTS];
 
-  /* pads left unlinked, whose streams the element ended itself */
-  GMutex unlinked_lock;
-  gboolean watching;            /* PAUSED or PLAYING */
-  GstClockID unlinked_timer;
-  gboolean ended[GST_CL_CORE_MAX_INPUTS];
+  /* pads left unlinked, whose streams the element ends itself */
+  GstClUnlinked *unlinked;
 
   /* reverse playback: the run of output frames being stamped (see
    * restamp_reverse()), under the aggregator's streaming thread */
@@ -545,170 +543,6 @@ gst_cl_aggregator_sink_caps_query (GstAggregator * agg, GstAggregatorPad * pad,
   return TRUE;
 }
 
-/* The sink pads always exist, and GstAggregator waits for data on every
- * pad that has not ended, so an input left unlinked would stall the others
- * for good. Once an input is linked and another has stayed unlinked for a
- * grace period (time for a decodebin's pads to be linked), the element ends
- * the unlinked pad's stream itself: the linked inputs go on without it (the
- * subclass gets no frame for it) and the output ends with them. A stream
- * that arrives on that pad later flushes the end away first. */
-#define UNLINKED_GRACE (500 * GST_MSECOND)
-#define UNLINKED_STREAM "/unlinked-by-clfilters"
-
-/* With priv->unlinked_lock held: a whole empty stream into @pad */
-static void
-end_stream (GstClAggregator * self, GstPad * pad)
-{
-  gchar *stream_id = g_strconcat (GST_ELEMENT_NAME (self), "/",
-      GST_PAD_NAME (pad), UNLINKED_STREAM, NULL);
-  GstSegment segment;
-
-  gst_segment_init (&segment, GST_FORMAT_TIME);
-  gst_pad_send_event (pad, gst_event_new_stream_start (stream_id));
-  gst_pad_send_event (pad, gst_event_new_segment (&segment));
-  gst_pad_send_event (pad, gst_event_new_eos ());
-  g_free (stream_id);
-}
-
-static gboolean
-end_unlinked_pads (GstClock * clock, GstClockTime time, GstClockID id,
-    gpointer user_data)
-{
-  GstClAggregator *self = user_data;
-  GstClAggregatorPrivate *priv = GET_PRIV (self);
-  gboolean linked[GST_CL_CORE_MAX_INPUTS], any = FALSE;
-  guint i;
-
-  g_mutex_lock (&priv->unlinked_lock);
-  for (i = 0; i < priv->n_pads; i++)
-    any |= linked[i] = gst_pad_is_linked (GST_PAD (priv->pads[i]));
-  /* with none linked yet, all may still be: the next link restarts the
-   * grace */
-  for (i = 0; priv->unlinked_timer == id && any && i < priv->n_pads; i++) {
-    GstPad *pad = GST_PAD (priv->pads[i]);
-
-    if (priv->ended[i] || linked[i])
-      continue;
-    GST_INFO_OBJECT (pad, "not linked: ending its stream");
-    priv->ended[i] = TRUE;
-    end_stream (self, pad);
-  }
-  g_mutex_unlock (&priv->unlinked_lock);
-  return TRUE;
-}
-
-/* whether every sink pad is linked */
-static gboolean
-all_linked (GstClAggregatorPrivate * priv)
-{
-  guint i;
-
-  for (i = 0; i < priv->n_pads; i++)
-    if (!gst_pad_is_linked (GST_PAD (priv->pads[i])))
-      return FALSE;
-  return TRUE;
-}
-
-/* With priv->unlinked_lock held: (re)starts the grace where a pad is
- * unlinked. */
-static void
-schedule_unlinked_check (GstClAggregator * self)
-{
-  GstClAggregatorPrivate *priv = GET_PRIV (self);
-  GstClock *clock;
-
-  if (priv->unlinked_timer) {
-    gst_clock_id_unschedule (priv->unlinked_timer);
-    gst_clock_id_unref (priv->unlinked_timer);
-    priv->unlinked_timer = NULL;
-  }
-  if (!priv->watching || all_linked (priv))
-    return;
-  clock = gst_system_clock_obtain ();
-  priv->unlinked_timer = gst_clock_new_single_shot_id (clock,
-      gst_clock_get_time (clock) + UNLINKED_GRACE);
-  gst_clock_id_wait_async (priv->unlinked_timer, end_unlinked_pads,
-      gst_object_ref (self), gst_object_unref);
-  gst_object_unref (clock);
-}
-
-/* "linked" and "unlinked": the grace starts again */
-static void
-pad_linked (GstPad * pad, GstPad * peer, GstClAggregator * self)
-{
-  g_mutex_lock (&GET_PRIV (self)->unlinked_lock);
-  schedule_unlinked_check (self);
-  g_mutex_unlock (&GET_PRIV (self)->unlinked_lock);
-}
-
-/* A flush of @pad, as upstream would send for the seek @seqnum (with
- * @reset_time), or for none (GST_SEQNUM_INVALID) */
-static void
-flush_pad (GstPad * pad, guint32 seqnum, gboolean reset_time)
-{
-  GstEvent *start = gst_event_new_flush_start ();
-  GstEvent *stop = gst_event_new_flush_stop (reset_time);
-
-  if (seqnum != GST_SEQNUM_INVALID) {
-    gst_event_set_seqnum (start, seqnum);
-    gst_event_set_seqnum (stop, seqnum);
-  }
-  gst_pad_send_event (pad, start);
-  gst_pad_send_event (pad, stop);
-}
-
-/* The first event of a stream on a pad whose stream the element ended, in
- * the thread of the upstream that sends it: a flush takes the end away. */
-static GstPadProbeReturn
-stream_after_end (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
-{
-  GstClAggregatorPrivate *priv = GET_PRIV (GST_CL_AGGREGATOR (user_data));
-  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
-  guint i = pad_index (priv, pad);
-  const gchar *stream_id = NULL;
-  gboolean ended;
-
-  if (GST_EVENT_TYPE (event) != GST_EVENT_STREAM_START)
-    return GST_PAD_PROBE_OK;
-  gst_event_parse_stream_start (event, &stream_id);
-  /* the element's own, sent with the lock held */
-  if (stream_id && g_str_has_suffix (stream_id, UNLINKED_STREAM))
-    return GST_PAD_PROBE_OK;
-  g_mutex_lock (&priv->unlinked_lock);
-  ended = priv->ended[i];
-  priv->ended[i] = FALSE;
-  g_mutex_unlock (&priv->unlinked_lock);
-  if (ended) {
-    GST_INFO_OBJECT (pad, "a stream after its end: flushing the end away");
-    flush_pad (pad, GST_SEQNUM_INVALID, FALSE);
-  }
-  return GST_PAD_PROBE_OK;
-}
-
-/* A flushing seek goes upstream of every linked pad and comes back as a
- * flush on it; GstAggregator waits for that flush on every pad, an unlinked
- * one too, which never gets one from upstream. The element gives it one, and
- * ends its stream again where it had. */
-static void
-flush_unlinked_pads (GstClAggregator * self, guint32 seqnum)
-{
-  GstClAggregatorPrivate *priv = GET_PRIV (self);
-  guint i;
-
-  g_mutex_lock (&priv->unlinked_lock);
-  for (i = 0; i < priv->n_pads; i++) {
-    GstPad *pad = GST_PAD (priv->pads[i]);
-
-    if (gst_pad_is_linked (pad))
-      continue;
-    GST_DEBUG_OBJECT (pad, "not linked: flushing it for the seek");
-    flush_pad (pad, seqnum, TRUE);
-    if (priv->ended[i])
-      end_stream (self, pad);
-  }
-  g_mutex_unlock (&priv->unlinked_lock);
-}
-
 static gboolean
 gst_cl_aggregator_src_event (GstAggregator * agg, GstEvent * event)
 {
@@ -723,20 +557,8 @@ gst_cl_aggregator_src_event (GstAggregator * agg, GstEvent * event)
   ok = GST_AGGREGATOR_CLASS (gst_cl_aggregator_parent_class)->src_event (agg,
       event);
   if (ok && seek && (flags & GST_SEEK_FLAG_FLUSH))
-    flush_unlinked_pads (self, seqnum);
+    gst_cl_unlinked_flush (GET_PRIV (self)->unlinked, seqnum);
   return ok;
-}
-
-static void
-watch_unlinked_pads (GstClAggregator * self, gboolean watch)
-{
-  GstClAggregatorPrivate *priv = GET_PRIV (self);
-
-  g_mutex_lock (&priv->unlinked_lock);
-  priv->watching = watch;
-  memset (priv->ended, 0, sizeof (priv->ended));
-  schedule_unlinked_check (self);
-  g_mutex_unlock (&priv->unlinked_lock);
 }
 
 static gboolean
@@ -1003,14 +825,14 @@ gst_cl_aggregator_change_state (GstElement * element, GstStateChange transition)
       !gst_cl_core_start (priv->core))
     return GST_STATE_CHANGE_FAILURE;
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
-    watch_unlinked_pads (self, FALSE);
+    gst_cl_unlinked_watch (priv->unlinked, FALSE);
 
   ret = GST_ELEMENT_CLASS (gst_cl_aggregator_parent_class)->change_state
       (element, transition);
 
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
       ret != GST_STATE_CHANGE_FAILURE)
-    watch_unlinked_pads (self, TRUE);
+    gst_cl_unlinked_watch (priv->unlinked, TRUE);
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
     gst_cl_core_stop (priv->core);
     /* the inputs negotiate again, as GstVideoAggregator forgets their
@@ -1057,7 +879,7 @@ gst_cl_aggregator_finalize (GObject * object)
   GstClAggregatorPrivate *priv = GET_PRIV (GST_CL_AGGREGATOR (object));
 
   gst_cl_core_free (priv->core);
-  g_mutex_clear (&priv->unlinked_lock);
+  gst_cl_unlinked_free (priv->unlinked);
   G_OBJECT_CLASS (gst_cl_aggregator_parent_class)->finalize (object);
 }
 
@@ -1150,13 +972,11 @@ gst_cl_aggregator_constructed (GObject * object)
 
     priv->pads[priv->n_pads++] = GST_CL_AGGREGATOR_PAD (pad);
     gst_element_add_pad (GST_ELEMENT (self), pad);
-    g_signal_connect (pad, "linked", G_CALLBACK (pad_linked), self);
-    g_signal_connect (pad, "unlinked", G_CALLBACK (pad_linked), self);
-    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
-        stream_after_end, self, NULL);
     gst_cl_watch_caps_events (pad);
   }
   g_free (name);
+  priv->unlinked = gst_cl_unlinked_new (GST_ELEMENT (self),
+      (GstPad **) priv->pads, priv->n_pads);
 }
 
 static void
@@ -1166,5 +986,4 @@ gst_cl_aggregator_init (GstClAggregator * self)
 
   priv->core = gst_cl_core_new (GST_ELEMENT (self), PROP_DEVICE_INDEX,
       PROP_VARIANT);
-  g_mutex_init (&priv->unlinked_lock);
 }
