@@ -591,7 +591,6 @@ bands_split (gint row_bytes, gint height, gint span, gint d, guint units,
     gint * band, gint * rows)
 {
   gdouble best = G_MAXDOUBLE;
-
   gint fewest = (row_bytes + MAX_BAND - 1) / MAX_BAND;
 
   units = MAX (units, 1);

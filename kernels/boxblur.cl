@@ -301,9 +301,9 @@ boxblur_strip (__global const uchar * restrict src, int src_stride,
 
 /* One pass for CPUs, at any d: a work-item takes a band of `band` bytes of
  * `rows` rows (from d = PREFIX_MIN_DIAMETER as few and as large as the
- * compute units allow, see bands_split) and slides down them keeping the sum of the d bytes around the row for each
- * byte of the band and the radius pixels each side, in private memory (a
- * few KiB, cache-resident). At each row it sums d of those column sums
+ * compute units allow, see bands_split) and slides down them keeping the
+ * sum of the d bytes around the row for each byte of the band and the
+ * radius pixels each side, in private memory (a few KiB, cache-resident). At each row it sums d of those column sums
  * around each byte: below d = PREFIX_MIN_DIAMETER directly, 16 bytes at a
  * time in vectors; beyond, from a running sum across the row, as the
  * difference of two of its values, so that the cost no longer grows with d
@@ -474,14 +474,19 @@ column_sums (__global const uchar * restrict src, int src_stride,
   }
 }
 
-/* c[q] += add[q] - sub[q] for the bytes of the image of the block at q */
-#define COLUMNS_NEXT(c, q, v, add, sub, row_bytes) \
-  if ((q) >= 0 && (q) + 16 <= (row_bytes)) \
-    *(uint16 *) ((c) + (q)) = (v) + convert_uint16 (vload16 (0, (add) + (q))) - \
-        convert_uint16 (vload16 (0, (sub) + (q))); \
-  else \
-    for (int k_ = max ((q), 0); k_ < min ((q) + 16, (row_bytes)); k_++) \
-      (c)[k_] += (add)[k_] - (sub)[k_]
+/* c[q] += add[q] - sub[q] for the bytes of the image of the block at q,
+ * whose column sums are v */
+inline void
+columns_next (uint * c, int q, uint16 v, __global const uchar * add,
+    __global const uchar * sub, int row_bytes)
+{
+  if (q >= 0 && q + 16 <= row_bytes)
+    *(uint16 *) (c + q) = v + convert_uint16 (vload16 (0, add + q)) -
+        convert_uint16 (vload16 (0, sub + q));
+  else
+    for (int k = max (q, 0); k < min (q + 16, row_bytes); k++)
+      c[k] += add[k] - sub[k];
+}
 
 /* The rows of a band from d = PREFIX_MIN_DIAMETER, in one sweep across
  * each row: a block of 16 bytes of column sums makes the running sum's
@@ -498,7 +503,7 @@ column_sums (__global const uchar * restrict src, int src_stride,
 inline void
 band_prefix (__global const uchar * restrict src, int src_stride,
     __global uchar * restrict dst, int dst_stride, int height, int row_bytes,
-    int radius, int s, int e, int y0, int y1, uint n, uint * cols,
+    int radius, int s, int e, int y0, int y1, uint n, float inv, uint * cols,
     uint * sums)
 {
   int halo = radius * CH, span = 2 * halo + CH;
@@ -506,7 +511,6 @@ band_prefix (__global const uchar * restrict src, int src_stride,
   int q1 = s + halo + ((e - s + 15) & ~15);
   /* aligned to 64 bytes: q - q0 is a multiple of 16 */
   uint *c = cols - q0, *run_at = sums - q0;
-  float inv = 1.0f / n;
 
   column_sums (src, src_stride, height, row_bytes, radius, y0, c, q0, q1);
 
@@ -523,7 +527,7 @@ band_prefix (__global const uchar * restrict src, int src_stride,
 
       *(uint16 *) (run_at + q) = block + carry;
       carry += carry16 (block);
-      COLUMNS_NEXT (c, q, v, add, sub, row_bytes);
+      columns_next (c, q, v, add, sub, row_bytes);
       if (w >= s + halo)
         store16 (divide16 (*(uint16 *) (run_at + w) - V16 (run_at + w - span) +
                 n / 2, n, inv), out, w - halo, e, aligned);
@@ -545,11 +549,13 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
   int row_bytes = width * CH, halo = radius * CH;
   int s = get_global_id (0) * band, e = min (s + band, row_bytes);
   int y0 = get_global_id (1) * rows, y1 = min (y0 + rows, height);
-  /* the bytes of the image whose columns the band needs, and where their
-   * blocks of 16 start: aligned in cols, so that one store writes a block
-   * and the next row's load of it forwards from that store */
-  int lo = max (s - halo, 0), hi = min (e + halo, row_bytes);
+  /* the bytes whose columns the band needs, in blocks of 16 from first
+   * (aligned in cols, so that one store writes a block and the next row's
+   * load of it forwards from that store) up to last; those of the image
+   * up to hi */
   int first = s - ((halo + 15) & ~15);
+  int last = first + ((e + halo - first + 15) & ~15);
+  int hi = min (e + halo, row_bytes);
   float inv = 1.0f / n;
   /* cols[k] is the column of byte s - BAND_PAD + k */
   uint *c = cols + BAND_PAD - s;
@@ -558,7 +564,7 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
     return;
   if (2 * radius + 1 >= PREFIX_MIN_DIAMETER) {
     band_prefix (src, src_stride, dst, dst_stride, height, row_bytes, radius,
-        s, e, y0, y1, n, cols, sums);
+        s, e, y0, y1, n, inv, cols, sums);
     return;
   }
 
@@ -568,11 +574,7 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
     __global uchar *out = dst + y * dst_stride;
     bool aligned = ((ulong) (out + s) & 15) == 0;
 
-    /* the edges' columns, replicated outwards */
-    for (int p = first; p < lo; p++)
-      c[p] = p < s - halo ? 0 : c[(p + halo) % CH];
-    for (int p = hi; p < e + halo; p++)
-      c[p] = c[row_bytes - CH + (p - row_bytes) % CH];
+    fill_edges (c, first, last, row_bytes);
 
     for (int p = s; p < e; p += 16) {
       uint16 sum = n / 2 + V16 (c + p + halo);
@@ -586,7 +588,7 @@ boxblur_band (__global const uchar * restrict src, int src_stride,
     for (int p = first; p < hi; p += 16) {
       uint16 v = *(uint16 *) (c + p);
 
-      COLUMNS_NEXT (c, p, v, add, sub, row_bytes);
+      columns_next (c, p, v, add, sub, row_bytes);
     }
   }
 }
