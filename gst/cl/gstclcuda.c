@@ -324,6 +324,17 @@ struct _GstClCudaStaging
   /* what the host waits for the stream's copies with: it sleeps, where
    * cuStreamSynchronize would spin a core */
   CUevent copied;
+  /* Where the driver lets a CUDA stream wait for a value in memory: an
+   * output's kernels are followed on the OpenCL queue by a write of the
+   * next fence_value into the fence, and the copy out waits for it on the
+   * GPU. The host then waits once for the kernels and the copy out, asleep,
+   * where it would wait for each. */
+  gboolean fenced;
+  Shared fence;
+  guint32 fence_value;
+  /* a release failed: the driver may still hold the buffers, and NVIDIA's
+   * blocks for good freeing them, so they are left to the process */
+  gboolean abandoned;
   /* the OpenCL context they are imported into, and what it can do */
   GstClContext *ctx;
   gboolean checked;
@@ -334,6 +345,8 @@ struct _GstClCudaStaging
 static void
 shared_free (Shared * s)
 {
+  if (s->handle)
+    GST_LOG ("freeing %" G_GSIZE_FORMAT " bytes", s->size);
   if (s->mem)
     clReleaseMemObject (s->mem);
   if (s->ptr) {
@@ -420,6 +433,7 @@ slot_clear (Slot * slot)
   guint p;
 
   if (slot->done) {
+    GST_LOG ("waiting for a slot's commands");
     clWaitForEvents (1, &slot->done);
     clReleaseEvent (slot->done);
   }
@@ -436,8 +450,23 @@ staging_reset (GstClCudaStaging * st)
 {
   guint i;
 
+  if (st->abandoned) {
+    GST_WARNING ("leaving CUDA staging buffers the driver did not take back");
+    for (i = 0; i < N_SLOTS; i++) {
+      if (st->slot[i].done)
+        clReleaseEvent (st->slot[i].done);
+      memset (&st->slot[i], 0, sizeof (st->slot[i]));
+    }
+    memset (&st->fence, 0, sizeof (st->fence));
+    st->stream = NULL;
+    st->copied = NULL;
+    st->abandoned = FALSE;
+  }
   for (i = 0; i < N_SLOTS; i++)
     slot_clear (&st->slot[i]);
+  shared_free (&st->fence);
+  st->fenced = FALSE;
+  st->fence_value = 0;
   if (st->stream && st->cuda_ctx) {
     CUcontext prev;
 
@@ -520,6 +549,9 @@ staging_prepare (GstClCudaStaging * st, GstClContext * ctx,
   st->cuda_ctx = gst_object_ref (cuda_ctx);
   st->ctx = ctx;
   st->checked = TRUE;
+  /* GST_CL_CUDA_FENCE=0: the host waits for the kernels before the copy out */
+  st->fenced = gst_cl_cu.StreamWaitValue32 &&
+      g_strcmp0 (g_getenv ("GST_CL_CUDA_FENCE"), "0") != 0;
   GST_INFO ("frames cross between CUDA device %d and \"%s\" on the device",
       st->ordinal, gst_cl_context_get_device_name (ctx));
   return TRUE;
@@ -587,12 +619,40 @@ cuda_layout (GstBuffer * buffer, GstMemory * mem, const GstVideoInfo * info,
   gst_cl_buffer_frame_layout (info, buffer, output, layout);
 }
 
+/* Waits for the copies recorded with st->copied. Where they wait on the GPU
+ * for @value in the fence, written after the OpenCL command @signalled: the
+ * host naps between looks, and where that command fails, it writes the
+ * fence itself, so that the stream goes on, and fails. */
+static gboolean
+copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
+    GError ** error)
+{
+  gulong nap = 20;
+  CUresult res;
+  cl_int state;
+
+  if (!signalled)
+    return gst_cl_cu_result (gst_cl_cu.EventSynchronize (st->copied), error,
+        "cuEventSynchronize");
+  while ((res = gst_cl_cu.EventQuery (st->copied)) == CUDA_ERROR_NOT_READY) {
+    if (nap == 160 && (state = gst_cl_event_status (signalled)) < 0) {
+      gst_cl_cu.MemsetD32 (st->fence.ptr, value, 1);
+      gst_cl_cu.EventSynchronize (st->copied);
+      return gst_cl_result (state, error, "the kernels before a copy out");
+    }
+    g_usleep (nap);
+    nap = MIN (nap * 2, 160);
+  }
+  return gst_cl_cu_result (res, error, "cuEventQuery");
+}
+
 /* Copies every plane between @mem (mapped at @dev) and @slot, on the
- * staging's stream, and waits for the copies. */
+ * staging's stream, and waits for the copies; with @signalled, once the
+ * fence holds @value. */
 static gboolean
 copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
     CUdeviceptr dev, const GstVideoInfo * layout, gboolean to_slot,
-    GError ** error)
+    cl_event signalled, guint32 value, GError ** error)
 {
   CUcontext prev;
   gboolean ok;
@@ -602,7 +662,9 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
           CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx)),
           error, "cuCtxPushCurrent"))
     return FALSE;
-  ok = TRUE;
+  ok = !signalled || gst_cl_cu_result (gst_cl_cu.StreamWaitValue32 (st->stream,
+          st->fence.ptr, value, CU_STREAM_WAIT_VALUE_GEQ), error,
+      "cuStreamWaitValue32");
   for (p = 0; ok && p < frame->n_planes; p++) {
     const GstClPlane *plane = &frame->planes[p];
     CUDA_MEMCPY2D copy = { 0, };
@@ -622,27 +684,104 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
   if (ok)
     ok = gst_cl_cu_result (gst_cl_cu.EventRecord (st->copied, st->stream),
         error, "cuEventRecord");
-  if (!gst_cl_cu_result (ok ? gst_cl_cu.
-          EventSynchronize (st->copied) : gst_cl_cu.StreamSynchronize (st->
-              stream), ok ? error : NULL, "cuEventSynchronize"))
-    ok = FALSE;
+  if (ok)
+    ok = copies_wait (st, signalled, value, error);
+  else if (signalled) {
+    /* whatever was enqueued goes on */
+    gst_cl_cu.MemsetD32 (st->fence.ptr, value, 1);
+    gst_cl_cu.StreamSynchronize (st->stream);
+  } else
+    gst_cl_cu.StreamSynchronize (st->stream);
   gst_cl_cu.CtxPopCurrent (&prev);
   return ok;
 }
 
+/* The fence, zeroed, for the first output frame; where the stream cannot
+ * wait on it (the driver says so at a first wait, which is already
+ * satisfied), the staging goes without. */
+static gboolean
+fence_ensure (GstClCudaStaging * st, GError ** error)
+{
+  CUcontext prev;
+  CUresult res;
+  gboolean ok;
+
+  if (st->fence.mem)
+    return TRUE;
+  if (!shared_alloc (st, sizeof (guint32), &st->fence, error))
+    return FALSE;
+  ok = gst_cl_cu_result (gst_cl_cu.
+      CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx)), error,
+      "cuCtxPushCurrent");
+  if (ok) {
+    ok = gst_cl_cu_result (gst_cl_cu.MemsetD32 (st->fence.ptr, 0, 1), error,
+        "cuMemsetD32");
+    if (ok) {
+      res = gst_cl_cu.StreamWaitValue32 (st->stream, st->fence.ptr, 0,
+          CU_STREAM_WAIT_VALUE_GEQ);
+      if (res == CUDA_SUCCESS)
+        res = gst_cl_cu.StreamSynchronize (st->stream);
+      if (res != CUDA_SUCCESS) {
+        GST_INFO ("CUDA device %d cannot wait for OpenCL's kernels (%d): the "
+            "host waits", st->ordinal, res);
+        st->fenced = FALSE;
+      }
+    }
+    gst_cl_cu.CtxPopCurrent (&prev);
+  }
+  if (!ok || !st->fenced)
+    shared_free (&st->fence);
+  st->fence_value = 0;
+  return ok;
+}
+
+/* Acquires or releases @slot's buffers for @queue, and the fence with
+ * @fence */
 static gboolean
 enqueue_external (GstClCudaStaging * st, GstClQueue * queue, Slot * slot,
-    gboolean acquire, GError ** error)
+    gboolean fence, gboolean acquire, GError ** error)
 {
-  cl_mem mems[GST_VIDEO_MAX_PLANES];
-  guint p;
+  cl_mem mems[GST_VIDEO_MAX_PLANES + 1];
+  guint p, n = 0;
 
-  for (p = 0; p < slot->n_planes; p++)
-    mems[p] = slot->plane[p].mem;
-  return gst_cl_result ((acquire ? st->acquire : st->release)
-      (gst_cl_queue_get_handle (queue), slot->n_planes, mems, 0, NULL, NULL),
-      error, acquire ? "clEnqueueAcquireExternalMemObjectsKHR" :
-      "clEnqueueReleaseExternalMemObjectsKHR");
+  for (p = 0; slot && p < slot->n_planes; p++)
+    mems[n++] = slot->plane[p].mem;
+  if (fence)
+    mems[n++] = st->fence.mem;
+  if (acquire)
+    return gst_cl_result (st->acquire (gst_cl_queue_get_handle (queue), n,
+            mems, 0, NULL, NULL), error,
+        "clEnqueueAcquireExternalMemObjectsKHR");
+  if (gst_cl_result (st->release (gst_cl_queue_get_handle (queue), n, mems,
+              0, NULL, NULL), error, "clEnqueueReleaseExternalMemObjectsKHR"))
+    return TRUE;
+  st->abandoned = TRUE;
+  return FALSE;
+}
+
+/* After the commands so far on @queue: @value written into the fence,
+ * which is given back to CUDA, and the queue flushed.
+ *
+ * Returns: (transfer full): the write's event, or %NULL on error */
+static cl_event
+fence_signal (GstClCudaStaging * st, GstClQueue * queue, guint32 value,
+    GError ** error)
+{
+  cl_event written = NULL;
+
+  if (!gst_cl_result (clEnqueueFillBuffer (gst_cl_queue_get_handle (queue),
+              st->fence.mem, &value, sizeof (value), 0, sizeof (value), 0,
+              NULL, &written), error, "clEnqueueFillBuffer (a CUDA fence)")) {
+    /* never left acquired: NVIDIA's driver blocks for good freeing it */
+    enqueue_external (st, queue, NULL, TRUE, FALSE, NULL);
+    return NULL;
+  }
+  if (!enqueue_external (st, queue, NULL, TRUE, FALSE, error) ||
+      !gst_cl_queue_flush (queue, error)) {
+    clReleaseEvent (written);
+    return NULL;
+  }
+  return written;
 }
 
 /* @buffer's one GstCudaMemory mapped on the device, or NULL */
@@ -706,16 +845,19 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
     if (!map_cuda (buffer, GST_MAP_READ, &map, error))
       goto failed;
     if (!copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data,
-            &layout, TRUE, error)) {
+            &layout, TRUE, NULL, 0, error)) {
       gst_memory_unmap (mem, &map);
       goto failed;
     }
     gst_memory_unmap (mem, &map);
   } else {
+    if (st->fenced && !fence_ensure (st, error))
+      goto failed;
     frame->cuda_buffer = buffer;
     frame->cuda_info = info;
   }
-  if (!enqueue_external (st, queue, slot, TRUE, error))
+  if (!enqueue_external (st, queue, slot, frame->output && st->fenced, TRUE,
+          error))
     goto failed;
   return TRUE;
 
@@ -742,23 +884,43 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
   GstVideoInfo layout;
   GstMemory *mem;
   GstMapInfo map;
-  cl_event done;
+  cl_event done, signalled = NULL;
+  guint32 value = 0;
   gboolean ok;
 
-  if (!enqueue_external (st, queue, slot, FALSE, error) ||
-      !(done = gst_cl_queue_mark (queue, error)))
+  if (!enqueue_external (st, queue, slot, FALSE, FALSE, error))
     return FALSE;
-  ok = gst_cl_queue_wait (queue, done, error);
-  clReleaseEvent (done);
-  if (!ok)
-    return FALSE;
+  /* released: whatever follows, the next commands on the queue come after
+   * the kernels, and nothing else uses the slot before its next copy out */
   frame->cuda_finished = TRUE;
+  if (st->fenced) {
+    /* never 0, the fence's first value; set before the write is enqueued,
+     * so that no later frame takes a failed frame's value */
+    value = st->fence_value = st->fence_value + 1 ? st->fence_value + 1 : 1;
+    if (!(signalled = fence_signal (st, queue, value, error)))
+      return FALSE;
+  } else {
+    if (!(done = gst_cl_queue_mark (queue, error)))
+      return FALSE;
+    ok = gst_cl_queue_wait (queue, done, error);
+    clReleaseEvent (done);
+    if (!ok)
+      return FALSE;
+  }
   if (!(mem = map_cuda (frame->cuda_buffer, GST_MAP_WRITE, &map, error)))
-    return FALSE;
-  cuda_layout (frame->cuda_buffer, mem, frame->cuda_info, TRUE, &layout);
-  ok = copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data, &layout,
-      FALSE, error);
-  gst_memory_unmap (mem, &map);
+    ok = FALSE;
+  else {
+    cuda_layout (frame->cuda_buffer, mem, frame->cuda_info, TRUE, &layout);
+    ok = copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data,
+        &layout, FALSE, signalled, value, error);
+    gst_memory_unmap (mem, &map);
+  }
+  if (signalled) {
+    /* on an error, the slot is free once the kernels are done */
+    if (!ok)
+      gst_cl_queue_wait (queue, signalled, NULL);
+    clReleaseEvent (signalled);
+  }
   return ok;
 }
 
@@ -782,7 +944,8 @@ gst_cl_cuda_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
   /* an output's commands were waited for by gst_cl_cuda_frame_finish(),
    * unless it failed before */
   if (!frame->output || !frame->cuda_finished) {
-    if (!enqueue_external (st, queue, slot, FALSE, NULL))
+    if (!enqueue_external (st, queue, slot, frame->output && st->fenced &&
+            st->fence.mem, FALSE, NULL))
       GST_WARNING ("could not give CUDA staging buffers back");
     slot->done = gst_cl_queue_mark (queue, NULL);
     if (!slot->done) {

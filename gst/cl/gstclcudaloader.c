@@ -51,11 +51,11 @@ load (void)
     "cuDeviceGetName", "cuCtxPushCurrent_v2", "cuCtxPopCurrent_v2",
     "cuStreamCreate", "cuStreamDestroy_v2", "cuStreamSynchronize",
     "cuEventCreate", "cuEventDestroy_v2", "cuEventRecord",
-    "cuEventSynchronize",
+    "cuEventSynchronize", "cuEventQuery",
     "cuMemcpy2DAsync_v2", "cuMemCreate", "cuMemRelease",
     "cuMemAddressReserve", "cuMemAddressFree", "cuMemMap", "cuMemUnmap",
     "cuMemSetAccess", "cuMemExportToShareableHandle",
-    "cuMemGetAllocationGranularity", "cuGetErrorName",
+    "cuMemGetAllocationGranularity", "cuMemsetD32_v2", "cuGetErrorName",
   };
   static const gchar *gst_names[] = {
     "gst_cuda_context_get_handle", "gst_cuda_buffer_pool_new",
@@ -64,7 +64,8 @@ load (void)
   };
   GModule *driver, *lib;
 
-  G_STATIC_ASSERT (sizeof (cu_names) / sizeof (cu_names[0]) ==
+  /* every entry point but the last, which may be missing */
+  G_STATIC_ASSERT (sizeof (cu_names) / sizeof (cu_names[0]) + 1 ==
       sizeof (gst_cl_cu) / sizeof (gpointer));
   G_STATIC_ASSERT (sizeof (gst_names) / sizeof (gst_names[0]) ==
       sizeof (gst_cl_gstcuda) / sizeof (gpointer));
@@ -90,6 +91,9 @@ load (void)
     g_module_close (driver);
     return FALSE;
   }
+  if (!g_module_symbol (driver, "cuStreamWaitValue32_v2",
+          (gpointer *) & gst_cl_cu.StreamWaitValue32))
+    gst_cl_cu.StreamWaitValue32 = NULL;
   lib = g_module_open ("libgstcuda-1.0.so.0", G_MODULE_BIND_LAZY |
       G_MODULE_BIND_LOCAL);
   if (!lib) {

@@ -35,6 +35,8 @@ typedef struct CUevent_st *CUevent;
 #define CU_STREAM_NON_BLOCKING 0x1
 #define CU_EVENT_BLOCKING_SYNC 0x1
 #define CU_EVENT_DISABLE_TIMING 0x2
+#define CUDA_ERROR_NOT_READY 600
+#define CU_STREAM_WAIT_VALUE_GEQ 0x0
 #define CU_MEMORYTYPE_DEVICE 2
 #define CU_MEM_ALLOCATION_TYPE_PINNED 1
 #define CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 1
@@ -103,6 +105,7 @@ typedef struct
   CUresult (*EventDestroy) (CUevent event);
   CUresult (*EventRecord) (CUevent event, CUstream stream);
   CUresult (*EventSynchronize) (CUevent event);
+  CUresult (*EventQuery) (CUevent event);
   CUresult (*Memcpy2DAsync) (const CUDA_MEMCPY2D * copy, CUstream stream);
   CUresult (*MemCreate) (CUmemGenericAllocationHandle * handle, gsize size,
       const CUmemAllocationProp * prop, guint64 flags);
@@ -119,7 +122,11 @@ typedef struct
       CUmemGenericAllocationHandle alloc, gint type, guint64 flags);
   CUresult (*MemGetAllocationGranularity) (gsize * granularity,
       const CUmemAllocationProp * prop, gint option);
+  CUresult (*MemsetD32) (CUdeviceptr ptr, guint value, gsize count);
   CUresult (*GetErrorName) (CUresult error, const gchar ** name);
+  /* where the driver has it (CUDA 11.7 on), else NULL */
+  CUresult (*StreamWaitValue32) (CUstream stream, CUdeviceptr addr,
+      guint32 value, guint flags);
 } GstClCudaDriver;
 
 /* ---- GStreamer's CUDA library, as much of gst/cuda as is used --------- */
