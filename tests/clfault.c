@@ -41,6 +41,11 @@ static char fail_names[256];
 static size_t hold_min_bytes;
 static unsigned hold_ms;
 static long live[CLFAULT_N_KINDS];
+/* clfault_fail_fills(): the fills' events, which say they failed */
+static int fail_fills;
+#define MAX_DOOMED 256
+static cl_event doomed[MAX_DOOMED];
+static unsigned n_doomed;
 
 /* each call's entry point and the address it returns to, its call site */
 #define MAX_RECORDED (1 << 16)
@@ -285,6 +290,8 @@ clfault_reset (unsigned long n)
   fail_names[0] = '\0';
   hold_min_bytes = 0;
   hold_ms = 0;
+  fail_fills = 0;
+  n_doomed = 0;
   pthread_mutex_unlock (&lock);
 }
 
@@ -303,6 +310,27 @@ clfault_hold_writes (size_t min_bytes, unsigned ms)
   hold_min_bytes = min_bytes;
   hold_ms = ms;
   pthread_mutex_unlock (&lock);
+}
+
+void
+clfault_fail_fills (void)
+{
+  pthread_mutex_lock (&lock);
+  fail_fills = 1;
+  pthread_mutex_unlock (&lock);
+}
+
+static int
+is_doomed (cl_event event)
+{
+  unsigned i;
+  int found = 0;
+
+  pthread_mutex_lock (&lock);
+  for (i = 0; i < n_doomed && !found; i++)
+    found = doomed[i] == event;
+  pthread_mutex_unlock (&lock);
+  return found;
 }
 
 unsigned long
@@ -595,9 +623,15 @@ cl_int
 clGetEventInfo (cl_event event, cl_event_info param_name, size_t size,
     void *value, size_t *size_ret)
 {
+  cl_int status;
+
   REAL (clGetEventInfo);
   FAIL_STATUS (clGetEventInfo, CL_OUT_OF_RESOURCES);
-  return CALL (event, param_name, size, value, size_ret);
+  status = CALL (event, param_name, size, value, size_ret);
+  if (status == CL_SUCCESS && param_name == CL_EVENT_COMMAND_EXECUTION_STATUS
+      && value && size >= sizeof (cl_int) && is_doomed (event))
+    *(cl_int *) value = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  return status;
 }
 
 cl_int
@@ -712,8 +746,24 @@ clEnqueueFillBuffer (cl_command_queue queue, cl_mem buffer,
 {
   cl_int status;
 
+  int fail_later;
+
   REAL (clEnqueueFillBuffer);
   FAIL_STATUS (clEnqueueFillBuffer, CL_OUT_OF_RESOURCES);
+  pthread_mutex_lock (&lock);
+  fail_later = fail_fills && event && n_doomed < MAX_DOOMED;
+  pthread_mutex_unlock (&lock);
+  if (fail_later) {
+    /* it writes nothing: a marker takes its place */
+    status = ((__typeof__ (clEnqueueMarkerWithWaitList) *)
+        real ("clEnqueueMarkerWithWaitList")) (queue, n_wait, wait, event);
+    COUNT_EVENT (status, event);
+    pthread_mutex_lock (&lock);
+    if (status == CL_SUCCESS && n_doomed < MAX_DOOMED)
+      doomed[n_doomed++] = *event;
+    pthread_mutex_unlock (&lock);
+    return status;
+  }
   status = CALL (queue, buffer, pattern, pattern_size, offset, size,
       n_wait, wait, event);
   COUNT_EVENT (status, event);
@@ -898,4 +948,59 @@ clEnqueueBarrierWithWaitList (cl_command_queue queue, cl_uint n_wait,
   status = CALL (queue, n_wait, wait, event);
   COUNT_EVENT (status, event);
   return status;
+}
+
+/* The entry points of extensions, which the plugin looks up at run time:
+ * those it calls for every frame are counted, timed and failed as the
+ * others are. */
+
+#include <CL/cl_ext.h>
+
+static clEnqueueAcquireExternalMemObjectsKHR_fn real_acquire;
+static clEnqueueReleaseExternalMemObjectsKHR_fn real_release;
+
+#define EXTERNAL_MEM_WRAPPER(fn, real_ext, NAME) \
+static cl_int CL_API_CALL \
+fn (cl_command_queue queue, cl_uint n, const cl_mem * mems, cl_uint n_wait, \
+    const cl_event * wait, cl_event * event) \
+{ \
+  static int slot = -2; \
+  __auto_type real_fn = real_ext; \
+  cl_int status; \
+  if (slot == -2) \
+    slot = tally_slot (NAME); \
+  status = fault_check (NAME, CL_OUT_OF_RESOURCES, \
+      __builtin_return_address (0)); \
+  if (status != CL_SUCCESS) \
+    return status; \
+  status = CALL (queue, n, mems, n_wait, wait, event); \
+  COUNT_EVENT (status, event); \
+  return status; \
+}
+
+EXTERNAL_MEM_WRAPPER (acquire_external, real_acquire,
+    "clEnqueueAcquireExternalMemObjectsKHR");
+EXTERNAL_MEM_WRAPPER (release_external, real_release,
+    "clEnqueueReleaseExternalMemObjectsKHR");
+
+void *
+clGetExtensionFunctionAddressForPlatform (cl_platform_id platform,
+    const char *name)
+{
+  static __typeof__ (clGetExtensionFunctionAddressForPlatform) * real_fn;
+  void *fn;
+
+  if (!real_fn)
+    real_fn = (__typeof__ (real_fn))
+        real ("clGetExtensionFunctionAddressForPlatform");
+  fn = real_fn (platform, name);
+  if (fn && strcmp (name, "clEnqueueAcquireExternalMemObjectsKHR") == 0) {
+    real_acquire = (clEnqueueAcquireExternalMemObjectsKHR_fn) fn;
+    return (void *) acquire_external;
+  }
+  if (fn && strcmp (name, "clEnqueueReleaseExternalMemObjectsKHR") == 0) {
+    real_release = (clEnqueueReleaseExternalMemObjectsKHR_fn) fn;
+    return (void *) release_external;
+  }
+  return fn;
 }

@@ -83,8 +83,7 @@ check_same_frames (GPtrArray * got, GPtrArray * want, const gchar * what)
     fail_unless (gst_video_frame_map (&g, &ginfo,
             gst_sample_get_buffer (g_ptr_array_index (got, i)), GST_MAP_READ));
     fail_unless (gst_video_frame_map (&w, &winfo,
-            gst_sample_get_buffer (g_ptr_array_index (want, i)),
-            GST_MAP_READ));
+            gst_sample_get_buffer (g_ptr_array_index (want, i)), GST_MAP_READ));
     fail_unless (GST_VIDEO_FRAME_FORMAT (&g) == GST_VIDEO_FRAME_FORMAT (&w)
         && GST_VIDEO_FRAME_WIDTH (&g) == GST_VIDEO_FRAME_WIDTH (&w) &&
         GST_VIDEO_FRAME_HEIGHT (&g) == GST_VIDEO_FRAME_HEIGHT (&w),
@@ -270,47 +269,94 @@ GST_START_TEST (test_seeks_and_state_changes)
 
 GST_END_TEST;
 
-/* With the OpenCL fault injector preloaded (tests/clfault.c), the import of
- * CUDA memory fails: an error that says so, no crash, no hang. */
+/* @desc to its end: the error it posts, else NULL at EOS; it must end
+ * within 30 s and go to NULL */
+static gchar *
+run_to_end (const gchar * desc)
+{
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *message = NULL;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s: neither an error nor EOS in 30 s", desc);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    message = g_strdup (err->message);
+    g_error_free (err);
+  }
+  gst_message_unref (msg);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_NULL) ==
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  return message;
+}
+
+/* With the OpenCL fault injector preloaded (tests/clfault.c), each call
+ * that brings a frame between CUDA and OpenCL fails in turn: the import of
+ * CUDA memory, the acquires and releases, the write of the fence a copy
+ * out waits for on the GPU. Each ends in an error that names it, never a
+ * crash or a hang. Then the fence's write fails on the device. */
 GST_START_TEST (test_import_failure)
 {
+  static const struct
+  {
+    const gchar *call, *named;
+  } calls[] = {
+    {"clCreateBufferWithProperties", "CUDA"},
+    {"clEnqueueAcquireExternalMemObjectsKHR",
+        "clEnqueueAcquireExternalMemObjectsKHR"},
+    {"clEnqueueReleaseExternalMemObjectsKHR",
+        "clEnqueueReleaseExternalMemObjectsKHR"},
+    {"clEnqueueFillBuffer", "fence"},
+  };
   void (*fail_names) (const char *) = dlsym (RTLD_DEFAULT,
       "clfault_fail_names");
+  void (*fail_fills) (void) = dlsym (RTLD_DEFAULT, "clfault_fail_fills");
   void (*reset) (unsigned long) = dlsym (RTLD_DEFAULT, "clfault_reset");
   gchar *path = clip_path (0);
   gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! "
-      "nvh264dec ! " CUDA " ! clepsilon threshold=20 ! fakesink", path);
-  GstElement *pipeline;
-  GstBus *bus;
-  GstMessage *msg;
-  GError *err = NULL;
+      "nvh264dec ! " CUDA " ! clepsilon threshold=20 ! " CUDA " ! fakesink",
+      path);
+  gchar *message;
+  guint i;
 
-  if (!fail_names || !reset) {
+  if (!fail_names || !fail_fills || !reset) {
     GST_WARNING ("skipped: the OpenCL fault injector is not preloaded");
     g_printerr ("test_import_failure: skipped, no fault injector preloaded\n");
     g_free (desc);
     g_free (path);
     return;
   }
+  for (i = 0; i < G_N_ELEMENTS (calls); i++) {
+    reset (0);
+    fail_names (calls[i].call);
+    message = run_to_end (desc);
+    reset (0);
+    fail_unless (message != NULL, "a failing %s gave no error", calls[i].call);
+    g_printerr ("test_import_failure: %s: %s\n", calls[i].call, message);
+    fail_unless (strstr (message, calls[i].named) != NULL,
+        "the error does not say what failed: %s", message);
+    g_free (message);
+  }
+
+  /* the fence's write fails on the device, after it was enqueued: the copy
+   * out waiting for it must not wait for good (where the driver lets a copy
+   * out wait for one; else the frames go on, the host waiting) */
   reset (0);
-  fail_names ("clCreateBufferWithProperties");
-  pipeline = gst_parse_launch (desc, NULL);
-  bus = gst_element_get_bus (pipeline);
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
-      "a failed import gave no error");
-  gst_message_parse_error (msg, &err, NULL);
-  g_printerr ("test_import_failure: %s\n", err->message);
-  fail_unless (strstr (err->message, "CUDA") != NULL,
-      "the error does not say what failed: %s", err->message);
-  g_error_free (err);
-  gst_message_unref (msg);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  fail_names ("");
-  gst_object_unref (bus);
-  gst_object_unref (pipeline);
+  fail_fills ();
+  message = run_to_end (desc);
+  reset (0);
+  g_printerr ("test_import_failure: a fence's write failing on the device: "
+      "%s\n", message ? message : "EOS (no fence used)");
+  fail_unless (!message || strstr (message, "kernels") != NULL,
+      "the error does not say what failed: %s", message);
+  g_free (message);
   g_free (desc);
   g_free (path);
 }
