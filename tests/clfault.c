@@ -531,7 +531,27 @@ RETAIN_RELEASE (clReleaseMemObject, cl_mem, CLFAULT_MEM, -1);
 RETAIN_RELEASE (clReleaseProgram, cl_program, CLFAULT_PROGRAM, -1);
 RETAIN_RELEASE (clReleaseKernel, cl_kernel, CLFAULT_KERNEL, -1);
 RETAIN_RELEASE (clRetainEvent, cl_event, CLFAULT_EVENT, 1);
-RETAIN_RELEASE (clReleaseEvent, cl_event, CLFAULT_EVENT, -1);
+
+cl_int
+clReleaseEvent (cl_event event)
+{
+  cl_int status;
+  unsigned i;
+
+  REAL (clReleaseEvent);
+  /* a failed fill's event no more: its handle may come back for another */
+  if (__atomic_load_n (&n_doomed, __ATOMIC_RELAXED)) {
+    pthread_mutex_lock (&lock);
+    for (i = 0; i < n_doomed; i++)
+      if (doomed[i] == event)
+        doomed[i--] = doomed[--n_doomed];
+    pthread_mutex_unlock (&lock);
+  }
+  status = CALL (event);
+  if (status == CL_SUCCESS)
+    count_live (CLFAULT_EVENT, -1);
+  return status;
+}
 
 /* Calls that return a status */
 
@@ -628,8 +648,10 @@ clGetEventInfo (cl_event event, cl_event_info param_name, size_t size,
   REAL (clGetEventInfo);
   FAIL_STATUS (clGetEventInfo, CL_OUT_OF_RESOURCES);
   status = CALL (event, param_name, size, value, size_ret);
+  /* a failed fill ends, as a command does, once the commands before it */
   if (status == CL_SUCCESS && param_name == CL_EVENT_COMMAND_EXECUTION_STATUS
-      && value && size >= sizeof (cl_int) && is_doomed (event))
+      && value && size >= sizeof (cl_int)
+      && *(cl_int *) value == CL_COMPLETE && is_doomed (event))
     *(cl_int *) value = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   return status;
 }
@@ -993,14 +1015,18 @@ clGetExtensionFunctionAddressForPlatform (cl_platform_id platform,
   if (!real_fn)
     real_fn = (__typeof__ (real_fn))
         real ("clGetExtensionFunctionAddressForPlatform");
+  /* the first platform's only: another's goes to its own driver, uncounted */
   fn = real_fn (platform, name);
-  if (fn && strcmp (name, "clEnqueueAcquireExternalMemObjectsKHR") == 0) {
+  pthread_mutex_lock (&lock);
+  if (fn && strcmp (name, "clEnqueueAcquireExternalMemObjectsKHR") == 0 &&
+      (!real_acquire || (void *) real_acquire == fn)) {
     real_acquire = (clEnqueueAcquireExternalMemObjectsKHR_fn) fn;
-    return (void *) acquire_external;
-  }
-  if (fn && strcmp (name, "clEnqueueReleaseExternalMemObjectsKHR") == 0) {
+    fn = (void *) acquire_external;
+  } else if (fn && strcmp (name, "clEnqueueReleaseExternalMemObjectsKHR") == 0
+      && (!real_release || (void *) real_release == fn)) {
     real_release = (clEnqueueReleaseExternalMemObjectsKHR_fn) fn;
-    return (void *) release_external;
+    fn = (void *) release_external;
   }
+  pthread_mutex_unlock (&lock);
   return fn;
 }

@@ -565,6 +565,11 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame, GError ** error)
   Slot *slot = NULL;
   guint i, p;
 
+  if (st->abandoned) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "the OpenCL driver did not give CUDA staging buffers back");
+    return NULL;
+  }
   for (i = 0; i < N_SLOTS && !slot; i++) {
     Slot *s = &st->slot[(st->next + i) % N_SLOTS];
 
@@ -603,6 +608,21 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame, GError ** error)
   return slot;
 }
 
+/* The commands on @queue so far become the last to use @slot: it is used
+ * again once they are done. */
+static void
+slot_done_here (GstClQueue * queue, Slot * slot)
+{
+  if (slot->done)
+    clReleaseEvent (slot->done);
+  slot->done = gst_cl_queue_mark (queue, NULL);
+  if (!slot->done) {
+    GST_WARNING ("no marker: waiting for the queue");
+    gst_cl_queue_finish (queue, NULL);
+  }
+  gst_cl_queue_flush (queue, NULL);
+}
+
 /* ---- frames ------------------------------------------------------------- */
 
 /* the planes of @mem as @info lays them: its own layout, or its buffer's
@@ -617,6 +637,17 @@ cuda_layout (GstBuffer * buffer, GstMemory * mem, const GstVideoInfo * info,
   memcpy (layout->offset, own->offset, sizeof (layout->offset));
   memcpy (layout->stride, own->stride, sizeof (layout->stride));
   gst_cl_buffer_frame_layout (info, buffer, output, layout);
+}
+
+/* @value written into the fence from the host, done before this returns:
+ * the memset runs on the legacy stream, in no order with the staging's,
+ * which may wait for it; the context's current */
+static CUresult
+fence_write (GstClCudaStaging * st, guint32 value)
+{
+  CUresult res = gst_cl_cu.MemsetD32 (st->fence.ptr, value, 1);
+
+  return res == CUDA_SUCCESS ? gst_cl_cu.StreamSynchronize (NULL) : res;
 }
 
 /* Waits for the copies recorded with st->copied. Where they wait on the GPU
@@ -636,7 +667,7 @@ copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
         "cuEventSynchronize");
   while ((res = gst_cl_cu.EventQuery (st->copied)) == CUDA_ERROR_NOT_READY) {
     if (nap == 160 && (state = gst_cl_event_status (signalled)) < 0) {
-      gst_cl_cu.MemsetD32 (st->fence.ptr, value, 1);
+      fence_write (st, value);
       gst_cl_cu.EventSynchronize (st->copied);
       return gst_cl_result (state, error, "the kernels before a copy out");
     }
@@ -688,7 +719,7 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
     ok = copies_wait (st, signalled, value, error);
   else if (signalled) {
     /* whatever was enqueued goes on */
-    gst_cl_cu.MemsetD32 (st->fence.ptr, value, 1);
+    fence_write (st, value);
     gst_cl_cu.StreamSynchronize (st->stream);
   } else
     gst_cl_cu.StreamSynchronize (st->stream);
@@ -714,8 +745,7 @@ fence_ensure (GstClCudaStaging * st, GError ** error)
       CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx)), error,
       "cuCtxPushCurrent");
   if (ok) {
-    ok = gst_cl_cu_result (gst_cl_cu.MemsetD32 (st->fence.ptr, 0, 1), error,
-        "cuMemsetD32");
+    ok = gst_cl_cu_result (fence_write (st, 0), error, "cuMemsetD32");
     if (ok) {
       res = gst_cl_cu.StreamWaitValue32 (st->stream, st->fence.ptr, 0,
           CU_STREAM_WAIT_VALUE_GEQ);
@@ -897,11 +927,15 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
     /* never 0, the fence's first value; set before the write is enqueued,
      * so that no later frame takes a failed frame's value */
     value = st->fence_value = st->fence_value + 1 ? st->fence_value + 1 : 1;
-    if (!(signalled = fence_signal (st, queue, value, error)))
+    if (!(signalled = fence_signal (st, queue, value, error))) {
+      slot_done_here (queue, slot);
       return FALSE;
+    }
   } else {
-    if (!(done = gst_cl_queue_mark (queue, error)))
+    if (!(done = gst_cl_queue_mark (queue, error))) {
+      slot_done_here (queue, slot);
       return FALSE;
+    }
     ok = gst_cl_queue_wait (queue, done, error);
     clReleaseEvent (done);
     if (!ok)
@@ -918,7 +952,7 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
   if (signalled) {
     /* on an error, the slot is free once the kernels are done */
     if (!ok)
-      gst_cl_queue_wait (queue, signalled, NULL);
+      slot_done_here (queue, slot);
     clReleaseEvent (signalled);
   }
   return ok;
@@ -938,21 +972,13 @@ gst_cl_cuda_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
 
   if (!slot)
     return;
-  if (slot->done)
-    clReleaseEvent (slot->done);
-  slot->done = NULL;
   /* an output's commands were waited for by gst_cl_cuda_frame_finish(),
-   * unless it failed before */
+   * or marked where it failed after the release, unless it failed before */
   if (!frame->output || !frame->cuda_finished) {
     if (!enqueue_external (st, queue, slot, frame->output && st->fenced &&
             st->fence.mem, FALSE, NULL))
       GST_WARNING ("could not give CUDA staging buffers back");
-    slot->done = gst_cl_queue_mark (queue, NULL);
-    if (!slot->done) {
-      GST_WARNING ("no marker: waiting for the queue");
-      gst_cl_queue_finish (queue, NULL);
-    }
-    gst_cl_queue_flush (queue, NULL);
+    slot_done_here (queue, slot);
   }
   slot->busy = FALSE;
   frame->cuda = NULL;
