@@ -9,7 +9,9 @@
  * second of warm-up the program counts, over the measured seconds, the
  * frames that reach each sink and, live, those that reach it after their
  * time to be shown. It prints one Markdown table row: frames/s in all, per
- * stream, the streams that kept their full rate, CPU time per frame and,
+ * stream, the streams that kept their full rate, CPU time per frame, the
+ * part of it the streaming threads spent from the source's (or decoder's)
+ * caps to the sink (the element's own, where no queue comes between) and,
  * where nvidia-smi is there, how busy each GPU was.
  *
  *   clfilters-streams --branches 32                      # not live
@@ -36,6 +38,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static gint branches = 8, pipelines = 1, processes = 1, width = 1920,
@@ -115,17 +118,43 @@ typedef struct
   GstClock *clock;
   /* --stagger: the source, kept from playing until its turn */
   GstElement *src;
+  /* the streaming thread's CPU time as the frame last left the source's
+   * caps, that thread, and the CPU nanoseconds from there to the sink */
+  gint64 in_ns;
+  GThread *in_thread;
+  gint64 element_ns;
 } Stream;
 
 typedef struct
 {
   gint frames, late, full_streams, min_frames, max_frames, streams;
-  /* startup: from the start to every stream's first frame */
-  gdouble cpu_seconds, elapsed, startup;
+  /* startup: from the start to every stream's first frame; element: the
+   * CPU seconds from the source's caps to the sink */
+  gdouble cpu_seconds, elapsed, startup, element_seconds;
 } Result;
 
 static GstElement **pipeline;
 static Stream *streams;
+
+static gint64
+thread_cpu_ns (void)
+{
+  struct timespec t;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec * G_GINT64_CONSTANT (1000000000) + t.tv_nsec;
+}
+
+/* a frame leaves the source's caps for the element */
+static GstPadProbeReturn
+frame_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Stream *s = data;
+
+  s->in_thread = g_thread_self ();
+  s->in_ns = thread_cpu_ns ();
+  return GST_PAD_PROBE_OK;
+}
 
 static GstPadProbeReturn
 count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer data)
@@ -148,6 +177,11 @@ count_frame (GstPad * pad, GstPadProbeInfo * info, gpointer data)
       g_atomic_int_inc (&s->late);
     gst_event_unref (event);
   }
+  /* the element's time, where it ran in the thread that took the frame in
+   * (not after a queue) */
+  if (s->in_thread == g_thread_self ())
+    __atomic_add_fetch (&s->element_ns, thread_cpu_ns () - s->in_ns,
+        __ATOMIC_RELAXED);
   g_atomic_int_inc (&s->frames);
   return GST_PAD_PROBE_OK;
 }
@@ -166,7 +200,8 @@ decode_source (gint i, gint dev)
   gboolean cuda = g_strcmp0 (memory, "system") != 0;
   gchar *res = g_strdup_printf ("appsrc name=src%d format=bytes "
       "caps=video/x-%s,stream-format=byte-stream ! %sparse ! %s ! "
-      "video/x-raw%s", i, codec, codec, dec, cuda ? "(memory:CUDAMemory)" : "");
+      "capsfilter name=in%d caps=\"video/x-raw%s\"", i, codec, codec, dec, i,
+      cuda ? "(memory:CUDAMemory)" : "");
 
   g_free (dec);
   return res;
@@ -202,9 +237,9 @@ branch_description (gint i)
     src = decode_source (i, index);
   else
     src = g_strdup_printf ("videotestsrc name=src%d pattern=%s is-live=%d ! "
-        "video/x-raw,format=%s,width=%d,height=%d,framerate=%d/1", i,
-        pattern ? pattern : "solid-color", live, format ? format : "NV12",
-        width, height, fps);
+        "capsfilter name=in%d caps=\"video/x-raw,format=%s,width=%d,"
+        "height=%d,framerate=%d/1\"", i, pattern ? pattern : "solid-color",
+        live, i, format ? format : "NV12", width, height, fps);
   desc = g_strdup_printf ("%s ! %s%s ! %s ! fakesink name=sink%d sync=%d "
       "qos=%d async=%d%s", src, cl, dev ? dev : "", out, i, live,
       live && !no_qos, !stagger, deadline ? deadline : "");
@@ -260,12 +295,20 @@ build_pipeline (gint first_branch, Stream * counters)
   for (i = 0; i < branches; i++) {
     gchar *name = g_strdup_printf ("sink%d", first_branch + i);
     gchar *src_name = g_strdup_printf ("src%d", first_branch + i);
+    gchar *in_name = g_strdup_printf ("in%d", first_branch + i);
     GstElement *sink = gst_bin_get_by_name (GST_BIN (p), name);
     GstElement *src = gst_bin_get_by_name (GST_BIN (p), src_name);
+    GstElement *in = gst_bin_get_by_name (GST_BIN (p), in_name);
     GstPad *pad = gst_element_get_static_pad (sink, "sink");
+    GstPad *in_pad = gst_element_get_static_pad (in, "src");
 
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame,
         &counters[i], NULL);
+    gst_pad_add_probe (in_pad, GST_PAD_PROBE_TYPE_BUFFER, frame_in,
+        &counters[i], NULL);
+    gst_object_unref (in_pad);
+    gst_object_unref (in);
+    g_free (in_name);
     if (decode)
       g_signal_connect (src, "need-data", G_CALLBACK (feed_clip), NULL);
     if (stagger) {
@@ -303,15 +346,20 @@ bus_error (GstBus * bus, GstMessage * msg, gpointer loop)
   return TRUE;
 }
 
-static void
+/* the frames and late frames of each stream so far; returns the CPU
+ * seconds of all from the source's caps to the sink */
+static gdouble
 snapshot (gint * frames, gint * late)
 {
+  gint64 ns = 0;
   gint i;
 
   for (i = 0; i < pipelines * branches; i++) {
     frames[i] = g_atomic_int_get (&streams[i].frames);
     late[i] = g_atomic_int_get (&streams[i].late);
+    ns += __atomic_load_n (&streams[i].element_ns, __ATOMIC_RELAXED);
   }
+  return ns / 1e9;
 }
 
 static void
@@ -386,7 +434,7 @@ run_branches (gint first_branch)
   gint n_streams = pipelines * branches;
   gint *f0 = g_new0 (gint, n_streams), *l0 = g_new0 (gint, n_streams);
   gint *f1 = g_new0 (gint, n_streams), *l1 = g_new0 (gint, n_streams);
-  gdouble t0, c0;
+  gdouble t0, c0, e0;
   Result r = { 0, };
   gint i;
 
@@ -400,11 +448,11 @@ run_branches (gint first_branch)
 
   r.startup = wait_every_stream (n_streams, 120);
   wait_seconds (warmup);
-  snapshot (f0, l0);
+  e0 = snapshot (f0, l0);
   t0 = g_get_monotonic_time () / 1e6;
   c0 = cpu_seconds ();
   wait_seconds (seconds);
-  snapshot (f1, l1);
+  r.element_seconds = snapshot (f1, l1) - e0;
   r.elapsed = g_get_monotonic_time () / 1e6 - t0;
   r.cpu_seconds = cpu_seconds () - c0;
 
@@ -517,10 +565,11 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
     g_print
         ("| element | processes x branches | live | seconds | frames/s, all "
         "| frames/s a stream, min / mean / max | streams at full rate "
-        "| late frames | CPU ms a frame | GPU busy |\n"
-        "|---|---|---|---:|---:|---|---:|---:|---:|---|\n");
+        "| late frames | CPU ms a frame | of it, source's caps to sink "
+        "| GPU busy |\n"
+        "|---|---|---|---:|---:|---|---:|---:|---:|---:|---|\n");
   g_print ("| %s%s%s%s%s | %d x %d%s | %s | %.1f | %.0f | %.1f / %.1f / %.1f "
-      "| %s | %s | %.3f | %s |\n",
+      "| %s | %s | %.3f | %.3f | %s |\n",
       element_desc ? element_desc : "clepsilon threshold=20",
       source ? source : "", devices ? (decode ? " (decoders on GPU " :
           " (device-index ") : "", devices ? devices : "",
@@ -529,7 +578,9 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
       stagger ? "yes, staggered" : live ? "yes" : "no", r->elapsed,
       r->frames / r->elapsed, r->min_frames / r->elapsed, per_stream,
       r->max_frames / r->elapsed, live ? full : "-", live ? late : "-",
-      r->frames ? 1000.0 * r->cpu_seconds / r->frames : 0.0, gpu ? gpu : "-");
+      r->frames ? 1000.0 * r->cpu_seconds / r->frames : 0.0,
+      r->frames ? 1000.0 * r->element_seconds / r->frames : 0.0,
+      gpu ? gpu : "-");
   g_free (full);
   g_free (late);
   g_free (per_process);
@@ -598,6 +649,7 @@ main (int argc, char **argv)
       total.min_frames = MIN (total.min_frames, r.min_frames);
       total.max_frames = MAX (total.max_frames, r.max_frames);
       total.cpu_seconds += r.cpu_seconds;
+      total.element_seconds += r.element_seconds;
       total.elapsed = MAX (total.elapsed, r.elapsed);
       total.startup = MAX (total.startup, r.startup);
     }
