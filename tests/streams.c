@@ -135,6 +135,8 @@ typedef struct
 
 static GstElement **pipeline;
 static Stream *streams;
+/* the measurement is over: the pipelines are being stopped */
+static gint stopping;
 
 static gint64
 thread_cpu_ns (void)
@@ -339,6 +341,9 @@ bus_error (GstBus * bus, GstMessage * msg, gpointer loop)
 {
   GError *err = NULL;
 
+  /* measured already: a decoder stopped as it negotiates says so */
+  if (g_atomic_int_get (&stopping))
+    return TRUE;
   gst_message_parse_error (msg, &err, NULL);
   g_printerr ("error from %s: %s\n", GST_OBJECT_NAME (msg->src), err->message);
   g_clear_error (&err);
@@ -469,6 +474,7 @@ run_branches (gint first_branch)
     if (live && late == 0 && n >= (gint) (fps * r.elapsed) - 1)
       r.full_streams++;
   }
+  g_atomic_int_set (&stopping, 1);
   for (i = 0; i < pipelines; i++) {
     gst_element_set_state (pipeline[i], GST_STATE_NULL);
     gst_object_unref (pipeline[i]);
