@@ -435,7 +435,7 @@ clCreateBuffer (cl_context context, cl_mem_flags flags, size_t size,
   return obj;
 }
 
-/* OpenCL 3.0's, which imports CUDA memory (gstclcuda.c); the headers
+/* OpenCL 3.0's, which imports CUDA memory (gstclcudaframe.c); the headers
  * declare it only for that target */
 cl_mem clCreateBufferWithProperties (cl_context context,
     const cl_ulong * properties, cl_mem_flags flags, size_t size,

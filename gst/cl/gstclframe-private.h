@@ -34,7 +34,8 @@ typedef struct
   gsize sub_offset[GST_VIDEO_MAX_PLANES];
   gsize sub_size[GST_VIDEO_MAX_PLANES];
 
-  /* frames in CUDA memory: OpenCL buffers shared with CUDA (gstclcuda.c) */
+  /* frames in CUDA memory: OpenCL buffers shared with CUDA
+   * (gstclcudaframe.c) */
   GstClCudaStaging *cuda;
 
   /* a packed 4:2:2 frame's planes, Y, U and V, on any device */
@@ -120,7 +121,7 @@ void     gst_cl_buffer_frame_layout (const GstVideoInfo * info,
                                      GstBuffer * buffer, gboolean output,
                                      GstVideoInfo * layout);
 
-/* gstclcuda.c */
+/* gstclcudaframe.c */
 gboolean gst_cl_cuda_frame_map (GstClQueue * queue,
                                 GstClBufferFrame * frame,
                                 const GstVideoInfo * info,

@@ -1,0 +1,740 @@
+/* gstclfilters: frames in CUDA memory: how they cross to OpenCL and back
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Memory that CUDA can export is imported into OpenCL
+ * (cl_khr_external_memory_opaque_fd): the elements own a few such buffers,
+ * each imported once, as staging for every frame that crosses. An input
+ * frame is copied on the device into one of them (GStreamer 1.22's
+ * GstCudaMemory comes from cuMemAllocPitch, which cannot be exported); the
+ * kernels write an output frame into one, copied on the device into a
+ * GstCudaMemory of the element's CUDA pool.
+ *
+ * Who waits: a copy into staging runs on the element's CUDA stream, which
+ * the host waits for (asleep, on an event) before the kernels are
+ * enqueued. After an output's kernels the queue writes a number into a
+ * fence, which the copy out waits for on the GPU; the host waits for the
+ * copy before the frame goes on (without stream memory operations, it
+ * waits for the kernels first). A staging buffer is used again only once
+ * the kernels that read it are done: each input has a few, used in turn.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+/* the external memory entry points are OpenCL 3.0's; they are called only on
+ * devices that list the extension */
+#undef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+
+#include <string.h>
+#include <unistd.h>
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include "gstclcuda.h"
+#include "gstclcuda-private.h"
+#include "gstclcudaloader.h"
+#include "gstclframe-private.h"
+#include "gstclerror.h"
+#include "gstclevent.h"
+#include "gstclqueue.h"
+
+#define GST_CAT_DEFAULT gst_cl_cuda_debug
+
+/* ---- staging ------------------------------------------------------------ */
+
+/* one exportable CUDA allocation, imported into OpenCL */
+typedef struct
+{
+  CUmemGenericAllocationHandle handle;
+  CUdeviceptr ptr;
+  gsize size;
+  cl_mem mem;
+} Shared;
+
+/* a frame's planes in shared buffers */
+typedef struct
+{
+  Shared plane[GST_VIDEO_MAX_PLANES];
+  guint n_planes;
+  gboolean busy;
+  /* the last commands that read or write the planes */
+  cl_event done;
+} Slot;
+
+#define N_SLOTS 3
+
+struct _GstClCudaStaging
+{
+  Slot slot[N_SLOTS];
+  guint next;
+  /* the CUDA device and context the staging's buffers and stream are in */
+  gint ordinal;
+  GstObject *cuda_ctx;
+  CUstream stream;
+  /* what the host waits for the stream's copies with: it sleeps, where
+   * cuStreamSynchronize would spin a core */
+  CUevent copied;
+  /* Where the driver lets a CUDA stream wait for a value in memory: an
+   * output's kernels are followed on the OpenCL queue by a write of the
+   * next fence_value into the fence, and the copy out waits for it on the
+   * GPU. The host then waits once for the kernels and the copy out, asleep,
+   * where it would wait for each. */
+  gboolean fenced;
+  Shared fence;
+  guint32 fence_value;
+  /* a release failed: the driver may still hold the buffers, and NVIDIA's
+   * blocks for good freeing them, so they are left to the process */
+  gboolean abandoned;
+  /* the OpenCL context they are imported into, and what it can do */
+  GstClContext *ctx;
+  gboolean checked;
+  clEnqueueAcquireExternalMemObjectsKHR_fn acquire;
+  clEnqueueReleaseExternalMemObjectsKHR_fn release;
+};
+
+static void
+shared_free (Shared * s)
+{
+  if (s->handle)
+    GST_LOG ("freeing %" G_GSIZE_FORMAT " bytes", s->size);
+  if (s->mem)
+    clReleaseMemObject (s->mem);
+  if (s->ptr) {
+    gst_cl_cu.MemUnmap (s->ptr, s->size);
+    gst_cl_cu.MemAddressFree (s->ptr, s->size);
+  }
+  if (s->handle)
+    gst_cl_cu.MemRelease (s->handle);
+  memset (s, 0, sizeof (*s));
+}
+
+static gboolean
+shared_alloc (GstClCudaStaging * st, gsize size, Shared * s, GError ** error)
+{
+  CUmemAllocationProp prop = { 0, };
+  CUmemAccessDesc access = { {0,}, 0 };
+  cl_device_id device = gst_cl_context_get_device (st->ctx);
+  gsize granularity = 0;
+  gint fd = -1;
+  cl_int status = CL_SUCCESS;
+
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = st->ordinal;
+  access.location = prop.location;
+  access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+
+  memset (s, 0, sizeof (*s));
+  if (!gst_cl_cu_result (gst_cl_cu.MemGetAllocationGranularity (&granularity,
+              &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM), error,
+          "cuMemGetAllocationGranularity"))
+    return FALSE;
+  s->size = (size + granularity - 1) / granularity * granularity;
+  if (!gst_cl_cu_result (gst_cl_cu.MemCreate (&s->handle, s->size, &prop, 0),
+          error, "cuMemCreate"))
+    goto failed;
+  if (!gst_cl_cu_result (gst_cl_cu.MemAddressReserve (&s->ptr, s->size, 0, 0,
+              0), error, "cuMemAddressReserve"))
+    goto failed;
+  if (!gst_cl_cu_result (gst_cl_cu.MemMap (s->ptr, s->size, 0, s->handle, 0),
+          error, "cuMemMap")) {
+    gst_cl_cu.MemAddressFree (s->ptr, s->size);
+    s->ptr = 0;
+    goto failed;
+  }
+  if (!gst_cl_cu_result (gst_cl_cu.MemSetAccess (s->ptr, s->size, &access, 1),
+          error, "cuMemSetAccess")
+      || !gst_cl_cu_result (gst_cl_cu.MemExportToShareableHandle (&fd,
+              s->handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), error,
+          "cuMemExportToShareableHandle"))
+    goto failed;
+
+  {
+    /* the import owns the descriptor once it succeeds */
+    cl_mem_properties props[] = {
+      CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, (cl_mem_properties) fd,
+      CL_DEVICE_HANDLE_LIST_KHR, (cl_mem_properties) device,
+      CL_DEVICE_HANDLE_LIST_END_KHR, 0
+    };
+
+    s->mem = clCreateBufferWithProperties (gst_cl_context_get_handle
+        (st->ctx), props, CL_MEM_READ_WRITE, s->size, NULL, &status);
+    if (!s->mem && status == CL_SUCCESS)
+      status = CL_INVALID_OPERATION;
+  }
+  if (!gst_cl_result (status, error, "clCreateBufferWithProperties "
+          "(importing CUDA memory)")) {
+    close (fd);
+    goto failed;
+  }
+  GST_DEBUG ("imported %" G_GSIZE_FORMAT " bytes of CUDA device %d",
+      s->size, st->ordinal);
+  return TRUE;
+
+failed:
+  shared_free (s);
+  return FALSE;
+}
+
+static void
+slot_clear (Slot * slot)
+{
+  guint p;
+
+  if (slot->done) {
+    GST_LOG ("waiting for a slot's commands");
+    clWaitForEvents (1, &slot->done);
+    clReleaseEvent (slot->done);
+  }
+  slot->done = NULL;
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++)
+    shared_free (&slot->plane[p]);
+  slot->n_planes = 0;
+  slot->busy = FALSE;
+}
+
+/* releases every buffer of @st, once the commands using them are done */
+static void
+staging_reset (GstClCudaStaging * st)
+{
+  guint i;
+
+  if (st->abandoned) {
+    GST_WARNING ("leaving CUDA staging buffers the driver did not take back");
+    for (i = 0; i < N_SLOTS; i++) {
+      if (st->slot[i].done)
+        clReleaseEvent (st->slot[i].done);
+      memset (&st->slot[i], 0, sizeof (st->slot[i]));
+    }
+    memset (&st->fence, 0, sizeof (st->fence));
+    st->stream = NULL;
+    st->copied = NULL;
+    st->abandoned = FALSE;
+  }
+  for (i = 0; i < N_SLOTS; i++)
+    slot_clear (&st->slot[i]);
+  shared_free (&st->fence);
+  st->fenced = FALSE;
+  st->fence_value = 0;
+  if (st->stream && st->cuda_ctx) {
+    CUcontext prev;
+
+    gst_cl_cu.CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx));
+    gst_cl_cu.StreamDestroy (st->stream);
+    if (st->copied)
+      gst_cl_cu.EventDestroy (st->copied);
+    gst_cl_cu.CtxPopCurrent (&prev);
+  }
+  st->stream = NULL;
+  st->copied = NULL;
+  gst_clear_object (&st->cuda_ctx);
+  st->ctx = NULL;
+  st->checked = FALSE;
+  st->acquire = NULL;
+  st->release = NULL;
+}
+
+/**
+ * gst_cl_cuda_staging_free:
+ *
+ * Releases @st, waiting for the commands that still use its buffers.
+ */
+void
+gst_cl_cuda_staging_free (GstClCudaStaging * st)
+{
+  if (!st)
+    return;
+  staging_reset (st);
+  g_free (st);
+}
+
+/* Readies @st for frames of the CUDA context @cuda_ctx and the OpenCL
+ * context @ctx: same GPU, OpenCL can import, a stream in @cuda_ctx. */
+static gboolean
+staging_prepare (GstClCudaStaging * st, GstClContext * ctx,
+    GstObject * cuda_ctx, GError ** error)
+{
+  cl_device_id device = gst_cl_context_get_device (ctx);
+  cl_platform_id platform = NULL;
+  CUcontext prev;
+  gboolean ok;
+
+  if (st->checked && st->ctx == ctx && st->cuda_ctx == cuda_ctx)
+    return TRUE;
+  staging_reset (st);
+  st->ordinal = gst_cl_cuda_context_device_id (cuda_ctx);
+  if (!gst_cl_cuda_same_device (ctx, st->ordinal, error))
+    return FALSE;
+  clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform), &platform,
+      NULL);
+  if (gst_cl_cuda_context_takes (ctx)) {
+    st->acquire = (clEnqueueAcquireExternalMemObjectsKHR_fn)
+        clGetExtensionFunctionAddressForPlatform (platform,
+        "clEnqueueAcquireExternalMemObjectsKHR");
+    st->release = (clEnqueueReleaseExternalMemObjectsKHR_fn)
+        clGetExtensionFunctionAddressForPlatform (platform,
+        "clEnqueueReleaseExternalMemObjectsKHR");
+  }
+  if (!st->acquire || !st->release) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        "the OpenCL device \"%s\" cannot import CUDA memory (it lacks "
+        "cl_khr_external_memory_opaque_fd): put cudadownload before the "
+        "element", gst_cl_context_get_device_name (ctx));
+    return FALSE;
+  }
+  ok = gst_cl_cu_result (gst_cl_cu.
+      CtxPushCurrent (gst_cl_gstcuda.context_get_handle (cuda_ctx)), error,
+      "cuCtxPushCurrent");
+  if (ok) {
+    ok = gst_cl_cu_result (gst_cl_cu.StreamCreate (&st->stream,
+            CU_STREAM_NON_BLOCKING), error, "cuStreamCreate")
+        && gst_cl_cu_result (gst_cl_cu.EventCreate (&st->copied,
+            CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING), error,
+        "cuEventCreate");
+    gst_cl_cu.CtxPopCurrent (&prev);
+  }
+  if (!ok)
+    return FALSE;
+  st->cuda_ctx = gst_object_ref (cuda_ctx);
+  st->ctx = ctx;
+  st->checked = TRUE;
+  /* GST_CL_CUDA_FENCE=0: the host waits for the kernels before the copy out */
+  st->fenced = gst_cl_cu.StreamWaitValue32 &&
+      g_strcmp0 (g_getenv ("GST_CL_CUDA_FENCE"), "0") != 0;
+  GST_INFO ("frames cross between CUDA device %d and \"%s\" on the device",
+      st->ordinal, gst_cl_context_get_device_name (ctx));
+  return TRUE;
+}
+
+/* A slot whose planes hold @frame's: one the device is done with, else
+ * the oldest, once it is. */
+static Slot *
+slot_acquire (GstClCudaStaging * st, const GstClFrame * frame, GError ** error)
+{
+  Slot *slot = NULL;
+  guint i, p;
+
+  if (st->abandoned) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "the OpenCL driver did not give CUDA staging buffers back");
+    return NULL;
+  }
+  for (i = 0; i < N_SLOTS && !slot; i++) {
+    Slot *s = &st->slot[(st->next + i) % N_SLOTS];
+
+    if (!s->busy && (!s->done || gst_cl_event_status (s->done) == CL_COMPLETE))
+      slot = s;
+  }
+  for (i = 0; i < N_SLOTS && !slot; i++) {
+    Slot *s = &st->slot[(st->next + i) % N_SLOTS];
+
+    if (!s->busy)
+      slot = s;
+  }
+  if (!slot) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "every CUDA staging buffer is in use");
+    return NULL;
+  }
+  st->next = (slot - st->slot + 1) % N_SLOTS;
+  if (slot->done) {
+    if (!gst_cl_event_wait (st->ctx, slot->done, error))
+      return NULL;
+    clReleaseEvent (slot->done);
+    slot->done = NULL;
+  }
+  for (p = 0; p < frame->n_planes; p++) {
+    gsize need = gst_cl_plane_size (&frame->planes[p]);
+
+    if (slot->plane[p].size >= need)
+      continue;
+    shared_free (&slot->plane[p]);
+    if (!shared_alloc (st, need, &slot->plane[p], error))
+      return NULL;
+  }
+  slot->n_planes = frame->n_planes;
+  slot->busy = TRUE;
+  return slot;
+}
+
+/* The commands on @queue so far become the last to use @slot: it is used
+ * again once they are done. */
+static void
+slot_done_here (GstClQueue * queue, Slot * slot)
+{
+  if (slot->done)
+    clReleaseEvent (slot->done);
+  slot->done = gst_cl_queue_mark (queue, NULL);
+  if (!slot->done) {
+    GST_WARNING ("no marker: waiting for the queue");
+    gst_cl_queue_finish (queue, NULL);
+  }
+  gst_cl_queue_flush (queue, NULL);
+}
+
+/* ---- frames ------------------------------------------------------------- */
+
+/* the planes of @mem as @info lays them: its own layout, or its buffer's
+ * GstVideoMeta (and an input's crop) */
+static void
+cuda_layout (GstBuffer * buffer, GstMemory * mem, const GstVideoInfo * info,
+    gboolean output, GstVideoInfo * layout)
+{
+  const GstVideoInfo *own = &((GstClCudaMemoryHead *) mem)->info;
+
+  *layout = *info;
+  memcpy (layout->offset, own->offset, sizeof (layout->offset));
+  memcpy (layout->stride, own->stride, sizeof (layout->stride));
+  gst_cl_buffer_frame_layout (info, buffer, output, layout);
+}
+
+/* @value written into the fence from the host, done before this returns:
+ * the memset runs on the legacy stream, in no order with the staging's,
+ * which may wait for it; the context's current */
+static CUresult
+fence_write (GstClCudaStaging * st, guint32 value)
+{
+  CUresult res = gst_cl_cu.MemsetD32 (st->fence.ptr, value, 1);
+
+  return res == CUDA_SUCCESS ? gst_cl_cu.StreamSynchronize (NULL) : res;
+}
+
+/* Waits for the copies recorded with st->copied. Where they wait on the GPU
+ * for @value in the fence, written after the OpenCL command @signalled: the
+ * host naps between looks, and where that command fails, it writes the
+ * fence itself, so that the stream goes on, and fails. */
+static gboolean
+copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
+    GError ** error)
+{
+  gulong nap = 20;
+  CUresult res;
+  cl_int state;
+
+  if (!signalled)
+    return gst_cl_cu_result (gst_cl_cu.EventSynchronize (st->copied), error,
+        "cuEventSynchronize");
+  while ((res = gst_cl_cu.EventQuery (st->copied)) == CUDA_ERROR_NOT_READY) {
+    if (nap == 160 && (state = gst_cl_event_status (signalled)) < 0) {
+      fence_write (st, value);
+      gst_cl_cu.EventSynchronize (st->copied);
+      return gst_cl_result (state, error, "the kernels before a copy out");
+    }
+    g_usleep (nap);
+    nap = MIN (nap * 2, 160);
+  }
+  return gst_cl_cu_result (res, error, "cuEventQuery");
+}
+
+/* Copies every plane between @mem (mapped at @dev) and @slot, on the
+ * staging's stream, and waits for the copies; with @signalled, once the
+ * fence holds @value. */
+static gboolean
+copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
+    CUdeviceptr dev, const GstVideoInfo * layout, gboolean to_slot,
+    cl_event signalled, guint32 value, GError ** error)
+{
+  CUcontext prev;
+  gboolean ok;
+  guint p;
+
+  if (!gst_cl_cu_result (gst_cl_cu.
+          CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx)),
+          error, "cuCtxPushCurrent"))
+    return FALSE;
+  ok = !signalled || gst_cl_cu_result (gst_cl_cu.StreamWaitValue32 (st->stream,
+          st->fence.ptr, value, CU_STREAM_WAIT_VALUE_GEQ), error,
+      "cuStreamWaitValue32");
+  for (p = 0; ok && p < frame->n_planes; p++) {
+    const GstClPlane *plane = &frame->planes[p];
+    CUDA_MEMCPY2D copy = { 0, };
+    CUdeviceptr there = dev + layout->offset[p];
+    gsize pitch = layout->stride[p];
+
+    copy.srcMemoryType = copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.srcDevice = to_slot ? there : slot->plane[p].ptr;
+    copy.srcPitch = to_slot ? pitch : (gsize) plane->stride;
+    copy.dstDevice = to_slot ? slot->plane[p].ptr : there;
+    copy.dstPitch = to_slot ? (gsize) plane->stride : pitch;
+    copy.WidthInBytes = (gsize) plane->width * plane->pstride;
+    copy.Height = plane->height;
+    ok = gst_cl_cu_result (gst_cl_cu.Memcpy2DAsync (&copy, st->stream), error,
+        "cuMemcpy2DAsync");
+  }
+  if (ok)
+    ok = gst_cl_cu_result (gst_cl_cu.EventRecord (st->copied, st->stream),
+        error, "cuEventRecord");
+  if (ok)
+    ok = copies_wait (st, signalled, value, error);
+  else if (signalled) {
+    /* whatever was enqueued goes on */
+    fence_write (st, value);
+    gst_cl_cu.StreamSynchronize (st->stream);
+  } else
+    gst_cl_cu.StreamSynchronize (st->stream);
+  gst_cl_cu.CtxPopCurrent (&prev);
+  return ok;
+}
+
+/* The fence, zeroed, for the first output frame; where the stream cannot
+ * wait on it (the driver says so at a first wait, which is already
+ * satisfied), the staging goes without. */
+static gboolean
+fence_ensure (GstClCudaStaging * st, GError ** error)
+{
+  CUcontext prev;
+  CUresult res;
+  gboolean ok;
+
+  if (st->fence.mem)
+    return TRUE;
+  if (!shared_alloc (st, sizeof (guint32), &st->fence, error))
+    return FALSE;
+  ok = gst_cl_cu_result (gst_cl_cu.
+      CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx)), error,
+      "cuCtxPushCurrent");
+  if (ok) {
+    ok = gst_cl_cu_result (fence_write (st, 0), error, "cuMemsetD32");
+    if (ok) {
+      res = gst_cl_cu.StreamWaitValue32 (st->stream, st->fence.ptr, 0,
+          CU_STREAM_WAIT_VALUE_GEQ);
+      if (res == CUDA_SUCCESS)
+        res = gst_cl_cu.StreamSynchronize (st->stream);
+      if (res != CUDA_SUCCESS) {
+        GST_INFO ("CUDA device %d cannot wait for OpenCL's kernels (%d): the "
+            "host waits", st->ordinal, res);
+        st->fenced = FALSE;
+      }
+    }
+    gst_cl_cu.CtxPopCurrent (&prev);
+  }
+  if (!ok || !st->fenced)
+    shared_free (&st->fence);
+  st->fence_value = 0;
+  return ok;
+}
+
+/* Acquires or releases @slot's buffers for @queue, and the fence with
+ * @fence */
+static gboolean
+enqueue_external (GstClCudaStaging * st, GstClQueue * queue, Slot * slot,
+    gboolean fence, gboolean acquire, GError ** error)
+{
+  cl_mem mems[GST_VIDEO_MAX_PLANES + 1];
+  guint p, n = 0;
+
+  for (p = 0; slot && p < slot->n_planes; p++)
+    mems[n++] = slot->plane[p].mem;
+  if (fence)
+    mems[n++] = st->fence.mem;
+  if (acquire)
+    return gst_cl_result (st->acquire (gst_cl_queue_get_handle (queue), n,
+            mems, 0, NULL, NULL), error,
+        "clEnqueueAcquireExternalMemObjectsKHR");
+  if (gst_cl_result (st->release (gst_cl_queue_get_handle (queue), n, mems,
+              0, NULL, NULL), error, "clEnqueueReleaseExternalMemObjectsKHR"))
+    return TRUE;
+  st->abandoned = TRUE;
+  return FALSE;
+}
+
+/* After the commands so far on @queue: @value written into the fence,
+ * which is given back to CUDA, and the queue flushed.
+ *
+ * Returns: (transfer full): the write's event, or %NULL on error */
+static cl_event
+fence_signal (GstClCudaStaging * st, GstClQueue * queue, guint32 value,
+    GError ** error)
+{
+  cl_event written = NULL;
+
+  if (!gst_cl_result (clEnqueueFillBuffer (gst_cl_queue_get_handle (queue),
+              st->fence.mem, &value, sizeof (value), 0, sizeof (value), 0,
+              NULL, &written), error, "clEnqueueFillBuffer (a CUDA fence)")) {
+    /* never left acquired: NVIDIA's driver blocks for good freeing it */
+    enqueue_external (st, queue, NULL, TRUE, FALSE, NULL);
+    return NULL;
+  }
+  if (!enqueue_external (st, queue, NULL, TRUE, FALSE, error) ||
+      !gst_cl_queue_flush (queue, error)) {
+    clReleaseEvent (written);
+    return NULL;
+  }
+  return written;
+}
+
+/* @buffer's one GstCudaMemory mapped on the device, or NULL */
+static GstMemory *
+map_cuda (GstBuffer * buffer, GstMapFlags flags, GstMapInfo * map,
+    GError ** error)
+{
+  GstMemory *mem = gst_buffer_n_memory (buffer) == 1 ?
+      gst_buffer_peek_memory (buffer, 0) : NULL;
+
+  if (!mem || !gst_memory_map (mem, map, flags | GST_CL_MAP_CUDA)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+        "could not map a frame in CUDA memory on its device");
+    return NULL;
+  }
+  return mem;
+}
+
+/**
+ * gst_cl_cuda_frame_map:
+ * @frame: (out): a frame whose planes are the staging's shared buffers
+ *
+ * For gst_cl_buffer_frame_map(): a frame of @buffer, in GstCudaMemory, on
+ * the OpenCL device. An input is copied into the staging's buffers (on the
+ * GPU) before this returns; an output is copied out of them by
+ * gst_cl_cuda_frame_finish().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buffer, GstClStaging * staging,
+    GError ** error)
+{
+  GstClContext *ctx = gst_cl_queue_get_context (queue);
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  GstObject *cuda_ctx = ((GstClCudaMemoryHead *) mem)->context;
+  GstClCudaStaging *st;
+  GstVideoInfo layout;
+  GstMapInfo map;
+  Slot *slot;
+  guint p;
+
+  if (!staging->cuda)
+    staging->cuda = g_new0 (GstClCudaStaging, 1);
+  st = staging->cuda;
+  if (!staging_prepare (st, ctx, cuda_ctx, error))
+    return FALSE;
+  gst_cl_frame_set_geometry (&frame->frame, info);
+  if (!(slot = slot_acquire (st, &frame->frame, error)))
+    return FALSE;
+  for (p = 0; p < frame->frame.n_planes; p++) {
+    frame->frame.planes[p].mem = slot->plane[p].mem;
+    frame->borrowed[p] = TRUE;
+  }
+  frame->cuda = slot;
+  frame->cuda_staging = st;
+
+  if (!frame->output) {
+    cuda_layout (buffer, mem, info, FALSE, &layout);
+    if (!map_cuda (buffer, GST_MAP_READ, &map, error))
+      goto failed;
+    if (!copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data,
+            &layout, TRUE, NULL, 0, error)) {
+      gst_memory_unmap (mem, &map);
+      goto failed;
+    }
+    gst_memory_unmap (mem, &map);
+  } else {
+    if (st->fenced && !fence_ensure (st, error))
+      goto failed;
+    frame->cuda_buffer = buffer;
+    frame->cuda_info = info;
+  }
+  if (!enqueue_external (st, queue, slot, frame->output && st->fenced, TRUE,
+          error))
+    goto failed;
+  return TRUE;
+
+failed:
+  slot->busy = FALSE;
+  frame->cuda = NULL;
+  return FALSE;
+}
+
+/**
+ * gst_cl_cuda_frame_finish:
+ *
+ * An output frame: once the kernels enqueued on @queue are done, their
+ * result copied into the output buffer's CUDA memory.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
+    GError ** error)
+{
+  GstClCudaStaging *st = frame->cuda_staging;
+  Slot *slot = frame->cuda;
+  GstVideoInfo layout;
+  GstMemory *mem;
+  GstMapInfo map;
+  cl_event done, signalled = NULL;
+  guint32 value = 0;
+  gboolean ok;
+
+  if (!enqueue_external (st, queue, slot, FALSE, FALSE, error))
+    return FALSE;
+  /* released: whatever follows, the next commands on the queue come after
+   * the kernels, and nothing else uses the slot before its next copy out */
+  frame->cuda_finished = TRUE;
+  if (st->fenced) {
+    /* never 0, the fence's first value; set before the write is enqueued,
+     * so that no later frame takes a failed frame's value */
+    value = st->fence_value = st->fence_value + 1 ? st->fence_value + 1 : 1;
+    if (!(signalled = fence_signal (st, queue, value, error))) {
+      slot_done_here (queue, slot);
+      return FALSE;
+    }
+  } else {
+    if (!(done = gst_cl_queue_mark (queue, error))) {
+      slot_done_here (queue, slot);
+      return FALSE;
+    }
+    ok = gst_cl_queue_wait (queue, done, error);
+    clReleaseEvent (done);
+    if (!ok)
+      return FALSE;
+  }
+  if (!(mem = map_cuda (frame->cuda_buffer, GST_MAP_WRITE, &map, error)))
+    ok = FALSE;
+  else {
+    cuda_layout (frame->cuda_buffer, mem, frame->cuda_info, TRUE, &layout);
+    ok = copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data,
+        &layout, FALSE, signalled, value, error);
+    gst_memory_unmap (mem, &map);
+  }
+  if (signalled) {
+    /* on an error, the slot is free once the kernels are done */
+    if (!ok)
+      slot_done_here (queue, slot);
+    clReleaseEvent (signalled);
+  }
+  return ok;
+}
+
+/**
+ * gst_cl_cuda_frame_unmap:
+ *
+ * The commands on @queue so far are the last to use the staging buffers
+ * of @frame: they are used again once those are done.
+ */
+void
+gst_cl_cuda_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
+{
+  GstClCudaStaging *st = frame->cuda_staging;
+  Slot *slot = frame->cuda;
+
+  if (!slot)
+    return;
+  /* an output's commands were waited for by gst_cl_cuda_frame_finish(),
+   * or marked where it failed after the release, unless it failed before */
+  if (!frame->output || !frame->cuda_finished) {
+    if (!enqueue_external (st, queue, slot, frame->output && st->fenced &&
+            st->fence.mem, FALSE, NULL))
+      GST_WARNING ("could not give CUDA staging buffers back");
+    slot_done_here (queue, slot);
+  }
+  slot->busy = FALSE;
+  frame->cuda = NULL;
+  frame->cuda_staging = NULL;
+  frame->cuda_buffer = NULL;
+  frame->cuda_finished = FALSE;
+}
