@@ -44,7 +44,8 @@
 static gint branches = 8, pipelines = 1, processes = 1, width = 1920,
     height = 1080, fps = 30, deadline_ms = -1;
 static gdouble seconds = 5, warmup = 1;
-static gboolean live, header, no_header, device_per_process, no_qos, stagger;
+static gboolean live, header, no_header, device_per_process,
+    device_per_pipeline, no_qos, stagger, by_thread;
 static gint process_index;
 static gchar *element_desc, *format, *devices, *pattern, *decode, *memory,
     *decoder;
@@ -101,6 +102,15 @@ static GOptionEntry entries[] = {
         "of the decoders, which the cl elements follow", "LIST"},
   {"device-per-process", 0, 0, G_OPTION_ARG_NONE, &device_per_process,
       "--devices in turn process by process, not branch by branch", NULL},
+  {"device-per-pipeline", 0, 0, G_OPTION_ARG_NONE, &device_per_pipeline,
+        "--devices in turn pipeline by pipeline (--pipelines), not branch by "
+        "branch: GStreamer 1.22 shares one CUDA context in a pipeline, so "
+        "decoders of several GPUs in one pipeline each make their own",
+      NULL},
+  {"threads", 0, 0, G_OPTION_ARG_NONE, &by_thread,
+      "After the row, the CPU ms a frame of each kind of thread (threads "
+        "named alike, digits aside, summed), the most first: where the CPU "
+        "goes, the drivers' threads included (one process only)", NULL},
   {"no-header", 0, 0, G_OPTION_ARG_NONE, &no_header, "Leave out the "
         "table's header, to add a row to the table of an earlier run", NULL},
   /* the default; kept for the scripts that ask for it */
@@ -220,7 +230,8 @@ branch_description (gint i)
 
   if (devices) {
     list = g_strsplit (devices, ",", -1);
-    index = atoi (list[(device_per_process ? process_index : i) %
+    index = atoi (list[(device_per_process ? process_index :
+                device_per_pipeline ? i / branches : i) %
             g_strv_length (list)]);
     dev = g_strdup_printf (" device-index=%d", index);
     g_strfreev (list);
@@ -334,6 +345,139 @@ cpu_seconds (void)
   getrusage (RUSAGE_SELF, &ru);
   return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* --threads: each of this process's threads, by name with its digits
+ * made '#', and the CPU nanoseconds it has used (the scheduler's count,
+ * else the ticks of its stat); a thread is known by its id */
+typedef struct
+{
+  gint tid;
+  gchar *name;
+  gint64 ns;
+} ThreadCpu;
+
+static GArray *threads_before, *threads_after;
+
+static gint64
+thread_ns (const gchar * dir)
+{
+  gchar *path = g_build_filename (dir, "schedstat", NULL), *text = NULL;
+  gint64 ns = -1;
+
+  if (g_file_get_contents (path, &text, NULL, NULL))
+    ns = g_ascii_strtoll (text, NULL, 10);
+  g_free (path);
+  g_free (text);
+  if (ns <= 0) {
+    gchar *paren;
+    guint64 utime = 0, stime = 0;
+
+    path = g_build_filename (dir, "stat", NULL);
+    /* the fields after the name, which may hold spaces: utime, stime are
+     * the 12th and 13th */
+    if (g_file_get_contents (path, &text, NULL, NULL) &&
+        (paren = strrchr (text, ')')) &&
+        sscanf (paren + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+            "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &utime, &stime) == 2)
+      ns = (gint64) ((utime + stime) * (1e9 / sysconf (_SC_CLK_TCK)));
+    g_free (path);
+    g_free (text);
+  }
+  return ns;
+}
+
+static GArray *
+threads_snapshot (void)
+{
+  GArray *a = g_array_new (FALSE, TRUE, sizeof (ThreadCpu));
+  GDir *d = g_dir_open ("/proc/self/task", 0, NULL);
+  const gchar *e;
+
+  while (d && (e = g_dir_read_name (d))) {
+    gchar *dir = g_build_filename ("/proc/self/task", e, NULL);
+    gchar *path = g_build_filename (dir, "comm", NULL), *comm = NULL, *c;
+    ThreadCpu t = { atoi (e), NULL, thread_ns (dir) };
+
+    if (t.ns >= 0 && g_file_get_contents (path, &comm, NULL, NULL)) {
+      g_strstrip (comm);
+      for (c = comm; *c; c++)
+        if (g_ascii_isdigit (*c))
+          *c = '#';
+      t.name = comm;
+      g_array_append_val (a, t);
+    } else
+      g_free (comm);
+    g_free (path);
+    g_free (dir);
+  }
+  if (d)
+    g_dir_close (d);
+  return a;
+}
+
+static gint
+by_ns_desc (gconstpointer a, gconstpointer b)
+{
+  gint64 x = ((const ThreadCpu *) a)->ns, y = ((const ThreadCpu *) b)->ns;
+
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Prints, from the snapshots @before and @after, the CPU ms a frame of each
+ * kind of thread (a thread not in @before counted from its start) */
+static void
+threads_print (GArray * before, GArray * after, gint frames)
+{
+  GHashTable *kinds = g_hash_table_new (g_str_hash, g_str_equal);
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (ThreadCpu));
+  GHashTableIter it;
+  gpointer key, value;
+  guint i, j;
+
+  for (i = 0; i < after->len; i++) {
+    ThreadCpu *t = &g_array_index (after, ThreadCpu, i);
+    gint64 ns = t->ns;
+    ThreadCpu *row;
+
+    for (j = 0; j < before->len; j++)
+      if (g_array_index (before, ThreadCpu, j).tid == t->tid)
+        ns -= g_array_index (before, ThreadCpu, j).ns;
+    if (!(row = g_hash_table_lookup (kinds, t->name))) {
+      row = g_new0 (ThreadCpu, 1);
+      row->name = t->name;
+      g_hash_table_insert (kinds, t->name, row);
+    }
+    row->ns += ns;
+    row->tid++;
+  }
+  g_hash_table_iter_init (&it, kinds);
+  while (g_hash_table_iter_next (&it, &key, &value)) {
+    g_array_append_vals (rows, value, 1);
+    g_free (value);
+  }
+  g_array_sort (rows, by_ns_desc);
+  g_print ("\n| threads | how many | CPU ms a frame |\n|---|---:|---:|\n");
+  for (i = 0; i < rows->len; i++) {
+    ThreadCpu *r = &g_array_index (rows, ThreadCpu, i);
+
+    if (r->ns > 0)
+      g_print ("| %s | %d | %.3f |\n", r->name, r->tid,
+          frames ? r->ns / 1e6 / frames : 0.0);
+  }
+  g_array_free (rows, TRUE);
+  g_hash_table_destroy (kinds);
+}
+
+static void
+threads_free (GArray * a)
+{
+  guint i;
+
+  for (i = 0; a && i < a->len; i++)
+    g_free (g_array_index (a, ThreadCpu, i).name);
+  if (a)
+    g_array_free (a, TRUE);
 }
 
 static gboolean
@@ -456,7 +600,11 @@ run_branches (gint first_branch)
   e0 = snapshot (f0, l0);
   t0 = g_get_monotonic_time () / 1e6;
   c0 = cpu_seconds ();
+  if (by_thread)
+    threads_before = threads_snapshot ();
   wait_seconds (seconds);
+  if (by_thread)
+    threads_after = threads_snapshot ();
   r.element_seconds = snapshot (f1, l1) - e0;
   r.elapsed = g_get_monotonic_time () / 1e6 - t0;
   r.cpu_seconds = cpu_seconds () - c0;
@@ -579,7 +727,8 @@ print_row (const Result * r, gint n_streams, const gchar * gpu)
       element_desc ? element_desc : "clepsilon threshold=20",
       source ? source : "", devices ? (decode ? " (decoders on GPU " :
           " (device-index ") : "", devices ? devices : "",
-      devices ? (device_per_process ? " by process)" : ")") : "", processes,
+      devices ? (device_per_process ? " by process)" : device_per_pipeline ?
+          " by pipeline)" : ")") : "", processes,
       branches, per_process ? per_process : "",
       stagger ? "yes, staggered" : live ? "yes" : "no", r->elapsed,
       r->frames / r->elapsed, r->min_frames / r->elapsed, per_stream,
@@ -614,6 +763,10 @@ main (int argc, char **argv)
   g_option_context_free (ctx);
   if (decode)
     load_clip ();
+  if (by_thread && processes > 1) {
+    g_printerr ("--threads measures one process only\n");
+    return 2;
+  }
   if (branches < 1 || pipelines < 1 || processes < 1 || seconds <= 0) {
     g_printerr ("--branches, --processes and --seconds must be positive\n");
     return 2;
@@ -664,6 +817,11 @@ main (int argc, char **argv)
   if (sampling)
     gpu = sampler_stop (&sampler, total.startup + warmup + 1);
   print_row (&total, processes * pipelines * branches, gpu);
+  if (threads_after) {
+    threads_print (threads_before, threads_after, total.frames);
+    threads_free (threads_before);
+    threads_free (threads_after);
+  }
   g_printerr ("every stream showed a frame %.1f s after the start; the "
       "%.1f s measured began %.1f s after that\n", total.startup,
       total.elapsed, warmup);
