@@ -6,8 +6,8 @@
  * through the element give exactly what the same frames give downloaded
  * first (`nvh264dec ! cudadownload ! <element>`), whichever memory they
  * leave in; clcomposite with two decoded inputs; flushing seeks and state
- * changes with CUDA frames in flight; a failed import is an error, not a
- * crash. Where there is no NVIDIA GPU, driver, GStreamer CUDA library or
+ * changes with CUDA frames in flight; the decoder's CUDA context made to
+ * wait asleep; a failed import is an error, not a crash. Where there is no NVIDIA GPU, driver, GStreamer CUDA library or
  * decoder, the suite says which and is skipped.
  *
  * The clips: CL_TEST_CLIP_DIR (small.h264, 642x362, and clip720.h264,
@@ -269,6 +269,93 @@ GST_START_TEST (test_seeks_and_state_changes)
 
 GST_END_TEST;
 
+/* Plays @desc to EOS and returns the scheduling flags (CU_CTX_SCHED_*) of
+ * the CUDA context its element "dec" was given, read through NVIDIA's
+ * driver and GStreamer's CUDA library, which the plugin has loaded; -1
+ * where the driver cannot say (no cuCtxGetFlags, before CUDA 12.1). */
+static gint
+decoder_context_sched (const gchar * desc)
+{
+  void *drv = dlopen ("libcuda.so.1", RTLD_NOW);
+  void *lib = dlopen ("libgstcuda-1.0.so.0", RTLD_NOW);
+  int (*push) (void *) = drv ? dlsym (drv, "cuCtxPushCurrent_v2") : NULL;
+  int (*pop) (void **) = drv ? dlsym (drv, "cuCtxPopCurrent_v2") : NULL;
+  int (*get_flags) (unsigned *) = drv ? dlsym (drv, "cuCtxGetFlags") : NULL;
+  void *(*get_handle) (gpointer) = lib ?
+      dlsym (lib, "gst_cuda_context_get_handle") : NULL;
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
+  GstMessage *msg;
+  GstContext *context;
+  GObject *cuda;
+  unsigned flags = 0;
+  void *prev;
+  gint sched = -1;
+
+  fail_unless (push && pop && get_handle, "no CUDA driver or library");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s: no EOS",
+      desc);
+  gst_message_unref (msg);
+  context = gst_element_get_context (dec, "gst.cuda.context");
+  fail_unless (context != NULL, "the decoder has no CUDA context");
+  cuda = g_value_get_object (gst_structure_get_value
+      (gst_context_get_structure (context), "gst.cuda.context"));
+  fail_unless (cuda != NULL);
+  if (get_flags) {
+    fail_unless_equals_int (push (get_handle (cuda)), 0);
+    fail_unless_equals_int (get_flags (&flags), 0);
+    pop (&prev);
+    sched = flags & 0x7;
+  }
+  gst_context_unref (context);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (dec);
+  gst_object_unref (pipeline);
+  dlclose (drv);
+  dlclose (lib);
+  return sched;
+}
+
+/* The decoder's CUDA context, left by GStreamer to the driver's heuristics
+ * (which spin while a process has fewer contexts than cores), waits by
+ * blocking once a cl element joins it; GST_CL_CUDA_SCHED names another
+ * way, or auto none. */
+GST_START_TEST (test_context_waits)
+{
+  gchar *path = clip_path (0);
+  gchar *alone = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! "
+      "nvh264dec name=dec ! " CUDA " ! fakesink", path);
+  gchar *joined = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! "
+      "nvh264dec name=dec ! " CUDA " ! clepsilon ! " CUDA " ! fakesink",
+      path);
+  gint made = decoder_context_sched (alone), sched;
+
+  if (made < 0) {
+    g_printerr ("test_context_waits: the driver has no cuCtxGetFlags: "
+        "not tested\n");
+    goto done;
+  }
+  sched = decoder_context_sched (joined);
+  fail_unless_equals_int (sched, made == 0 ? 0x4 : made);
+  g_setenv ("GST_CL_CUDA_SCHED", "auto", TRUE);
+  fail_unless_equals_int (decoder_context_sched (joined), made);
+  g_setenv ("GST_CL_CUDA_SCHED", "spin", TRUE);
+  fail_unless_equals_int (decoder_context_sched (joined), 0x1);
+  g_setenv ("GST_CL_CUDA_SCHED", "sometimes", TRUE);
+  fail_unless_equals_int (decoder_context_sched (joined),
+      made == 0 ? 0x4 : made);
+  g_unsetenv ("GST_CL_CUDA_SCHED");
+done:
+  g_free (alone);
+  g_free (joined);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 /* @desc to its end: the error it posts, else NULL at EOS; it must end
  * within 30 s and go to NULL */
 static gchar *
@@ -456,6 +543,7 @@ cuda_suite (void)
   tcase_add_test (tc, test_filters_exact);
   tcase_add_test (tc, test_composite_two_decoded_inputs);
   tcase_add_test (tc, test_seeks_and_state_changes);
+  tcase_add_test (tc, test_context_waits);
   tcase_add_test (tc, test_import_failure);
   return s;
 }

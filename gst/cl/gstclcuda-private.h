@@ -19,4 +19,8 @@ gint     gst_cl_cuda_context_device_id (GstObject * cuda_ctx);
 gboolean gst_cl_cuda_same_device (GstClContext * ctx, gint ordinal,
                                   GError ** error);
 
+/* how threads wait for the current CUDA context's work, as
+ * GST_CL_CUDA_SCHED says (see gstclcuda.c) */
+void     gst_cl_cuda_context_set_sched (void);
+
 G_END_DECLS

@@ -49,6 +49,64 @@ gst_cl_cuda_context_device_id (GstObject * cuda_ctx)
   return (gint) id;
 }
 
+/* ---- how threads wait ------------------------------------------------- */
+
+#define CU_CTX_SCHED_MASK 0x7
+
+/* GStreamer makes its CUDA contexts with the driver's default scheduling,
+ * which spins a thread waiting for the GPU while the process has fewer
+ * contexts than cores: NVIDIA's decoders then spin in every frame's
+ * cuStreamSynchronize, the longer the busier the GPU is, filters'
+ * kernels included (16 decoded 1080p streams through clepsilon on an H200:
+ * 0.62 - 0.72 ms of CPU a frame spinning, 0.49 - 0.56 asleep, frames/s the
+ * same). So where the context was left to the driver, it is set to block
+ * (threads sleep until the GPU wakes them); GST_CL_CUDA_SCHED names
+ * another: auto (leave the context as it is), spin, yield or blocking
+ * (which is applied even to a context whose maker chose). Needs CUDA
+ * 12.1's cuCtxSetFlags; called with the context current. */
+void
+gst_cl_cuda_context_set_sched (void)
+{
+  static const struct
+  {
+    const gchar *name;
+    guint flag;
+  } scheds[] = {
+    {"spin", 0x1}, {"yield", 0x2}, {"blocking", 0x4},
+  };
+  const gchar *env = g_getenv ("GST_CL_CUDA_SCHED");
+  guint flags = 0, want = 0, i;
+  CUresult res;
+
+  if (g_strcmp0 (env, "auto") == 0 || !gst_cl_cu.CtxSetFlags ||
+      gst_cl_cu.CtxGetFlags (&flags) != CUDA_SUCCESS)
+    return;
+  for (i = 0; env && i < G_N_ELEMENTS (scheds); i++)
+    if (g_strcmp0 (env, scheds[i].name) == 0)
+      want = scheds[i].flag;
+  if (env && !want) {
+    static gboolean warned;
+
+    if (!g_atomic_int_exchange (&warned, TRUE))
+      GST_WARNING ("GST_CL_CUDA_SCHED=%s is none of auto, spin, yield, "
+          "blocking: taken as unset", env);
+  }
+  /* unset: a context its maker set up keeps its way */
+  if (!want && (flags & CU_CTX_SCHED_MASK) != 0)
+    return;
+  want = want ? want : 0x4;
+  if ((flags & CU_CTX_SCHED_MASK) == want)
+    return;
+  res = gst_cl_cu.CtxSetFlags ((flags & ~CU_CTX_SCHED_MASK) | want);
+  if (res == CUDA_SUCCESS)
+    GST_INFO ("CUDA context's threads now wait by %s (flags 0x%x)",
+        want == 0x4 ? "blocking" : want == 0x2 ? "yielding" : "spinning",
+        flags);
+  else
+    GST_INFO ("cuCtxSetFlags failed (%d): the CUDA context waits as it did",
+        res);
+}
+
 static gboolean
 cuda_device_uuid (gint ordinal, CUuuid * uuid, GError ** error)
 {

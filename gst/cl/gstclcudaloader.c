@@ -64,8 +64,8 @@ load (void)
   };
   GModule *driver, *lib;
 
-  /* every entry point but the last, which may be missing */
-  G_STATIC_ASSERT (sizeof (cu_names) / sizeof (cu_names[0]) + 1 ==
+  /* every entry point but the last three, which may be missing */
+  G_STATIC_ASSERT (sizeof (cu_names) / sizeof (cu_names[0]) + 3 ==
       sizeof (gst_cl_cu) / sizeof (gpointer));
   G_STATIC_ASSERT (sizeof (gst_names) / sizeof (gst_names[0]) ==
       sizeof (gst_cl_gstcuda) / sizeof (gpointer));
@@ -94,6 +94,11 @@ load (void)
   if (!g_module_symbol (driver, "cuStreamWaitValue32_v2",
           (gpointer *) & gst_cl_cu.StreamWaitValue32))
     gst_cl_cu.StreamWaitValue32 = NULL;
+  if (!g_module_symbol (driver, "cuCtxGetFlags",
+          (gpointer *) & gst_cl_cu.CtxGetFlags) ||
+      !g_module_symbol (driver, "cuCtxSetFlags",
+          (gpointer *) & gst_cl_cu.CtxSetFlags))
+    gst_cl_cu.CtxGetFlags = NULL, gst_cl_cu.CtxSetFlags = NULL;
   lib = g_module_open ("libgstcuda-1.0.so.0", G_MODULE_BIND_LAZY |
       G_MODULE_BIND_LOCAL);
   if (!lib) {

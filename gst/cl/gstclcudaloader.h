@@ -124,9 +124,11 @@ typedef struct
       const CUmemAllocationProp * prop, gint option);
   CUresult (*MemsetD32) (CUdeviceptr ptr, guint value, gsize count);
   CUresult (*GetErrorName) (CUresult error, const gchar ** name);
-  /* where the driver has it (CUDA 11.7 on), else NULL */
+  /* where the driver has them (CUDA 11.7, 12.1 on), else NULL */
   CUresult (*StreamWaitValue32) (CUstream stream, CUdeviceptr addr,
       guint32 value, guint flags);
+  CUresult (*CtxGetFlags) (guint * flags);
+  CUresult (*CtxSetFlags) (guint flags);
 } GstClCudaDriver;
 
 /* ---- GStreamer's CUDA library, as much of gst/cuda as is used --------- */
