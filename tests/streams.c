@@ -28,7 +28,10 @@
  *
  *   clfilters-streams --decode clip.h264 --branches 16
  *   clfilters-streams --decode clip.h264 --branches 16 --element none
- *   clfilters-streams --decode clip.h264 --branches 32 --devices 0,1
+ *   clfilters-streams --decode clip.h264 --pipelines 2 --branches 16 \
+ *       --devices 0,1 --device-per-pipeline
+ *
+ * --threads prints, after the row, the CPU a frame of each kind of thread.
  */
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
