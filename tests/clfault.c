@@ -41,8 +41,9 @@ static char fail_names[256];
 static size_t hold_min_bytes;
 static unsigned hold_ms;
 static long live[CLFAULT_N_KINDS];
-/* clfault_fail_fills(): the fills' events, which say they failed */
-static int fail_fills;
+/* clfault_fail_signals(): the events of fills and small writes, which say
+ * they failed */
+static int fail_signals;
 #define MAX_DOOMED 256
 static cl_event doomed[MAX_DOOMED];
 static unsigned n_doomed;
@@ -290,7 +291,7 @@ clfault_reset (unsigned long n)
   fail_names[0] = '\0';
   hold_min_bytes = 0;
   hold_ms = 0;
-  fail_fills = 0;
+  fail_signals = 0;
   n_doomed = 0;
   pthread_mutex_unlock (&lock);
 }
@@ -313,11 +314,34 @@ clfault_hold_writes (size_t min_bytes, unsigned ms)
 }
 
 void
-clfault_fail_fills (void)
+clfault_fail_signals (void)
 {
   pthread_mutex_lock (&lock);
-  fail_fills = 1;
+  fail_signals = 1;
   pthread_mutex_unlock (&lock);
+}
+
+/* With clfault_fail_signals(), a fill or a small write that gives an event
+ * writes nothing: a marker takes its place, its event doomed. Returns
+ * whether it did, with the marker's status in @status. */
+static int
+doomed_marker (cl_command_queue queue, cl_uint n_wait, const cl_event * wait,
+    cl_event * event, cl_int * status)
+{
+  int fail_later;
+
+  pthread_mutex_lock (&lock);
+  fail_later = fail_signals && event && n_doomed < MAX_DOOMED;
+  pthread_mutex_unlock (&lock);
+  if (!fail_later)
+    return 0;
+  *status = ((__typeof__ (clEnqueueMarkerWithWaitList) *)
+      real ("clEnqueueMarkerWithWaitList")) (queue, n_wait, wait, event);
+  pthread_mutex_lock (&lock);
+  if (*status == CL_SUCCESS && n_doomed < MAX_DOOMED)
+    doomed[n_doomed++] = *event;
+  pthread_mutex_unlock (&lock);
+  return 1;
 }
 
 static int
@@ -768,22 +792,10 @@ clEnqueueFillBuffer (cl_command_queue queue, cl_mem buffer,
 {
   cl_int status;
 
-  int fail_later;
-
   REAL (clEnqueueFillBuffer);
   FAIL_STATUS (clEnqueueFillBuffer, CL_OUT_OF_RESOURCES);
-  pthread_mutex_lock (&lock);
-  fail_later = fail_fills && event && n_doomed < MAX_DOOMED;
-  pthread_mutex_unlock (&lock);
-  if (fail_later) {
-    /* it writes nothing: a marker takes its place */
-    status = ((__typeof__ (clEnqueueMarkerWithWaitList) *)
-        real ("clEnqueueMarkerWithWaitList")) (queue, n_wait, wait, event);
+  if (doomed_marker (queue, n_wait, wait, event, &status)) {
     COUNT_EVENT (status, event);
-    pthread_mutex_lock (&lock);
-    if (status == CL_SUCCESS && n_doomed < MAX_DOOMED)
-      doomed[n_doomed++] = *event;
-    pthread_mutex_unlock (&lock);
     return status;
   }
   status = CALL (queue, buffer, pattern, pattern_size, offset, size,
@@ -900,6 +912,11 @@ clEnqueueWriteBuffer (cl_command_queue queue, cl_mem buffer,
 
   REAL (clEnqueueWriteBuffer);
   FAIL_STATUS (clEnqueueWriteBuffer, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  if (size <= 16 && !blocking &&
+      doomed_marker (queue, n_wait, wait, event, &status)) {
+    COUNT_EVENT (status, event);
+    return status;
+  }
   pthread_mutex_lock (&lock);
   ms = hold_ms && !blocking && !n_wait && size >= hold_min_bytes ? hold_ms : 0;
   pthread_mutex_unlock (&lock);

@@ -38,8 +38,10 @@ void          clfault_fail_names (const char * names);
  * least @min_bytes with no events to wait for waits @ms ms behind a user
  * event before it reads its host memory, as on a busy device. */
 void          clfault_hold_writes (size_t min_bytes, unsigned ms);
-/* Until the next reset, every clEnqueueFillBuffer that gives an event
- * writes nothing, and its event, once the commands before it are done,
- * says it ended in an error (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST),
- * as a command that failed on the device. */
-void          clfault_fail_fills (void);
+/* Until the next reset, every clEnqueueFillBuffer, and every non-blocking
+ * clEnqueueWriteBuffer of at most 16 bytes, that gives an event (a signal
+ * to another API, as a CUDA fence's write) writes nothing, and its event,
+ * once the commands before it are done, says it ended in an error
+ * (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST), as a command that failed
+ * on the device. */
+void          clfault_fail_signals (void);

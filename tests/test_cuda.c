@@ -403,11 +403,11 @@ GST_START_TEST (test_import_failure)
         "clEnqueueAcquireExternalMemObjectsKHR", FALSE},
     {"clEnqueueReleaseExternalMemObjectsKHR",
         "clEnqueueReleaseExternalMemObjectsKHR", FALSE},
-    {"clEnqueueFillBuffer", "fence", TRUE},
+    {"clEnqueueWriteBuffer", "fence", TRUE},
   };
   void (*fail_names) (const char *) = dlsym (RTLD_DEFAULT,
       "clfault_fail_names");
-  void (*fail_fills) (void) = dlsym (RTLD_DEFAULT, "clfault_fail_fills");
+  void (*fail_signals) (void) = dlsym (RTLD_DEFAULT, "clfault_fail_signals");
   void (*reset) (unsigned long) = dlsym (RTLD_DEFAULT, "clfault_reset");
   gchar *path = clip_path (0);
   gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! "
@@ -416,7 +416,7 @@ GST_START_TEST (test_import_failure)
   gchar *message;
   guint i;
 
-  if (!fail_names || !fail_fills || !reset) {
+  if (!fail_names || !fail_signals || !reset) {
     GST_WARNING ("skipped: the OpenCL fault injector is not preloaded");
     g_printerr ("test_import_failure: skipped, no fault injector preloaded\n");
     g_free (desc);
@@ -442,7 +442,7 @@ GST_START_TEST (test_import_failure)
    * out waiting for it must not wait for good (where the driver lets a copy
    * out wait for one; else the frames go on, the host waiting) */
   reset (0);
-  fail_fills ();
+  fail_signals ();
   message = run_to_end (desc);
   reset (0);
   g_printerr ("test_import_failure: a fence's write failing on the device: "
