@@ -47,6 +47,8 @@ static int fail_signals;
 #define MAX_DOOMED 256
 static cl_event doomed[MAX_DOOMED];
 static unsigned n_doomed;
+/* the signals doomed since the last reset */
+static unsigned doomed_total;
 
 /* each call's entry point and the address it returns to, its call site */
 #define MAX_RECORDED (1 << 16)
@@ -293,6 +295,7 @@ clfault_reset (unsigned long n)
   hold_ms = 0;
   fail_signals = 0;
   n_doomed = 0;
+  doomed_total = 0;
   pthread_mutex_unlock (&lock);
 }
 
@@ -328,20 +331,33 @@ static int
 doomed_marker (cl_command_queue queue, cl_uint n_wait, const cl_event * wait,
     cl_event * event, cl_int * status)
 {
-  int fail_later;
+  int doom;
+
+  /* held across the marker, so that the event it gives surely has a place
+   * among the doomed (the driver's call does not come back here) */
+  pthread_mutex_lock (&lock);
+  doom = fail_signals && event && n_doomed < MAX_DOOMED;
+  if (doom) {
+    *status = ((__typeof__ (clEnqueueMarkerWithWaitList) *)
+        real ("clEnqueueMarkerWithWaitList")) (queue, n_wait, wait, event);
+    if (*status == CL_SUCCESS) {
+      doomed[n_doomed++] = *event;
+      doomed_total++;
+    }
+  }
+  pthread_mutex_unlock (&lock);
+  return doom;
+}
+
+unsigned
+clfault_doomed (void)
+{
+  unsigned n;
 
   pthread_mutex_lock (&lock);
-  fail_later = fail_signals && event && n_doomed < MAX_DOOMED;
+  n = doomed_total;
   pthread_mutex_unlock (&lock);
-  if (!fail_later)
-    return 0;
-  *status = ((__typeof__ (clEnqueueMarkerWithWaitList) *)
-      real ("clEnqueueMarkerWithWaitList")) (queue, n_wait, wait, event);
-  pthread_mutex_lock (&lock);
-  if (*status == CL_SUCCESS && n_doomed < MAX_DOOMED)
-    doomed[n_doomed++] = *event;
-  pthread_mutex_unlock (&lock);
-  return 1;
+  return n;
 }
 
 static int

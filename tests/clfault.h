@@ -45,3 +45,5 @@ void          clfault_hold_writes (size_t min_bytes, unsigned ms);
  * (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST), as a command that failed
  * on the device. */
 void          clfault_fail_signals (void);
+/* How many signals clfault_fail_signals() doomed since the last reset. */
+unsigned      clfault_doomed (void);

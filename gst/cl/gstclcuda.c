@@ -87,7 +87,7 @@ gst_cl_cuda_context_set_sched (void)
   if (env && !want) {
     static gboolean warned;
 
-    if (!g_atomic_int_exchange (&warned, TRUE))
+    if (g_atomic_int_compare_and_exchange (&warned, FALSE, TRUE))
       GST_WARNING ("GST_CL_CUDA_SCHED=%s is none of auto, spin, yield, "
           "blocking: taken as unset", env);
   }

@@ -411,19 +411,22 @@ fence_write (GstClCudaStaging * st, guint32 value)
  * waking from an event costs the host more than looking again (16 decoded
  * streams on an H200: 0.49 - 0.56 ms of CPU a frame waiting for the copy
  * in on a blocking-sync event, 0.47 - 0.49 napping). The first nap is
- * three quarters of the usual wait, @took (a running mean, in us), so
- * that most waits look once or twice (out of four looks, 20 - 160 us
- * naps, on an H100: 30 us of CPU a frame waiting for the copy out, 19
- * with it). Where the copies wait on the GPU for @value in the fence,
- * written after the OpenCL command @signalled, and that command fails,
- * the host writes the fence itself, so that the stream goes on, and
- * fails. */
+ * three quarters of @took, the usual wait (in us), so that most waits look
+ * once or twice (out of four looks, 20 - 160 us naps, on an H100: 30 us of
+ * CPU a frame waiting for the copy out, 19 with it). @took follows the
+ * waits: a wait done at the first look shortens it by an eighth (the nap
+ * itself, overshooting, must not count), a longer one moves it an eighth
+ * of the way to its own length. Where the copies wait on the GPU for
+ * @value in the fence, written after the OpenCL command @signalled, and
+ * that command fails, the host writes the fence itself, so that the
+ * stream goes on, and fails. */
 static gboolean
 copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
     gint64 * took, GError ** error)
 {
   gint64 start = g_get_monotonic_time ();
   gulong nap = 20;
+  gboolean first = TRUE;
   CUresult res;
   cl_int state;
 
@@ -438,10 +441,12 @@ copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
     }
     g_usleep (nap);
     nap = MIN (nap * 2, 160);
+    first = FALSE;
   }
-  /* a mean of the last few, a stall (a device switching contexts) soon
-   * forgotten */
-  *took = (*took * 7 + MIN (g_get_monotonic_time () - start, 10000)) / 8;
+  if (first)
+    *took -= *took / 8;
+  else
+    *took += (MIN (g_get_monotonic_time () - start, 2000) - *took) / 8;
   return gst_cl_cu_result (res, error, "cuEventQuery");
 }
 
@@ -582,6 +587,8 @@ fence_signal (GstClCudaStaging * st, GstClQueue * queue, Slot * slot,
   }
   if (!enqueue_external (st, queue, NULL, TRUE, FALSE, NULL, error) ||
       !gst_cl_queue_flush (queue, error)) {
+    /* the write reads @slot, which a failed release frees unwaited */
+    clWaitForEvents (1, &written);
     clReleaseEvent (written);
     return NULL;
   }
