@@ -99,7 +99,7 @@ gst_cl_cuda_context_set_sched (void)
     return;
   res = gst_cl_cu.CtxSetFlags ((flags & ~CU_CTX_SCHED_MASK) | want);
   if (res == CUDA_SUCCESS)
-    GST_INFO ("CUDA context's threads now wait by %s (flags 0x%x)",
+    GST_INFO ("CUDA context's threads now wait by %s (its flags were 0x%x)",
         want == 0x4 ? "blocking" : want == 0x2 ? "yielding" : "spinning",
         flags);
   else
