@@ -419,10 +419,18 @@ threads_snapshot (void)
   return a;
 }
 
+/* a kind of thread, the threads of one name */
+typedef struct
+{
+  const gchar *name;
+  gint threads;
+  gint64 ns;
+} ThreadKind;
+
 static gint
 by_ns_desc (gconstpointer a, gconstpointer b)
 {
-  gint64 x = ((const ThreadCpu *) a)->ns, y = ((const ThreadCpu *) b)->ns;
+  gint64 x = ((const ThreadKind *) a)->ns, y = ((const ThreadKind *) b)->ns;
 
   return x < y ? 1 : x > y ? -1 : 0;
 }
@@ -432,44 +440,39 @@ by_ns_desc (gconstpointer a, gconstpointer b)
 static void
 threads_print (GArray * before, GArray * after, gint frames)
 {
-  GHashTable *kinds = g_hash_table_new (g_str_hash, g_str_equal);
-  GArray *rows = g_array_new (FALSE, TRUE, sizeof (ThreadCpu));
-  GHashTableIter it;
-  gpointer key, value;
+  GArray *kinds = g_array_new (FALSE, TRUE, sizeof (ThreadKind));
   guint i, j;
 
   for (i = 0; i < after->len; i++) {
-    ThreadCpu *t = &g_array_index (after, ThreadCpu, i);
+    const ThreadCpu *t = &g_array_index (after, ThreadCpu, i);
+    ThreadKind *kind = NULL;
     gint64 ns = t->ns;
-    ThreadCpu *row;
 
     for (j = 0; j < before->len; j++)
       if (g_array_index (before, ThreadCpu, j).tid == t->tid)
         ns -= g_array_index (before, ThreadCpu, j).ns;
-    if (!(row = g_hash_table_lookup (kinds, t->name))) {
-      row = g_new0 (ThreadCpu, 1);
-      row->name = t->name;
-      g_hash_table_insert (kinds, t->name, row);
-    }
-    row->ns += ns;
-    row->tid++;
-  }
-  g_hash_table_iter_init (&it, kinds);
-  while (g_hash_table_iter_next (&it, &key, &value)) {
-    g_array_append_vals (rows, value, 1);
-    g_free (value);
-  }
-  g_array_sort (rows, by_ns_desc);
-  g_print ("\n| threads | how many | CPU ms a frame |\n|---|---:|---:|\n");
-  for (i = 0; i < rows->len; i++) {
-    ThreadCpu *r = &g_array_index (rows, ThreadCpu, i);
+    for (j = 0; j < kinds->len && !kind; j++)
+      if (strcmp (g_array_index (kinds, ThreadKind, j).name, t->name) == 0)
+        kind = &g_array_index (kinds, ThreadKind, j);
+    if (!kind) {
+      ThreadKind k = { t->name, 0, 0 };
 
-    if (r->ns > 0)
-      g_print ("| %s | %d | %.3f |\n", r->name, r->tid,
-          frames ? r->ns / 1e6 / frames : 0.0);
+      g_array_append_val (kinds, k);
+      kind = &g_array_index (kinds, ThreadKind, kinds->len - 1);
+    }
+    kind->threads++;
+    kind->ns += ns;
   }
-  g_array_free (rows, TRUE);
-  g_hash_table_destroy (kinds);
+  g_array_sort (kinds, by_ns_desc);
+  g_print ("\n| threads | how many | CPU ms a frame |\n|---|---:|---:|\n");
+  for (i = 0; i < kinds->len; i++) {
+    const ThreadKind *k = &g_array_index (kinds, ThreadKind, i);
+
+    if (k->ns > 0)
+      g_print ("| %s | %d | %.3f |\n", k->name, k->threads,
+          frames ? k->ns / 1e6 / frames : 0.0);
+  }
+  g_array_free (kinds, TRUE);
 }
 
 static void

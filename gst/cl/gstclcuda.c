@@ -74,7 +74,7 @@ gst_cl_cuda_context_set_sched (void)
   } scheds[] = {
     {"spin", 0x1}, {"yield", 0x2}, {"blocking", 0x4},
   };
-  const gchar *env = g_getenv ("GST_CL_CUDA_SCHED");
+  const gchar *env = g_getenv ("GST_CL_CUDA_SCHED"), *name = NULL;
   guint flags = 0, want = 0, i;
   CUresult res;
 
@@ -83,7 +83,7 @@ gst_cl_cuda_context_set_sched (void)
     return;
   for (i = 0; env && i < G_N_ELEMENTS (scheds); i++)
     if (g_strcmp0 (env, scheds[i].name) == 0)
-      want = scheds[i].flag;
+      want = scheds[i].flag, name = scheds[i].name;
   if (env && !want) {
     static gboolean warned;
 
@@ -94,14 +94,14 @@ gst_cl_cuda_context_set_sched (void)
   /* unset: a context its maker set up keeps its way */
   if (!want && (flags & CU_CTX_SCHED_MASK) != 0)
     return;
-  want = want ? want : 0x4;
+  if (!want)
+    want = 0x4, name = "blocking";
   if ((flags & CU_CTX_SCHED_MASK) == want)
     return;
   res = gst_cl_cu.CtxSetFlags ((flags & ~CU_CTX_SCHED_MASK) | want);
   if (res == CUDA_SUCCESS)
-    GST_INFO ("CUDA context's threads now wait by %s (its flags were 0x%x)",
-        want == 0x4 ? "blocking" : want == 0x2 ? "yielding" : "spinning",
-        flags);
+    GST_INFO ("CUDA context's threads now wait: %s (its flags were 0x%x)",
+        name, flags);
   else
     GST_INFO ("cuCtxSetFlags failed (%d): the CUDA context waits as it did",
         res);

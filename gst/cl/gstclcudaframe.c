@@ -365,13 +365,14 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame, GError ** error)
 }
 
 /* The commands on @queue so far become the last to use @slot: it is used
- * again once they are done. */
+ * again once they are done, which @last, the last of them, says where
+ * given (taken), else a marker. */
 static void
-slot_done_here (GstClQueue * queue, Slot * slot)
+slot_done_here (GstClQueue * queue, Slot * slot, cl_event last)
 {
   if (slot->done)
     clReleaseEvent (slot->done);
-  slot->done = gst_cl_queue_mark (queue, NULL);
+  slot->done = last ? last : gst_cl_queue_mark (queue, NULL);
   if (!slot->done) {
     GST_WARNING ("no marker: waiting for the queue");
     gst_cl_queue_finish (queue, NULL);
@@ -709,12 +710,12 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
      * so that no later frame takes a failed frame's value */
     value = st->fence_value = st->fence_value + 1 ? st->fence_value + 1 : 1;
     if (!(signalled = fence_signal (st, queue, slot, value, error))) {
-      slot_done_here (queue, slot);
+      slot_done_here (queue, slot, NULL);
       return FALSE;
     }
   } else {
     if (!(done = gst_cl_queue_mark (queue, error))) {
-      slot_done_here (queue, slot);
+      slot_done_here (queue, slot, NULL);
       return FALSE;
     }
     ok = gst_cl_queue_wait (queue, done, error);
@@ -733,7 +734,7 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
   if (signalled) {
     /* on an error, the slot is free once the kernels are done */
     if (!ok)
-      slot_done_here (queue, slot);
+      slot_done_here (queue, slot, NULL);
     clReleaseEvent (signalled);
   }
   return ok;
@@ -763,13 +764,7 @@ gst_cl_cuda_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
     if (!enqueue_external (st, queue, slot, frame->output && st->fenced &&
             st->fence.mem, FALSE, &released, NULL))
       GST_WARNING ("could not give CUDA staging buffers back");
-    if (released) {
-      if (slot->done)
-        clReleaseEvent (slot->done);
-      slot->done = released;
-      gst_cl_queue_flush (queue, NULL);
-    } else
-      slot_done_here (queue, slot);
+    slot_done_here (queue, slot, released);
   }
   slot->busy = FALSE;
   frame->cuda = NULL;
