@@ -404,6 +404,7 @@ GST_START_TEST (test_import_failure)
         "clEnqueueAcquireExternalMemObjectsKHR", FALSE},
     {"clEnqueueReleaseExternalMemObjectsKHR",
         "clEnqueueReleaseExternalMemObjectsKHR", FALSE},
+    {"clCreateSubBuffer", "clCreateSubBuffer", FALSE},
     {"clEnqueueWriteBuffer", "fence", TRUE},
   };
   void (*fail_names) (const char *) = dlsym (RTLD_DEFAULT,

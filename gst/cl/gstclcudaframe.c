@@ -4,11 +4,12 @@
  *
  * Memory that CUDA can export is imported into OpenCL
  * (cl_khr_external_memory_opaque_fd): the elements own a few such buffers,
- * each imported once, as staging for every frame that crosses. An input
- * frame is copied on the device into one of them (GStreamer 1.22's
- * GstCudaMemory comes from cuMemAllocPitch, which cannot be exported); the
- * kernels write an output frame into one, copied on the device into a
- * GstCudaMemory of the element's CUDA pool.
+ * each imported once, as staging for every frame that crosses, its planes
+ * sub-buffers of one buffer. An input frame is copied on the device into
+ * one of them (GStreamer 1.22's GstCudaMemory comes from cuMemAllocPitch,
+ * which cannot be exported); the kernels write an output frame into one,
+ * copied on the device into a GstCudaMemory of the element's CUDA pool.
+ * Laid out as the CUDA memory, a frame's planes cross in one copy.
  *
  * Who waits: a copy into staging runs on the element's CUDA stream, which
  * the host waits for (napping between looks) before the kernels are
@@ -53,11 +54,22 @@ typedef struct
   cl_mem mem;
 } Shared;
 
-/* a frame's planes in shared buffers */
+/* A frame's planes in one shared buffer: the first plane is the buffer,
+ * the others sub-buffers of it, so that an acquire or a release takes one
+ * buffer. An output's fence is a word after them. */
 typedef struct
 {
-  Shared plane[GST_VIDEO_MAX_PLANES];
+  Shared whole;
+  cl_mem sub[GST_VIDEO_MAX_PLANES];
+  gsize offset[GST_VIDEO_MAX_PLANES];
+  gsize sub_offset[GST_VIDEO_MAX_PLANES], sub_size[GST_VIDEO_MAX_PLANES];
   guint n_planes;
+  /* where the planes lie as in the CUDA memory, the bytes from the first
+   * plane's to the last one's end, which one copy moves; else 0, a copy a
+   * plane */
+  gsize span;
+  /* where the fence is, else 0 */
+  gsize fence_at;
   gboolean busy;
   /* the last commands that read or write the planes */
   cl_event done;
@@ -79,11 +91,13 @@ struct _GstClCudaStaging
   CUevent copied;
   /* Where the driver lets a CUDA stream wait for a value in memory: an
    * output's kernels are followed on the OpenCL queue by a write of the
-   * next fence_value into the fence, and the copy out waits for it on the
-   * GPU. The host then waits once for the kernels and the copy out, napping,
-   * where it would wait for each. */
+   * next fence_value into its slot's fence, and the copy out waits for it
+   * on the GPU. The host then waits once for the kernels and the copy out,
+   * napping, where it would wait for each. A slot's fence holds the last
+   * value written into it, behind every later one. */
   gboolean fenced;
-  Shared fence;
+  /* whether the stream's first wait was tried */
+  gboolean fence_tried;
   guint32 fence_value;
   /* the usual wait for a copy in and for a copy out, in us: the first nap */
   gint64 took_in, took_out;
@@ -193,10 +207,12 @@ slot_clear (Slot * slot)
     clReleaseEvent (slot->done);
   }
   slot->done = NULL;
-  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++)
-    shared_free (&slot->plane[p]);
-  slot->n_planes = 0;
-  slot->busy = FALSE;
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+    if (slot->sub[p])
+      clReleaseMemObject (slot->sub[p]);
+  }
+  shared_free (&slot->whole);
+  memset (slot, 0, sizeof (*slot));
 }
 
 /* releases every buffer of @st, once the commands using them are done */
@@ -212,15 +228,14 @@ staging_reset (GstClCudaStaging * st)
         clReleaseEvent (st->slot[i].done);
       memset (&st->slot[i], 0, sizeof (st->slot[i]));
     }
-    memset (&st->fence, 0, sizeof (st->fence));
     st->stream = NULL;
     st->copied = NULL;
     st->abandoned = FALSE;
   }
   for (i = 0; i < N_SLOTS; i++)
     slot_clear (&st->slot[i]);
-  shared_free (&st->fence);
   st->fenced = FALSE;
+  st->fence_tried = FALSE;
   st->fence_value = 0;
   if (st->stream && st->cuda_ctx) {
     CUcontext prev;
@@ -313,12 +328,94 @@ staging_prepare (GstClCudaStaging * st, GstClContext * ctx,
   return TRUE;
 }
 
-/* A slot whose planes hold @frame's: one the device is done with, else
- * the oldest, once it is. */
+/* @value written into @slot's fence from the host, done before this
+ * returns: the memset runs on the legacy stream, in no order with the
+ * staging's, which may wait for it; the context's current */
+static CUresult
+fence_write (Slot * slot, guint32 value)
+{
+  CUresult res = gst_cl_cu.MemsetD32 (slot->whole.ptr + slot->fence_at, value,
+      1);
+
+  return res == CUDA_SUCCESS ? gst_cl_cu.StreamSynchronize (NULL) : res;
+}
+
+/* @slot's fence, newly placed, set behind the next value; the first time,
+ * whether the stream can wait for it (the driver says so at a first wait,
+ * which is already met): where it cannot, the staging goes without. */
+static gboolean
+fence_place (GstClCudaStaging * st, Slot * slot, GError ** error)
+{
+  CUcontext prev;
+  CUresult res;
+  gboolean ok;
+
+  ok = gst_cl_cu_result (gst_cl_cu.
+      CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx)), error,
+      "cuCtxPushCurrent");
+  if (!ok)
+    return FALSE;
+  ok = gst_cl_cu_result (fence_write (slot, st->fence_value), error,
+      "cuMemsetD32");
+  if (ok && !st->fence_tried) {
+    st->fence_tried = TRUE;
+    res = gst_cl_cu.StreamWaitValue32 (st->stream, slot->whole.ptr +
+        slot->fence_at, st->fence_value, CU_STREAM_WAIT_VALUE_GEQ);
+    if (res == CUDA_SUCCESS)
+      res = gst_cl_cu.StreamSynchronize (st->stream);
+    if (res != CUDA_SUCCESS) {
+      GST_INFO ("CUDA device %d cannot wait for OpenCL's kernels (%d): the "
+          "host waits", st->ordinal, res);
+      st->fenced = FALSE;
+    }
+  }
+  gst_cl_cu.CtxPopCurrent (&prev);
+  return ok;
+}
+
+/* Where @slot's planes go, for @frame's, whose strides are those of the
+ * CUDA memory, which @layout lays out: where its planes follow one another
+ * at offsets that sub-buffers may start at (NV12 from cuMemAllocPitch
+ * does), as there, so that one copy moves them all (a 1080p frame's two
+ * copies each way cost the host about 10 us more than one); else each at
+ * the next such offset. With @fence, a word after them.
+ *
+ * Returns: the bytes @slot needs */
+static gsize
+slot_plan (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
+    const GstVideoInfo * layout, gboolean fence)
+{
+  gsize align = MAX (gst_cl_context_get_caps (st->ctx)->mem_base_addr_align /
+      8, 1);
+  gboolean as_there = TRUE;
+  gsize end = 0;
+  guint p;
+
+  for (p = 0; p < frame->n_planes && as_there; p++) {
+    gsize at = layout->offset[p] - layout->offset[0];
+
+    as_there = layout->offset[p] >= layout->offset[0] + end && at % align == 0;
+    end = at + gst_cl_plane_size (&frame->planes[p]);
+  }
+  for (p = 0, end = 0; p < frame->n_planes; p++) {
+    slot->offset[p] = as_there ? layout->offset[p] - layout->offset[0] :
+        (end + align - 1) / align * align;
+    end = slot->offset[p] + gst_cl_plane_size (&frame->planes[p]);
+  }
+  slot->n_planes = frame->n_planes;
+  slot->span = as_there ? end : 0;
+  slot->fence_at = fence ? GST_ROUND_UP_4 (end) : 0;
+  return fence ? slot->fence_at + sizeof (guint32) : end;
+}
+
+/* A slot for @frame, laid out as slot_plan() says (@layout, @fence): one
+ * the device is done with, else the oldest, once it is. */
 static Slot *
-slot_acquire (GstClCudaStaging * st, const GstClFrame * frame, GError ** error)
+slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
+    const GstVideoInfo * layout, gboolean fence, GError ** error)
 {
   Slot *slot = NULL;
+  gsize fence_was, size;
   guint i, p;
 
   if (st->abandoned) {
@@ -350,18 +447,60 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame, GError ** error)
     clReleaseEvent (slot->done);
     slot->done = NULL;
   }
-  for (p = 0; p < frame->n_planes; p++) {
-    gsize need = gst_cl_plane_size (&frame->planes[p]);
-
-    if (slot->plane[p].size >= need)
-      continue;
-    shared_free (&slot->plane[p]);
-    if (!shared_alloc (st, need, &slot->plane[p], error))
-      return NULL;
+  fence_was = slot->whole.mem ? slot->fence_at : 0;
+  size = slot_plan (st, slot, frame, layout, fence);
+  if (slot->whole.size < size) {
+    for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+      if (slot->sub[p])
+        clReleaseMemObject (slot->sub[p]);
+      slot->sub[p] = NULL;
+    }
+    shared_free (&slot->whole);
+    fence_was = 0;
+    if (!shared_alloc (st, size, &slot->whole, error))
+      goto failed;
   }
-  slot->n_planes = frame->n_planes;
+  for (p = 1; p < frame->n_planes; p++) {
+    /* each its own plane's bytes: sub-buffers that overlap crash NVIDIA's
+     * driver once a command uses them */
+    cl_buffer_region region = { slot->offset[p],
+      gst_cl_plane_size (&frame->planes[p])
+    };
+    cl_int status = CL_SUCCESS;
+
+    if (slot->sub[p] && slot->sub_size[p] == region.size &&
+        slot->sub_offset[p] == region.origin)
+      continue;
+    if (slot->sub[p])
+      clReleaseMemObject (slot->sub[p]);
+    slot->sub[p] = clCreateSubBuffer (slot->whole.mem, 0,
+        CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    slot->sub_offset[p] = region.origin;
+    slot->sub_size[p] = region.size;
+    if (!gst_cl_result (status, error, "clCreateSubBuffer (a plane of "
+            "CUDA memory)")) {
+      slot->sub[p] = NULL;
+      goto failed;
+    }
+  }
+  if (fence && slot->fence_at != fence_was && !fence_place (st, slot, error))
+    goto failed;
   slot->busy = TRUE;
+  GST_LOG ("a slot of %" G_GSIZE_FORMAT " bytes, %s", size, slot->span ?
+      "one copy" : "a copy a plane");
   return slot;
+
+failed:
+  /* laid out anew next time */
+  slot->fence_at = 0;
+  return NULL;
+}
+
+/* @slot's plane @p, as kernels take it */
+static cl_mem
+slot_plane (Slot * slot, guint p)
+{
+  return p == 0 ? slot->whole.mem : slot->sub[p];
 }
 
 /* The commands on @queue so far become the last to use @slot: it is used
@@ -396,17 +535,6 @@ cuda_layout (GstBuffer * buffer, GstMemory * mem, const GstVideoInfo * info,
   gst_cl_buffer_frame_layout (info, buffer, output, layout);
 }
 
-/* @value written into the fence from the host, done before this returns:
- * the memset runs on the legacy stream, in no order with the staging's,
- * which may wait for it; the context's current */
-static CUresult
-fence_write (GstClCudaStaging * st, guint32 value)
-{
-  CUresult res = gst_cl_cu.MemsetD32 (st->fence.ptr, value, 1);
-
-  return res == CUDA_SUCCESS ? gst_cl_cu.StreamSynchronize (NULL) : res;
-}
-
 /* Waits for the copies recorded with st->copied, napping between looks:
  * a copy takes a few microseconds of the GPU, and with many streams
  * waking from an event costs the host more than looking again (16 decoded
@@ -418,12 +546,12 @@ fence_write (GstClCudaStaging * st, guint32 value)
  * waits: a wait done at the first look shortens it by an eighth (the nap
  * itself, overshooting, must not count), a longer one moves it an eighth
  * of the way to its own length. Where the copies wait on the GPU for
- * @value in the fence, written after the OpenCL command @signalled, and
- * that command fails, the host writes the fence itself, so that the
+ * @value in @slot's fence, written after the OpenCL command @signalled,
+ * and that command fails, the host writes the fence itself, so that the
  * stream goes on, and fails. */
 static gboolean
-copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
-    gint64 * took, GError ** error)
+copies_wait (GstClCudaStaging * st, Slot * slot, cl_event signalled,
+    guint32 value, gint64 * took, GError ** error)
 {
   gint64 start = g_get_monotonic_time ();
   gulong nap = 20;
@@ -436,7 +564,7 @@ copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
   while ((res = gst_cl_cu.EventQuery (st->copied)) == CUDA_ERROR_NOT_READY) {
     if (signalled && nap == 160 &&
         (state = gst_cl_event_status (signalled)) < 0) {
-      fence_write (st, value);
+      fence_write (slot, value);
       gst_cl_cu.EventSynchronize (st->copied);
       return gst_cl_result (state, error, "the kernels before a copy out");
     }
@@ -468,19 +596,25 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
           error, "cuCtxPushCurrent"))
     return FALSE;
   ok = !signalled || gst_cl_cu_result (gst_cl_cu.StreamWaitValue32 (st->stream,
-          st->fence.ptr, value, CU_STREAM_WAIT_VALUE_GEQ), error,
-      "cuStreamWaitValue32");
-  for (p = 0; ok && p < frame->n_planes; p++) {
+          slot->whole.ptr + slot->fence_at, value, CU_STREAM_WAIT_VALUE_GEQ),
+      error, "cuStreamWaitValue32");
+  if (ok && slot->span) {
+    CUdeviceptr there = dev + layout->offset[0];
+
+    ok = gst_cl_cu_result (gst_cl_cu.MemcpyDtoDAsync (to_slot ? slot->
+            whole.ptr : there, to_slot ? there : slot->whole.ptr, slot->span,
+            st->stream), error, "cuMemcpyDtoDAsync");
+  }
+  for (p = 0; ok && !slot->span && p < frame->n_planes; p++) {
     const GstClPlane *plane = &frame->planes[p];
     CUDA_MEMCPY2D copy = { 0, };
     CUdeviceptr there = dev + layout->offset[p];
-    gsize pitch = layout->stride[p];
+    CUdeviceptr here = slot->whole.ptr + slot->offset[p];
 
     copy.srcMemoryType = copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy.srcDevice = to_slot ? there : slot->plane[p].ptr;
-    copy.srcPitch = to_slot ? pitch : (gsize) plane->stride;
-    copy.dstDevice = to_slot ? slot->plane[p].ptr : there;
-    copy.dstPitch = to_slot ? (gsize) plane->stride : pitch;
+    copy.srcDevice = to_slot ? there : here;
+    copy.dstDevice = to_slot ? here : there;
+    copy.srcPitch = copy.dstPitch = plane->stride;
     copy.WidthInBytes = (gsize) plane->width * plane->pstride;
     copy.Height = plane->height;
     ok = gst_cl_cu_result (gst_cl_cu.Memcpy2DAsync (&copy, st->stream), error,
@@ -490,11 +624,11 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
     ok = gst_cl_cu_result (gst_cl_cu.EventRecord (st->copied, st->stream),
         error, "cuEventRecord");
   if (ok)
-    ok = copies_wait (st, signalled, value, to_slot ? &st->took_in :
+    ok = copies_wait (st, slot, signalled, value, to_slot ? &st->took_in :
         &st->took_out, error);
   else if (signalled) {
     /* whatever was enqueued goes on */
-    fence_write (st, value);
+    fence_write (slot, value);
     gst_cl_cu.StreamSynchronize (st->stream);
   } else
     gst_cl_cu.StreamSynchronize (st->stream);
@@ -502,73 +636,29 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
   return ok;
 }
 
-/* The fence, zeroed, for the first output frame; where the stream cannot
- * wait on it (the driver says so at a first wait, which is already
- * satisfied), the staging goes without. */
-static gboolean
-fence_ensure (GstClCudaStaging * st, GError ** error)
-{
-  CUcontext prev;
-  CUresult res;
-  gboolean ok;
-
-  if (st->fence.mem)
-    return TRUE;
-  if (!shared_alloc (st, sizeof (guint32), &st->fence, error))
-    return FALSE;
-  ok = gst_cl_cu_result (gst_cl_cu.
-      CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx)), error,
-      "cuCtxPushCurrent");
-  if (ok) {
-    ok = gst_cl_cu_result (fence_write (st, 0), error, "cuMemsetD32");
-    if (ok) {
-      res = gst_cl_cu.StreamWaitValue32 (st->stream, st->fence.ptr, 0,
-          CU_STREAM_WAIT_VALUE_GEQ);
-      if (res == CUDA_SUCCESS)
-        res = gst_cl_cu.StreamSynchronize (st->stream);
-      if (res != CUDA_SUCCESS) {
-        GST_INFO ("CUDA device %d cannot wait for OpenCL's kernels (%d): the "
-            "host waits", st->ordinal, res);
-        st->fenced = FALSE;
-      }
-    }
-    gst_cl_cu.CtxPopCurrent (&prev);
-  }
-  if (!ok || !st->fenced)
-    shared_free (&st->fence);
-  st->fence_value = 0;
-  return ok;
-}
-
-/* Acquires or releases @slot's buffers for @queue, and the fence with
- * @fence; a release's event in @released, where given */
+/* Acquires or releases @slot's buffer for @queue; a release's event in
+ * @released, where given */
 static gboolean
 enqueue_external (GstClCudaStaging * st, GstClQueue * queue, Slot * slot,
-    gboolean fence, gboolean acquire, cl_event * released, GError ** error)
+    gboolean acquire, cl_event * released, GError ** error)
 {
-  cl_mem mems[GST_VIDEO_MAX_PLANES + 1];
-  guint p, n = 0;
+  cl_command_queue q = gst_cl_queue_get_handle (queue);
 
-  for (p = 0; slot && p < slot->n_planes; p++)
-    mems[n++] = slot->plane[p].mem;
-  if (fence)
-    mems[n++] = st->fence.mem;
   if (acquire)
-    return gst_cl_result (st->acquire (gst_cl_queue_get_handle (queue), n,
-            mems, 0, NULL, NULL), error,
-        "clEnqueueAcquireExternalMemObjectsKHR");
-  if (gst_cl_result (st->release (gst_cl_queue_get_handle (queue), n, mems,
-              0, NULL, released), error,
-          "clEnqueueReleaseExternalMemObjectsKHR"))
+    return gst_cl_result (st->acquire (q, 1, &slot->whole.mem, 0, NULL, NULL),
+        error, "clEnqueueAcquireExternalMemObjectsKHR");
+  if (gst_cl_result (st->release (q, 1, &slot->whole.mem, 0, NULL, released),
+          error, "clEnqueueReleaseExternalMemObjectsKHR"))
     return TRUE;
   st->abandoned = TRUE;
   return FALSE;
 }
 
-/* After the commands so far on @queue: @value written into the fence,
- * which is given back to CUDA, and the queue flushed. The write reads the
- * value from @slot, whose copy out waits for it (a write of 4 bytes costs
- * the host 12 us less than a fill on NVIDIA's driver).
+/* After the commands so far on @queue: @value written into @slot's fence,
+ * the slot given back to CUDA, whatever happened, and the queue flushed.
+ * The write reads the value from @slot, whose copy out waits for it (a
+ * write of 4 bytes costs the host 12 us less than a fill on NVIDIA's
+ * driver).
  *
  * Returns: (transfer full): the write's event, or %NULL on error */
 static cl_event
@@ -576,24 +666,24 @@ fence_signal (GstClCudaStaging * st, GstClQueue * queue, Slot * slot,
     guint32 value, GError ** error)
 {
   cl_event written = NULL;
+  gboolean ok;
 
   slot->fence_host = value;
-  if (!gst_cl_result (clEnqueueWriteBuffer (gst_cl_queue_get_handle (queue),
-              st->fence.mem, CL_FALSE, 0, sizeof (value), &slot->fence_host,
-              0, NULL, &written), error, "clEnqueueWriteBuffer (a CUDA "
-          "fence)")) {
-    /* never left acquired: NVIDIA's driver blocks for good freeing it */
-    enqueue_external (st, queue, NULL, TRUE, FALSE, NULL, NULL);
-    return NULL;
-  }
-  if (!enqueue_external (st, queue, NULL, TRUE, FALSE, NULL, error) ||
-      !gst_cl_queue_flush (queue, error)) {
+  ok = gst_cl_result (clEnqueueWriteBuffer (gst_cl_queue_get_handle (queue),
+          slot->whole.mem, CL_FALSE, slot->fence_at, sizeof (value),
+          &slot->fence_host, 0, NULL, &written), error,
+      "clEnqueueWriteBuffer (a CUDA fence)");
+  /* never left acquired: NVIDIA's driver blocks for good freeing it */
+  ok = enqueue_external (st, queue, slot, FALSE, NULL, ok ? error : NULL)
+      && ok;
+  if (ok && gst_cl_queue_flush (queue, error))
+    return written;
+  if (written) {
     /* the write reads @slot, which a failed release frees unwaited */
     clWaitForEvents (1, &written);
     clReleaseEvent (written);
-    return NULL;
   }
-  return written;
+  return NULL;
 }
 
 /* @buffer's one GstCudaMemory mapped on the device, or NULL */
@@ -642,18 +732,20 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
   st = staging->cuda;
   if (!staging_prepare (st, ctx, cuda_ctx, error))
     return FALSE;
-  gst_cl_frame_set_geometry (&frame->frame, info);
-  if (!(slot = slot_acquire (st, &frame->frame, error)))
+  /* the planes' strides as the CUDA memory's, for the copies */
+  cuda_layout (buffer, mem, info, frame->output, &layout);
+  gst_cl_frame_set_geometry (&frame->frame, &layout);
+  if (!(slot = slot_acquire (st, &frame->frame, &layout, frame->output &&
+              st->fenced, error)))
     return FALSE;
   for (p = 0; p < frame->frame.n_planes; p++) {
-    frame->frame.planes[p].mem = slot->plane[p].mem;
+    frame->frame.planes[p].mem = slot_plane (slot, p);
     frame->borrowed[p] = TRUE;
   }
   frame->cuda = slot;
   frame->cuda_staging = st;
 
   if (!frame->output) {
-    cuda_layout (buffer, mem, info, FALSE, &layout);
     if (!map_cuda (buffer, GST_MAP_READ, &map, error))
       goto failed;
     if (!copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data,
@@ -663,13 +755,10 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
     }
     gst_memory_unmap (mem, &map);
   } else {
-    if (st->fenced && !fence_ensure (st, error))
-      goto failed;
     frame->cuda_buffer = buffer;
     frame->cuda_info = info;
   }
-  if (!enqueue_external (st, queue, slot, frame->output && st->fenced, TRUE,
-          NULL, error))
+  if (!enqueue_external (st, queue, slot, TRUE, NULL, error))
     goto failed;
   return TRUE;
 
@@ -700,20 +789,23 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
   guint32 value = 0;
   gboolean ok;
 
-  if (!enqueue_external (st, queue, slot, FALSE, FALSE, NULL, error))
-    return FALSE;
-  /* released: whatever follows, the next commands on the queue come after
-   * the kernels, and nothing else uses the slot before its next copy out */
-  frame->cuda_finished = TRUE;
-  if (st->fenced) {
-    /* never 0, the fence's first value; set before the write is enqueued,
-     * so that no later frame takes a failed frame's value */
-    value = st->fence_value = st->fence_value + 1 ? st->fence_value + 1 : 1;
-    if (!(signalled = fence_signal (st, queue, slot, value, error))) {
+  if (st->fenced && slot->fence_at) {
+    /* set before the write is enqueued, so that no later frame takes a
+     * failed frame's value */
+    value = ++st->fence_value;
+    signalled = fence_signal (st, queue, slot, value, error);
+    /* released: whatever follows, the next commands on the queue come
+     * after the kernels, and nothing else uses the slot before its next
+     * copy out */
+    frame->cuda_finished = TRUE;
+    if (!signalled) {
       slot_done_here (queue, slot, NULL);
       return FALSE;
     }
   } else {
+    if (!enqueue_external (st, queue, slot, FALSE, NULL, error))
+      return FALSE;
+    frame->cuda_finished = TRUE;
     if (!(done = gst_cl_queue_mark (queue, error))) {
       slot_done_here (queue, slot, NULL);
       return FALSE;
@@ -761,8 +853,7 @@ gst_cl_cuda_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
   if (!frame->output || !frame->cuda_finished) {
     cl_event released = NULL;
 
-    if (!enqueue_external (st, queue, slot, frame->output && st->fenced &&
-            st->fence.mem, FALSE, &released, NULL))
+    if (!enqueue_external (st, queue, slot, FALSE, &released, NULL))
       GST_WARNING ("could not give CUDA staging buffers back");
     slot_done_here (queue, slot, released);
   }

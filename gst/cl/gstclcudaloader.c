@@ -52,7 +52,7 @@ load (void)
     "cuStreamCreate", "cuStreamDestroy_v2", "cuStreamSynchronize",
     "cuEventCreate", "cuEventDestroy_v2", "cuEventRecord",
     "cuEventSynchronize", "cuEventQuery",
-    "cuMemcpy2DAsync_v2", "cuMemCreate", "cuMemRelease",
+    "cuMemcpy2DAsync_v2", "cuMemcpyDtoDAsync_v2", "cuMemCreate", "cuMemRelease",
     "cuMemAddressReserve", "cuMemAddressFree", "cuMemMap", "cuMemUnmap",
     "cuMemSetAccess", "cuMemExportToShareableHandle",
     "cuMemGetAllocationGranularity", "cuMemsetD32_v2", "cuGetErrorName",

@@ -107,6 +107,8 @@ typedef struct
   CUresult (*EventSynchronize) (CUevent event);
   CUresult (*EventQuery) (CUevent event);
   CUresult (*Memcpy2DAsync) (const CUDA_MEMCPY2D * copy, CUstream stream);
+  CUresult (*MemcpyDtoDAsync) (CUdeviceptr dst, CUdeviceptr src, gsize size,
+      CUstream stream);
   CUresult (*MemCreate) (CUmemGenericAllocationHandle * handle, gsize size,
       const CUmemAllocationProp * prop, guint64 flags);
   CUresult (*MemRelease) (CUmemGenericAllocationHandle handle);
