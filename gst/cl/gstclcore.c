@@ -736,12 +736,13 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
     GstClCoreRun run, gpointer data, GError ** error)
 {
   GstClBufferFrame out, in[GST_CL_CORE_MAX_INPUTS];
+  GstClBufferFrame *mapped[GST_CL_CORE_MAX_INPUTS + 1];
   const GstClFrame *frames[GST_CL_CORE_MAX_INPUTS] = { NULL, };
   GstClFrame planar[N_STAGING];
   const GstClFrame *out_frame = NULL;
   gboolean ok, out_mapped = FALSE, out_packed = FALSE;
   GstVideoInfo view;
-  guint i, n_mapped = 0;
+  guint i, n_mapped = 0, n_in = 0;
 
   g_return_val_if_fail (n_inputs <= GST_CL_CORE_MAX_INPUTS, FALSE);
 
@@ -759,11 +760,19 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
       continue;
     ok = gst_cl_buffer_frame_map (core->queue, &in[i], in_infos[i],
         inputs[i], GST_MAP_READ | in_flags, &core->staging[1 + i], error);
-    if (!ok)
-      continue;
-    frames[i] = &in[i].frame;
+    if (ok) {
+      frames[i] = &in[i].frame;
+      mapped[1 + n_in++] = &in[i];
+    }
+  }
+  /* the output's and the inputs' frames in CUDA memory, before the first
+   * kernel */
+  mapped[0] = &out;
+  ok = ok && gst_cl_buffer_frames_acquire (core->queue, out_mapped ? mapped :
+      mapped + 1, n_in + (out_mapped ? 1 : 0), error);
+  for (i = 0; ok && i < n_inputs; i++) {
     /* a frame still mapped when this fails: unmapped below */
-    if (gst_cl_video_info_kernel_view (in_infos[i], &view)) {
+    if (frames[i] && gst_cl_video_info_kernel_view (in_infos[i], &view)) {
       frames[i] = &planar[1 + i];
       ok = planar_frame (core, 1 + i, &view, &planar[1 + i], error) &&
           convert_packed_422 (core, in_infos[i], &in[i].frame.planes[0],
@@ -781,7 +790,8 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
   ok = ok && run (data, frames, out_frame, error) &&
       (!out_packed || convert_packed_422 (core, out_info,
           &out.frame.planes[0], &planar[0], TRUE, error)) &&
-      (!output || gst_cl_buffer_frame_finish (core->queue, &out, error));
+      (!output || gst_cl_buffer_frame_finish (core->queue, &out, mapped + 1,
+          n_in, error));
   if (out_mapped)
     gst_cl_buffer_frame_unmap (core->queue, &out);
   /* an input that failed to map is not mapped */

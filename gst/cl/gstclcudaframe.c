@@ -56,7 +56,7 @@ typedef struct
 
 /* A frame's planes in one shared buffer: the first plane is the buffer,
  * the others sub-buffers of it, so that an acquire or a release takes one
- * buffer. An output's fence is a word after them. */
+ * buffer. */
 typedef struct
 {
   Shared whole;
@@ -68,8 +68,6 @@ typedef struct
    * plane's to the last one's end, which one copy moves; else 0, a copy a
    * plane */
   gsize span;
-  /* where the fence is, else 0 */
-  gsize fence_at;
   gboolean busy;
   /* the last commands that read or write the planes */
   cl_event done;
@@ -86,18 +84,17 @@ struct _GstClCudaStaging
   /* the CUDA device and context the staging's buffers and stream are in */
   gint ordinal;
   GstObject *cuda_ctx;
+  /* the copies' stream: nothing else runs on it, so the host looks at the
+   * stream itself (copies_wait()) */
   CUstream stream;
-  /* what the host waits for the stream's copies with (copies_wait()) */
-  CUevent copied;
   /* Where the driver lets a CUDA stream wait for a value in memory: an
-   * output's kernels are followed on the OpenCL queue by a write of the
-   * next fence_value into its slot's fence, and the copy out waits for it
-   * on the GPU. The host then waits once for the kernels and the copy out,
-   * napping, where it would wait for each. A slot's fence holds the last
-   * value written into it, behind every later one. */
+   * output's kernels and the release of its planes are followed on the
+   * OpenCL queue by a write of the next fence_value into the fence, a
+   * buffer of its own, and the copy out waits for it on the GPU. The host
+   * then waits once for the kernels and the copy out, napping, where it
+   * would wait for each. */
   gboolean fenced;
-  /* whether the stream's first wait was tried */
-  gboolean fence_tried;
+  Shared fence;
   guint32 fence_value;
   /* the usual wait for a copy in and for a copy out, in us: the first nap */
   gint64 took_in, took_out;
@@ -228,26 +225,23 @@ staging_reset (GstClCudaStaging * st)
         clReleaseEvent (st->slot[i].done);
       memset (&st->slot[i], 0, sizeof (st->slot[i]));
     }
+    memset (&st->fence, 0, sizeof (st->fence));
     st->stream = NULL;
-    st->copied = NULL;
     st->abandoned = FALSE;
   }
   for (i = 0; i < N_SLOTS; i++)
     slot_clear (&st->slot[i]);
+  shared_free (&st->fence);
   st->fenced = FALSE;
-  st->fence_tried = FALSE;
   st->fence_value = 0;
   if (st->stream && st->cuda_ctx) {
     CUcontext prev;
 
     gst_cl_cu.CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx));
     gst_cl_cu.StreamDestroy (st->stream);
-    if (st->copied)
-      gst_cl_cu.EventDestroy (st->copied);
     gst_cl_cu.CtxPopCurrent (&prev);
   }
   st->stream = NULL;
-  st->copied = NULL;
   gst_clear_object (&st->cuda_ctx);
   st->ctx = NULL;
   st->checked = FALSE;
@@ -309,10 +303,7 @@ staging_prepare (GstClCudaStaging * st, GstClContext * ctx,
   if (ok) {
     gst_cl_cuda_context_set_sched ();
     ok = gst_cl_cu_result (gst_cl_cu.StreamCreate (&st->stream,
-            CU_STREAM_NON_BLOCKING), error, "cuStreamCreate")
-        && gst_cl_cu_result (gst_cl_cu.EventCreate (&st->copied,
-            CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING), error,
-        "cuEventCreate");
+            CU_STREAM_NON_BLOCKING), error, "cuStreamCreate");
     gst_cl_cu.CtxPopCurrent (&prev);
   }
   if (!ok)
@@ -328,48 +319,52 @@ staging_prepare (GstClCudaStaging * st, GstClContext * ctx,
   return TRUE;
 }
 
-/* @value written into @slot's fence from the host, done before this
- * returns: the memset runs on the legacy stream, in no order with the
- * staging's, which may wait for it; the context's current */
+/* @value written into the fence from the host, done before this returns:
+ * the memset runs on the legacy stream, in no order with the staging's,
+ * which may wait for it; the context's current */
 static CUresult
-fence_write (Slot * slot, guint32 value)
+fence_write (GstClCudaStaging * st, guint32 value)
 {
-  CUresult res = gst_cl_cu.MemsetD32 (slot->whole.ptr + slot->fence_at, value,
-      1);
+  CUresult res = gst_cl_cu.MemsetD32 (st->fence.ptr, value, 1);
 
   return res == CUDA_SUCCESS ? gst_cl_cu.StreamSynchronize (NULL) : res;
 }
 
-/* @slot's fence, newly placed, set behind the next value; the first time,
- * whether the stream can wait for it (the driver says so at a first wait,
- * which is already met): where it cannot, the staging goes without. */
+/* The fence, zeroed, for the first output frame; where the stream cannot
+ * wait on it (the driver says so at a first wait, which is already
+ * satisfied), the staging goes without. */
 static gboolean
-fence_place (GstClCudaStaging * st, Slot * slot, GError ** error)
+fence_ensure (GstClCudaStaging * st, GError ** error)
 {
   CUcontext prev;
   CUresult res;
   gboolean ok;
 
+  if (st->fence.mem)
+    return TRUE;
+  if (!shared_alloc (st, sizeof (guint32), &st->fence, error))
+    return FALSE;
   ok = gst_cl_cu_result (gst_cl_cu.
       CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx)), error,
       "cuCtxPushCurrent");
-  if (!ok)
-    return FALSE;
-  ok = gst_cl_cu_result (fence_write (slot, st->fence_value), error,
-      "cuMemsetD32");
-  if (ok && !st->fence_tried) {
-    st->fence_tried = TRUE;
-    res = gst_cl_cu.StreamWaitValue32 (st->stream, slot->whole.ptr +
-        slot->fence_at, st->fence_value, CU_STREAM_WAIT_VALUE_GEQ);
-    if (res == CUDA_SUCCESS)
-      res = gst_cl_cu.StreamSynchronize (st->stream);
-    if (res != CUDA_SUCCESS) {
-      GST_INFO ("CUDA device %d cannot wait for OpenCL's kernels (%d): the "
-          "host waits", st->ordinal, res);
-      st->fenced = FALSE;
+  if (ok) {
+    ok = gst_cl_cu_result (fence_write (st, 0), error, "cuMemsetD32");
+    if (ok) {
+      res = gst_cl_cu.StreamWaitValue32 (st->stream, st->fence.ptr, 0,
+          CU_STREAM_WAIT_VALUE_GEQ);
+      if (res == CUDA_SUCCESS)
+        res = gst_cl_cu.StreamSynchronize (st->stream);
+      if (res != CUDA_SUCCESS) {
+        GST_INFO ("CUDA device %d cannot wait for OpenCL's kernels (%d): the "
+            "host waits", st->ordinal, res);
+        st->fenced = FALSE;
+      }
     }
+    gst_cl_cu.CtxPopCurrent (&prev);
   }
-  gst_cl_cu.CtxPopCurrent (&prev);
+  if (!ok || !st->fenced)
+    shared_free (&st->fence);
+  st->fence_value = 0;
   return ok;
 }
 
@@ -378,12 +373,12 @@ fence_place (GstClCudaStaging * st, Slot * slot, GError ** error)
  * at offsets that sub-buffers may start at (NV12 from cuMemAllocPitch
  * does), as there, so that one copy moves them all (a 1080p frame's two
  * copies each way cost the host about 10 us more than one); else each at
- * the next such offset. With @fence, a word after them.
+ * the next such offset.
  *
  * Returns: the bytes @slot needs */
 static gsize
 slot_plan (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
-    const GstVideoInfo * layout, gboolean fence)
+    const GstVideoInfo * layout)
 {
   gsize align = MAX (gst_cl_context_get_caps (st->ctx)->mem_base_addr_align /
       8, 1);
@@ -404,18 +399,17 @@ slot_plan (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
   }
   slot->n_planes = frame->n_planes;
   slot->span = as_there ? end : 0;
-  slot->fence_at = fence ? GST_ROUND_UP_4 (end) : 0;
-  return fence ? slot->fence_at + sizeof (guint32) : end;
+  return end;
 }
 
-/* A slot for @frame, laid out as slot_plan() says (@layout, @fence): one
- * the device is done with, else the oldest, once it is. */
+/* A slot for @frame, laid out as slot_plan() says for @layout: one the
+ * device is done with, else the oldest, once it is. */
 static Slot *
 slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
-    const GstVideoInfo * layout, gboolean fence, GError ** error)
+    const GstVideoInfo * layout, GError ** error)
 {
   Slot *slot = NULL;
-  gsize fence_was, size;
+  gsize size;
   guint i, p;
 
   if (st->abandoned) {
@@ -447,8 +441,7 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
     clReleaseEvent (slot->done);
     slot->done = NULL;
   }
-  fence_was = slot->whole.mem ? slot->fence_at : 0;
-  size = slot_plan (st, slot, frame, layout, fence);
+  size = slot_plan (st, slot, frame, layout);
   if (slot->whole.size < size) {
     for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
       if (slot->sub[p])
@@ -456,9 +449,8 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
       slot->sub[p] = NULL;
     }
     shared_free (&slot->whole);
-    fence_was = 0;
     if (!shared_alloc (st, size, &slot->whole, error))
-      goto failed;
+      return NULL;
   }
   for (p = 1; p < frame->n_planes; p++) {
     /* each its own plane's bytes: sub-buffers that overlap crash NVIDIA's
@@ -480,20 +472,13 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
     if (!gst_cl_result (status, error, "clCreateSubBuffer (a plane of "
             "CUDA memory)")) {
       slot->sub[p] = NULL;
-      goto failed;
+      return NULL;
     }
   }
-  if (fence && slot->fence_at != fence_was && !fence_place (st, slot, error))
-    goto failed;
   slot->busy = TRUE;
   GST_LOG ("a slot of %" G_GSIZE_FORMAT " bytes, %s", size, slot->span ?
       "one copy" : "a copy a plane");
   return slot;
-
-failed:
-  /* laid out anew next time */
-  slot->fence_at = 0;
-  return NULL;
 }
 
 /* @slot's plane @p, as kernels take it */
@@ -535,7 +520,7 @@ cuda_layout (GstBuffer * buffer, GstMemory * mem, const GstVideoInfo * info,
   gst_cl_buffer_frame_layout (info, buffer, output, layout);
 }
 
-/* Waits for the copies recorded with st->copied, napping between looks:
+/* Waits for the copies on the staging's stream, napping between looks:
  * a copy takes a few microseconds of the GPU, and with many streams
  * waking from an event costs the host more than looking again (16 decoded
  * streams on an H200: 0.49 - 0.56 ms of CPU a frame waiting for the copy
@@ -546,12 +531,12 @@ cuda_layout (GstBuffer * buffer, GstMemory * mem, const GstVideoInfo * info,
  * waits: a wait done at the first look shortens it by an eighth (the nap
  * itself, overshooting, must not count), a longer one moves it an eighth
  * of the way to its own length. Where the copies wait on the GPU for
- * @value in @slot's fence, written after the OpenCL command @signalled,
- * and that command fails, the host writes the fence itself, so that the
+ * @value in the fence, written after the OpenCL command @signalled, and
+ * that command fails, the host writes the fence itself, so that the
  * stream goes on, and fails. */
 static gboolean
-copies_wait (GstClCudaStaging * st, Slot * slot, cl_event signalled,
-    guint32 value, gint64 * took, GError ** error)
+copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
+    gint64 * took, GError ** error)
 {
   gint64 start = g_get_monotonic_time ();
   gulong nap = 20;
@@ -561,11 +546,11 @@ copies_wait (GstClCudaStaging * st, Slot * slot, cl_event signalled,
 
   if (*took > 40)
     g_usleep (*took * 3 / 4);
-  while ((res = gst_cl_cu.EventQuery (st->copied)) == CUDA_ERROR_NOT_READY) {
+  while ((res = gst_cl_cu.StreamQuery (st->stream)) == CUDA_ERROR_NOT_READY) {
     if (signalled && nap == 160 &&
         (state = gst_cl_event_status (signalled)) < 0) {
-      fence_write (slot, value);
-      gst_cl_cu.EventSynchronize (st->copied);
+      fence_write (st, value);
+      gst_cl_cu.StreamSynchronize (st->stream);
       return gst_cl_result (state, error, "the kernels before a copy out");
     }
     g_usleep (nap);
@@ -576,7 +561,7 @@ copies_wait (GstClCudaStaging * st, Slot * slot, cl_event signalled,
     *took -= *took / 8;
   else
     *took += (MIN (g_get_monotonic_time () - start, 2000) - *took) / 8;
-  return gst_cl_cu_result (res, error, "cuEventQuery");
+  return gst_cl_cu_result (res, error, "cuStreamQuery");
 }
 
 /* Copies every plane between @mem (mapped at @dev) and @slot, on the
@@ -596,8 +581,8 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
           error, "cuCtxPushCurrent"))
     return FALSE;
   ok = !signalled || gst_cl_cu_result (gst_cl_cu.StreamWaitValue32 (st->stream,
-          slot->whole.ptr + slot->fence_at, value, CU_STREAM_WAIT_VALUE_GEQ),
-      error, "cuStreamWaitValue32");
+          st->fence.ptr, value, CU_STREAM_WAIT_VALUE_GEQ), error,
+      "cuStreamWaitValue32");
   if (ok && slot->span) {
     CUdeviceptr there = dev + layout->offset[0];
 
@@ -621,14 +606,11 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
         "cuMemcpy2DAsync");
   }
   if (ok)
-    ok = gst_cl_cu_result (gst_cl_cu.EventRecord (st->copied, st->stream),
-        error, "cuEventRecord");
-  if (ok)
-    ok = copies_wait (st, slot, signalled, value, to_slot ? &st->took_in :
+    ok = copies_wait (st, signalled, value, to_slot ? &st->took_in :
         &st->took_out, error);
   else if (signalled) {
     /* whatever was enqueued goes on */
-    fence_write (slot, value);
+    fence_write (st, value);
     gst_cl_cu.StreamSynchronize (st->stream);
   } else
     gst_cl_cu.StreamSynchronize (st->stream);
@@ -636,46 +618,115 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
   return ok;
 }
 
-/* Acquires or releases @slot's buffer for @queue; a release's event in
- * @released, where given */
-static gboolean
-enqueue_external (GstClCudaStaging * st, GstClQueue * queue, Slot * slot,
-    gboolean acquire, cl_event * released, GError ** error)
-{
-  cl_command_queue q = gst_cl_queue_get_handle (queue);
+#define MAX_EXTERNAL 16
 
-  if (acquire)
-    return gst_cl_result (st->acquire (q, 1, &slot->whole.mem, 0, NULL, NULL),
-        error, "clEnqueueAcquireExternalMemObjectsKHR");
-  if (gst_cl_result (st->release (q, 1, &slot->whole.mem, 0, NULL, released),
-          error, "clEnqueueReleaseExternalMemObjectsKHR"))
-    return TRUE;
-  st->abandoned = TRUE;
-  return FALSE;
+/* What @frame holds of CUDA's, for an acquire or a release: its slot's
+ * buffer, and an output's fence where @fence. Returns how many. */
+static guint
+frame_externals (const GstClBufferFrame * frame, gboolean fence, cl_mem * mems)
+{
+  const Slot *slot = frame->cuda;
+  guint n = 0;
+
+  mems[n++] = slot->whole.mem;
+  if (fence && frame->output && frame->cuda_staging->fence.mem)
+    mems[n++] = frame->cuda_staging->fence.mem;
+  return n;
 }
 
-/* After the commands so far on @queue: @value written into @slot's fence,
- * the slot given back to CUDA, whatever happened, and the queue flushed.
- * The write reads the value from @slot, whose copy out waits for it (a
- * write of 4 bytes costs the host 12 us less than a fill on NVIDIA's
- * driver).
+/**
+ * gst_cl_cuda_frames_acquire:
+ *
+ * For gst_cl_buffer_frames_acquire(): the staging of every frame of
+ * @frames in CUDA memory (an output's fence too), acquired for @queue in
+ * one call (a call costs the host about 8 us on NVIDIA's driver).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_cuda_frames_acquire (GstClQueue * queue,
+    GstClBufferFrame * const *frames, guint n, GError ** error)
+{
+  GstClCudaStaging *st = NULL;
+  cl_mem mems[MAX_EXTERNAL];
+  guint i, k = 0;
+
+  for (i = 0; i < n; i++) {
+    if (!frames[i]->cuda || frames[i]->cuda_acquired)
+      continue;
+    g_return_val_if_fail (k + 2 <= MAX_EXTERNAL, FALSE);
+    k += frame_externals (frames[i], TRUE, mems + k);
+    st = frames[i]->cuda_staging;
+  }
+  if (!k)
+    return TRUE;
+  if (!gst_cl_result (st->acquire (gst_cl_queue_get_handle (queue), k, mems,
+              0, NULL, NULL), error, "clEnqueueAcquireExternalMemObjectsKHR"))
+    return FALSE;
+  for (i = 0; i < n; i++)
+    frames[i]->cuda_acquired = frames[i]->cuda != NULL;
+  return TRUE;
+}
+
+/* Gives the staging of @frames that is acquired back to CUDA, in one
+ * call, the fence of an output only where @fence; the release's event in
+ * @released, where given. A failed release leaves the staging to the
+ * process (staging_reset()). */
+static gboolean
+frames_release (GstClQueue * queue, GstClBufferFrame * const *frames,
+    guint n, gboolean fence, cl_event * released, GError ** error)
+{
+  GstClCudaStaging *st = NULL;
+  cl_mem mems[MAX_EXTERNAL];
+  gboolean ok;
+  guint i, k = 0;
+
+  for (i = 0; i < n; i++) {
+    if (!frames[i]->cuda || !frames[i]->cuda_acquired ||
+        frames[i]->cuda_finished || k + 2 > MAX_EXTERNAL)
+      continue;
+    k += frame_externals (frames[i], fence, mems + k);
+    st = frames[i]->cuda_staging;
+  }
+  if (!k)
+    return TRUE;
+  ok = gst_cl_result (st->release (gst_cl_queue_get_handle (queue), k, mems,
+          0, NULL, released), error, "clEnqueueReleaseExternalMemObjectsKHR");
+  for (i = 0; i < n; i++) {
+    if (!frames[i]->cuda || !frames[i]->cuda_acquired)
+      continue;
+    frames[i]->cuda_finished = TRUE;
+    if (!ok)
+      frames[i]->cuda_staging->abandoned = TRUE;
+  }
+  return ok;
+}
+
+/* After the commands so far on @queue: @value written into the fence,
+ * which is given back to CUDA, and the queue flushed. The write reads the
+ * value from @slot, whose copy out waits for it (a write of 4 bytes costs
+ * the host 12 us less than a fill on NVIDIA's driver).
  *
  * Returns: (transfer full): the write's event, or %NULL on error */
 static cl_event
 fence_signal (GstClCudaStaging * st, GstClQueue * queue, Slot * slot,
     guint32 value, GError ** error)
 {
+  cl_mem fence = st->fence.mem;
   cl_event written = NULL;
   gboolean ok;
 
   slot->fence_host = value;
   ok = gst_cl_result (clEnqueueWriteBuffer (gst_cl_queue_get_handle (queue),
-          slot->whole.mem, CL_FALSE, slot->fence_at, sizeof (value),
-          &slot->fence_host, 0, NULL, &written), error,
-      "clEnqueueWriteBuffer (a CUDA fence)");
+          fence, CL_FALSE, 0, sizeof (value), &slot->fence_host, 0, NULL,
+          &written), error, "clEnqueueWriteBuffer (a CUDA fence)");
   /* never left acquired: NVIDIA's driver blocks for good freeing it */
-  ok = enqueue_external (st, queue, slot, FALSE, NULL, ok ? error : NULL)
-      && ok;
+  if (!gst_cl_result (st->release (gst_cl_queue_get_handle (queue), 1, &fence,
+              0, NULL, NULL), ok ? error : NULL,
+          "clEnqueueReleaseExternalMemObjectsKHR")) {
+    st->abandoned = TRUE;
+    ok = FALSE;
+  }
   if (ok && gst_cl_queue_flush (queue, error))
     return written;
   if (written) {
@@ -735,8 +786,9 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
   /* the planes' strides as the CUDA memory's, for the copies */
   cuda_layout (buffer, mem, info, frame->output, &layout);
   gst_cl_frame_set_geometry (&frame->frame, &layout);
-  if (!(slot = slot_acquire (st, &frame->frame, &layout, frame->output &&
-              st->fenced, error)))
+  if (frame->output && st->fenced && !fence_ensure (st, error))
+    return FALSE;
+  if (!(slot = slot_acquire (st, &frame->frame, &layout, error)))
     return FALSE;
   for (p = 0; p < frame->frame.n_planes; p++) {
     frame->frame.planes[p].mem = slot_plane (slot, p);
@@ -758,8 +810,6 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
     frame->cuda_buffer = buffer;
     frame->cuda_info = info;
   }
-  if (!enqueue_external (st, queue, slot, TRUE, NULL, error))
-    goto failed;
   return TRUE;
 
 failed:
@@ -768,44 +818,70 @@ failed:
   return FALSE;
 }
 
+/* @slot used again once @released is done (taken) */
+static void
+slot_released (Slot * slot, cl_event released)
+{
+  if (slot->done)
+    clReleaseEvent (slot->done);
+  slot->done = released;
+}
+
 /**
  * gst_cl_cuda_frame_finish:
+ * @inputs: the @n_inputs mapped inputs of the same frame pass
  *
  * An output frame: once the kernels enqueued on @queue are done, their
- * result copied into the output buffer's CUDA memory.
+ * result copied into the output buffer's CUDA memory. The staging of the
+ * inputs in CUDA memory is given back to CUDA in the same call as the
+ * output's.
  *
  * Returns: %TRUE on success
  */
 gboolean
 gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
-    GError ** error)
+    GstClBufferFrame * const *inputs, guint n_inputs, GError ** error)
 {
   GstClCudaStaging *st = frame->cuda_staging;
   Slot *slot = frame->cuda;
+  GstClBufferFrame *frames[MAX_EXTERNAL / 2];
   GstVideoInfo layout;
   GstMemory *mem;
   GstMapInfo map;
-  cl_event done, signalled = NULL;
+  cl_event done, released = NULL, signalled = NULL;
+  gboolean fenced = st->fenced && st->fence.mem, ok;
   guint32 value = 0;
-  gboolean ok;
+  guint i, n = 0;
 
-  if (st->fenced && slot->fence_at) {
+  frames[n++] = frame;
+  for (i = 0; i < n_inputs && n < G_N_ELEMENTS (frames); i++)
+    frames[n++] = inputs[i];
+  /* the fence after the planes' release: CUDA reads them once they are
+   * given back */
+  ok = frames_release (queue, frames, n, !fenced, &released, error);
+  for (i = 1; i < n; i++) {
+    if (released && frames[i]->cuda && frames[i]->cuda_finished)
+      slot_released (frames[i]->cuda, clRetainEvent (released) ==
+          CL_SUCCESS ? released : NULL);
+  }
+  if (released)
+    clReleaseEvent (released);
+  if (!ok) {
+    if (fenced && !gst_cl_result (st->release (gst_cl_queue_get_handle
+                (queue), 1, &st->fence.mem, 0, NULL, NULL), NULL, NULL))
+      st->abandoned = TRUE;
+    slot_done_here (queue, slot, NULL);
+    return FALSE;
+  }
+  if (fenced) {
     /* set before the write is enqueued, so that no later frame takes a
-     * failed frame's value */
-    value = ++st->fence_value;
-    signalled = fence_signal (st, queue, slot, value, error);
-    /* released: whatever follows, the next commands on the queue come
-     * after the kernels, and nothing else uses the slot before its next
-     * copy out */
-    frame->cuda_finished = TRUE;
-    if (!signalled) {
+     * failed frame's value; never 0, the fence's first */
+    value = st->fence_value = st->fence_value + 1 ? st->fence_value + 1 : 1;
+    if (!(signalled = fence_signal (st, queue, slot, value, error))) {
       slot_done_here (queue, slot, NULL);
       return FALSE;
     }
   } else {
-    if (!enqueue_external (st, queue, slot, FALSE, NULL, error))
-      return FALSE;
-    frame->cuda_finished = TRUE;
     if (!(done = gst_cl_queue_mark (queue, error))) {
       slot_done_here (queue, slot, NULL);
       return FALSE;
@@ -841,19 +917,18 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
 void
 gst_cl_cuda_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
 {
-  GstClCudaStaging *st = frame->cuda_staging;
   Slot *slot = frame->cuda;
 
   if (!slot)
     return;
-  /* an output's commands were waited for by gst_cl_cuda_frame_finish(),
-   * or marked where it failed after the release, unless it failed before.
-   * The release is the last command that uses the slot: its event says
-   * when the slot is free again. */
-  if (!frame->output || !frame->cuda_finished) {
+  /* Given back by gst_cl_cuda_frame_finish() already, an output waited
+   * for or marked, an input free once the release is done; else given
+   * back now, the release the last command that uses the slot. */
+  if (frame->cuda_acquired && !frame->cuda_finished) {
+    GstClBufferFrame *frames[1] = { frame };
     cl_event released = NULL;
 
-    if (!enqueue_external (st, queue, slot, FALSE, &released, NULL))
+    if (!frames_release (queue, frames, 1, TRUE, &released, NULL))
       GST_WARNING ("could not give CUDA staging buffers back");
     slot_done_here (queue, slot, released);
   }
@@ -861,5 +936,6 @@ gst_cl_cuda_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
   frame->cuda = NULL;
   frame->cuda_staging = NULL;
   frame->cuda_buffer = NULL;
+  frame->cuda_acquired = FALSE;
   frame->cuda_finished = FALSE;
 }

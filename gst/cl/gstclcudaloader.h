@@ -29,12 +29,8 @@ typedef struct
   char bytes[16];
 } CUuuid;
 
-typedef struct CUevent_st *CUevent;
-
 #define CUDA_SUCCESS 0
 #define CU_STREAM_NON_BLOCKING 0x1
-#define CU_EVENT_BLOCKING_SYNC 0x1
-#define CU_EVENT_DISABLE_TIMING 0x2
 #define CUDA_ERROR_NOT_READY 600
 #define CU_STREAM_WAIT_VALUE_GEQ 0x0
 #define CU_MEMORYTYPE_DEVICE 2
@@ -101,11 +97,7 @@ typedef struct
   CUresult (*StreamCreate) (CUstream * stream, guint flags);
   CUresult (*StreamDestroy) (CUstream stream);
   CUresult (*StreamSynchronize) (CUstream stream);
-  CUresult (*EventCreate) (CUevent * event, guint flags);
-  CUresult (*EventDestroy) (CUevent event);
-  CUresult (*EventRecord) (CUevent event, CUstream stream);
-  CUresult (*EventSynchronize) (CUevent event);
-  CUresult (*EventQuery) (CUevent event);
+  CUresult (*StreamQuery) (CUstream stream);
   CUresult (*Memcpy2DAsync) (const CUDA_MEMCPY2D * copy, CUstream stream);
   CUresult (*MemcpyDtoDAsync) (CUdeviceptr dst, CUdeviceptr src, gsize size,
       CUstream stream);

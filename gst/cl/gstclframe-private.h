@@ -84,11 +84,13 @@ typedef struct
   /* a mapped frame copied whole, in one copy each way: its bytes */
   cl_mem whole;
   gsize whole_size;
-  /* a frame in CUDA memory: its staging buffers; an output's buffer */
+  /* a frame in CUDA memory: its staging buffers; an output's buffer;
+   * whether the staging is acquired for OpenCL, and given back */
   gpointer cuda;
   GstClCudaStaging *cuda_staging;
   GstBuffer *cuda_buffer;
   const GstVideoInfo *cuda_info;
+  gboolean cuda_acquired;
   gboolean cuda_finished;
 } GstClBufferFrame;
 
@@ -104,9 +106,14 @@ gboolean gst_cl_buffer_frame_map_tables (GstClQueue * queue,
                                          guint n, GstMapFlags flags,
                                          GError ** error);
 
+gboolean gst_cl_buffer_frames_acquire (GstClQueue * queue,
+                                       GstClBufferFrame * const * frames,
+                                       guint n, GError ** error);
+
 gboolean gst_cl_buffer_frame_finish (GstClQueue * queue,
                                      GstClBufferFrame * frame,
-                                     GError ** error);
+                                     GstClBufferFrame * const * inputs,
+                                     guint n_inputs, GError ** error);
 
 void     gst_cl_buffer_frame_unmap (GstClQueue * queue,
                                     GstClBufferFrame * frame);
@@ -128,9 +135,14 @@ gboolean gst_cl_cuda_frame_map (GstClQueue * queue,
                                 GstBuffer * buffer, GstClStaging * staging,
                                 GError ** error);
 
+gboolean gst_cl_cuda_frames_acquire (GstClQueue * queue,
+                                     GstClBufferFrame * const * frames,
+                                     guint n, GError ** error);
+
 gboolean gst_cl_cuda_frame_finish (GstClQueue * queue,
                                    GstClBufferFrame * frame,
-                                   GError ** error);
+                                   GstClBufferFrame * const * inputs,
+                                   guint n_inputs, GError ** error);
 
 void     gst_cl_cuda_frame_unmap (GstClQueue * queue,
                                   GstClBufferFrame * frame);

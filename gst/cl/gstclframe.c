@@ -860,20 +860,45 @@ gst_cl_buffer_frame_map_tables (GstClQueue * queue, GstClBufferFrame * frame,
 }
 
 /**
+ * gst_cl_buffer_frames_acquire:
+ * @frames: @n mapped frames, the output and the inputs of a frame pass
+ *
+ * Before the first kernel that uses @frames: those in CUDA memory are
+ * acquired for @queue, in one call; the others need nothing.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_buffer_frames_acquire (GstClQueue * queue,
+    GstClBufferFrame * const *frames, guint n, GError ** error)
+{
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    if (frames[i]->cuda)
+      return gst_cl_cuda_frames_acquire (queue, frames, n, error);
+  }
+  return TRUE;
+}
+
+/**
  * gst_cl_buffer_frame_finish:
+ * @inputs: the @n_inputs mapped inputs of the same frame pass
  *
  * After the kernels that write the output @frame are enqueued: a mapped
  * frame gets their results (and waits for them); a device one only has
  * them submitted, for the next cl element's kernels to follow on the queue.
+ * A frame in CUDA memory gives its staging back to CUDA, and the inputs'
+ * with it.
  *
  * Returns: %TRUE on success
  */
 gboolean
 gst_cl_buffer_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
-    GError ** error)
+    GstClBufferFrame * const *inputs, guint n_inputs, GError ** error)
 {
   if (frame->cuda)
-    return gst_cl_cuda_frame_finish (queue, frame, error);
+    return gst_cl_cuda_frame_finish (queue, frame, inputs, n_inputs, error);
   if (!frame->mapped)
     return gst_cl_queue_flush (queue, error);
   if (!frame_export (queue, frame, error))
