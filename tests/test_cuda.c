@@ -7,8 +7,10 @@
  * first (`nvh264dec ! cudadownload ! <element>`), whichever memory they
  * leave in; clcomposite with two decoded inputs; flushing seeks and state
  * changes with CUDA frames in flight; the decoder's CUDA context made to
- * wait asleep; a failed import is an error, not a crash. Where there is no NVIDIA GPU, driver, GStreamer CUDA library or
- * decoder, the suite says which and is skipped.
+ * wait asleep; a failed import is an error, not a crash; every format the
+ * filters share with cudaupload, at odd sizes. Where there is no NVIDIA
+ * GPU, driver, GStreamer CUDA library or decoder, the suite says which and
+ * is skipped.
  *
  * The clips: CL_TEST_CLIP_DIR (small.h264, 642x362, and clip720.h264,
  * tools/make-clip.sh makes them), else made here with x264enc.
@@ -189,6 +191,79 @@ GST_START_TEST (test_filters_exact)
   for (i = 0; names[i]; i++)
     if (cl_test_element_is_filter (names[i]))
       check_element (names[i]);
+}
+
+GST_END_TEST;
+
+/* whether cudaupload takes @format */
+static gboolean
+uploads (GstVideoFormat format)
+{
+  GstElementFactory *f = gst_element_factory_find ("cudaupload");
+  GstCaps *caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+      gst_video_format_to_string (format), NULL);
+  gboolean takes = f && gst_element_factory_can_sink_any_caps (f, caps);
+
+  gst_caps_unref (caps);
+  if (f)
+    gst_object_unref (f);
+  return takes;
+}
+
+/* Every format a filter takes that cudaupload uploads, at odd sizes, in
+ * CUDA memory in and out: equal to the element on the same frames in
+ * system memory. Some layouts (I420 at 7x5: its V plane 3,328 bytes in)
+ * put a plane where no sub-buffer may start, so that each plane crosses in
+ * a copy of its own. Packed 4:2:2 takes even widths: GStreamer 1.22's
+ * CUDA copies (cudaupload's, cudadownload's) carry a row's width x 2
+ * bytes, so of an odd width the last macropixel's V sample never reaches
+ * the element. */
+GST_START_TEST (test_uploaded_formats_and_sizes)
+{
+  static const gint sizes[][2] = { {7, 5}, {643, 363} };
+  const gchar *const *names = cl_test_element_names ();
+  GstVideoFormat formats[64];
+  guint i, j, k, n, cases = 0;
+
+  for (i = 0; names[i]; i++) {
+    ClTestElement e = cl_test_element (names[i]);
+
+    if (!cl_test_element_is_filter (names[i]))
+      continue;
+    n = cl_test_element_formats (names[i], formats, G_N_ELEMENTS (formats));
+    for (j = 0; j < n; j++) {
+      if (!uploads (formats[j]))
+        continue;
+      for (k = 0; k < G_N_ELEMENTS (sizes); k++) {
+        gboolean packed_422 = formats[j] == GST_VIDEO_FORMAT_YUY2 ||
+            formats[j] == GST_VIDEO_FORMAT_UYVY ||
+            formats[j] == GST_VIDEO_FORMAT_YVYU;
+        gchar *src = g_strdup_printf ("videotestsrc num-buffers=3 "
+            "pattern=zone-plate kx2=20 ky2=20 kt=1 ! video/x-raw,format=%s,"
+            "width=%d,height=%d,framerate=30/1",
+            gst_video_format_to_string (formats[j]), packed_422 ?
+            GST_ROUND_UP_2 (sizes[k][0]) : sizes[k][0], sizes[k][1]);
+        gchar *want_desc = g_strdup_printf ("%s ! %s %s ! video/x-raw ! "
+            "appsink name=out sync=false", src, names[i],
+            e.settings ? e.settings : "");
+        gchar *cuda_desc = g_strdup_printf ("%s ! cudaupload ! " CUDA " ! "
+            "%s %s ! " CUDA " ! cudadownload ! video/x-raw ! appsink "
+            "name=out sync=false", src, names[i],
+            e.settings ? e.settings : "");
+        GPtrArray *want = run_frames (want_desc), *got = run_frames (cuda_desc);
+
+        check_same_frames (got, want, cuda_desc);
+        g_ptr_array_unref (got);
+        g_ptr_array_unref (want);
+        g_free (want_desc);
+        g_free (cuda_desc);
+        g_free (src);
+        cases++;
+      }
+    }
+  }
+  g_printerr ("test_uploaded_formats_and_sizes: %u cases\n", cases);
+  fail_unless (cases > 0, "cudaupload takes none of the filters' formats");
 }
 
 GST_END_TEST;
@@ -565,6 +640,7 @@ cuda_suite (void)
   tcase_set_timeout (tc, 600);
   tcase_add_checked_fixture (tc, NULL, unset_sched);
   tcase_add_test (tc, test_filters_exact);
+  tcase_add_test (tc, test_uploaded_formats_and_sizes);
   tcase_add_test (tc, test_composite_two_decoded_inputs);
   tcase_add_test (tc, test_seeks_and_state_changes);
   tcase_add_test (tc, test_context_waits);
