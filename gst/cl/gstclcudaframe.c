@@ -54,9 +54,8 @@ typedef struct
   cl_mem mem;
 } Shared;
 
-/* A frame's planes in one shared buffer: the first plane is the buffer,
- * the others sub-buffers of it, so that an acquire or a release takes one
- * buffer. */
+/* A frame's planes in one shared buffer, each a sub-buffer of it, so that
+ * an acquire or a release takes one buffer. */
 typedef struct
 {
   Shared whole;
@@ -452,9 +451,10 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
     if (!shared_alloc (st, size, &slot->whole, error))
       return NULL;
   }
-  for (p = 1; p < frame->n_planes; p++) {
-    /* each its own plane's bytes: sub-buffers that overlap crash NVIDIA's
-     * driver once a command uses them */
+  for (p = 0; p < frame->n_planes; p++) {
+    /* each its own plane's bytes (sub-buffers that overlap crash NVIDIA's
+     * driver once a command uses them), the first too: OpenCL leaves
+     * undefined a kernel's writes to a buffer and to a sub-buffer of it */
     cl_buffer_region region = { slot->offset[p],
       gst_cl_plane_size (&frame->planes[p])
     };
@@ -479,13 +479,6 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
   GST_LOG ("a slot of %" G_GSIZE_FORMAT " bytes, %s", size, slot->span ?
       "one copy" : "a copy a plane");
   return slot;
-}
-
-/* @slot's plane @p, as kernels take it */
-static cl_mem
-slot_plane (Slot * slot, guint p)
-{
-  return p == 0 ? slot->whole.mem : slot->sub[p];
 }
 
 /* The commands on @queue so far become the last to use @slot: it is used
@@ -618,7 +611,8 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
   return ok;
 }
 
-#define MAX_EXTERNAL 16
+/* the frames of a frame pass, at most: an output and its inputs */
+#define MAX_FRAMES 8
 
 /* What @frame holds of CUDA's, for an acquire or a release: its slot's
  * buffer, and an output's fence where @fence. Returns how many. */
@@ -648,13 +642,17 @@ gst_cl_cuda_frames_acquire (GstClQueue * queue,
     GstClBufferFrame * const *frames, guint n, GError ** error)
 {
   GstClCudaStaging *st = NULL;
-  cl_mem mems[MAX_EXTERNAL];
+  cl_mem mems[2 * MAX_FRAMES];
   guint i, k = 0;
 
+  if (n > MAX_FRAMES) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "%u frames in CUDA memory in one pass, more than %u", n, MAX_FRAMES);
+    return FALSE;
+  }
   for (i = 0; i < n; i++) {
     if (!frames[i]->cuda || frames[i]->cuda_acquired)
       continue;
-    g_return_val_if_fail (k + 2 <= MAX_EXTERNAL, FALSE);
     k += frame_externals (frames[i], TRUE, mems + k);
     st = frames[i]->cuda_staging;
   }
@@ -677,13 +675,15 @@ frames_release (GstClQueue * queue, GstClBufferFrame * const *frames,
     guint n, gboolean fence, cl_event * released, GError ** error)
 {
   GstClCudaStaging *st = NULL;
-  cl_mem mems[MAX_EXTERNAL];
+  cl_mem mems[2 * MAX_FRAMES];
   gboolean ok;
   guint i, k = 0;
 
+  /* at most a pass's, as acquired */
+  g_assert (n <= MAX_FRAMES);
   for (i = 0; i < n; i++) {
     if (!frames[i]->cuda || !frames[i]->cuda_acquired ||
-        frames[i]->cuda_finished || k + 2 > MAX_EXTERNAL)
+        frames[i]->cuda_finished)
       continue;
     k += frame_externals (frames[i], fence, mems + k);
     st = frames[i]->cuda_staging;
@@ -693,7 +693,8 @@ frames_release (GstClQueue * queue, GstClBufferFrame * const *frames,
   ok = gst_cl_result (st->release (gst_cl_queue_get_handle (queue), k, mems,
           0, NULL, released), error, "clEnqueueReleaseExternalMemObjectsKHR");
   for (i = 0; i < n; i++) {
-    if (!frames[i]->cuda || !frames[i]->cuda_acquired)
+    if (!frames[i]->cuda || !frames[i]->cuda_acquired ||
+        frames[i]->cuda_finished)
       continue;
     frames[i]->cuda_finished = TRUE;
     if (!ok)
@@ -791,7 +792,7 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
   if (!(slot = slot_acquire (st, &frame->frame, &layout, error)))
     return FALSE;
   for (p = 0; p < frame->frame.n_planes; p++) {
-    frame->frame.planes[p].mem = slot_plane (slot, p);
+    frame->frame.planes[p].mem = slot->sub[p];
     frame->borrowed[p] = TRUE;
   }
   frame->cuda = slot;
@@ -844,7 +845,7 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
 {
   GstClCudaStaging *st = frame->cuda_staging;
   Slot *slot = frame->cuda;
-  GstClBufferFrame *frames[MAX_EXTERNAL / 2];
+  GstClBufferFrame *frames[MAX_FRAMES];
   GstVideoInfo layout;
   GstMemory *mem;
   GstMapInfo map;
@@ -860,9 +861,12 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
    * given back */
   ok = frames_release (queue, frames, n, !fenced, &released, error);
   for (i = 1; i < n; i++) {
-    if (released && frames[i]->cuda && frames[i]->cuda_finished)
-      slot_released (frames[i]->cuda, clRetainEvent (released) ==
-          CL_SUCCESS ? released : NULL);
+    if (!frames[i]->cuda || !frames[i]->cuda_finished)
+      continue;
+    if (released && clRetainEvent (released) == CL_SUCCESS)
+      slot_released (frames[i]->cuda, released);
+    else
+      slot_done_here (queue, frames[i]->cuda, NULL);
   }
   if (released)
     clReleaseEvent (released);
@@ -888,8 +892,10 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
     }
     ok = gst_cl_queue_wait (queue, done, error);
     clReleaseEvent (done);
-    if (!ok)
+    if (!ok) {
+      slot_done_here (queue, slot, NULL);
       return FALSE;
+    }
   }
   if (!(mem = map_cuda (frame->cuda_buffer, GST_MAP_WRITE, &map, error)))
     ok = FALSE;

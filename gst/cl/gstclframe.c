@@ -271,12 +271,12 @@ ensure_whole_staging (GstClContext * ctx, GstClStaging * staging,
     }
     staging->whole_size = size;
   }
-  frame->planes[0].mem = staging->whole;
-  for (p = 1; p < frame->n_planes; p++) {
+  for (p = 0; p < frame->n_planes; p++) {
     gsize offset = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (vframe, p) -
         base;
-    /* each its own plane's bytes: sub-buffers that overlap crash NVIDIA's
-     * driver once a command uses them */
+    /* each its own plane's bytes (sub-buffers that overlap crash NVIDIA's
+     * driver once a command uses them), the first too: OpenCL leaves
+     * undefined a kernel's writes to a buffer and to a sub-buffer of it */
     gsize end = p + 1 < frame->n_planes ? (gsize) ((const guint8 *)
         GST_VIDEO_FRAME_PLANE_DATA (vframe, p + 1) - base) : size;
     cl_buffer_region region = { offset, end - offset };
