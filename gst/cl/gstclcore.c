@@ -722,7 +722,8 @@ convert_packed_422 (GstClCore * core, const GstVideoInfo * info,
  *
  * One frame pass: in the device's gate, on the calling thread's queue, the
  * output and the inputs on the device (their own memory, in place, or
- * through the core's staging buffers), @run, the output sent on (copied
+ * through the core's staging buffers; those in CUDA memory acquired for
+ * OpenCL in one call), @run, the output sent on (copied
  * back where it is in host memory), every frame unmapped. Frames of packed
  * 4:2:2 reach @run as the planes of their kernel view
  * (gst_cl_video_info_kernel_view()), unpacked before it and packed after.

@@ -13,8 +13,9 @@
  *
  * Who waits: a copy into staging runs on the element's CUDA stream, which
  * the host waits for (napping between looks) before the kernels are
- * enqueued. After an output's kernels the queue writes a number into a
- * fence, which the copy out waits for on the GPU; the host waits for the
+ * enqueued; a frame pass's staging is acquired for OpenCL in one call,
+ * and given back in one after the kernels. Then the queue writes a number
+ * into a fence, which the copy out waits for on the GPU; the host waits for the
  * copy before the frame goes on (without stream memory operations, it
  * waits for the kernels first). A staging buffer is used again only once
  * the kernels that read it are done: each input has a few, used in turn.
