@@ -110,6 +110,16 @@ check_same_frames (GPtrArray * got, GPtrArray * want, const gchar * what)
   }
 }
 
+/* the frames of @desc, which must be @want's */
+static void
+check_pipeline (const gchar * desc, GPtrArray * want)
+{
+  GPtrArray *got = run_frames (desc);
+
+  check_same_frames (got, want, desc);
+  g_ptr_array_unref (got);
+}
+
 #define CUDA "video/x-raw(memory:CUDAMemory)"
 
 /* the decoded clip, NV12 in CUDA memory */
@@ -151,9 +161,7 @@ check_element (const gchar * name)
     guint i;
 
     GST_INFO ("%s on %s: %u frames", name, clips[c], want->len);
-    got = run_frames (cuda_desc);
-    check_same_frames (got, want, cuda_desc);
-    g_ptr_array_unref (got);
+    check_pipeline (cuda_desc, want);
     got = run_frames (to_host);
     check_same_frames (got, want, to_host);
     /* what the output carries besides its pixels (clintegral's sums) */
@@ -168,11 +176,8 @@ check_element (const gchar * name)
     }
     g_ptr_array_unref (got);
     /* an analyser passes system memory on as system memory */
-    if (!e.passes_buffers) {
-      got = run_frames (to_cuda);
-      check_same_frames (got, want, to_cuda);
-      g_ptr_array_unref (got);
-    }
+    if (!e.passes_buffers)
+      check_pipeline (to_cuda, want);
     g_ptr_array_unref (want);
     g_free (want_desc);
     g_free (cuda_desc);
@@ -250,10 +255,9 @@ GST_START_TEST (test_uploaded_formats_and_sizes)
             "%s %s ! " CUDA " ! cudadownload ! video/x-raw ! appsink "
             "name=out sync=false", src, names[i],
             e.settings ? e.settings : "");
-        GPtrArray *want = run_frames (want_desc), *got = run_frames (cuda_desc);
+        GPtrArray *want = run_frames (want_desc);
 
-        check_same_frames (got, want, cuda_desc);
-        g_ptr_array_unref (got);
+        check_pipeline (cuda_desc, want);
         g_ptr_array_unref (want);
         g_free (want_desc);
         g_free (cuda_desc);
@@ -282,10 +286,9 @@ GST_START_TEST (test_composite_two_decoded_inputs)
   gchar *host = g_strdup_printf ("%s ! video/x-raw ! appsink name=out "
       "sync=false  %s ! cudadownload ! video/x-raw ! c.sink_0  %s ! "
       "cudadownload ! video/x-raw ! c.sink_1", mix, sa, sb);
-  GPtrArray *got = run_frames (cuda), *want = run_frames (host);
+  GPtrArray *want = run_frames (host);
 
-  check_same_frames (got, want, cuda);
-  g_ptr_array_unref (got);
+  check_pipeline (cuda, want);
   g_ptr_array_unref (want);
   g_free (cuda);
   g_free (host);

@@ -63,7 +63,6 @@ typedef struct
   cl_mem sub[GST_VIDEO_MAX_PLANES];
   gsize offset[GST_VIDEO_MAX_PLANES];
   gsize sub_offset[GST_VIDEO_MAX_PLANES], sub_size[GST_VIDEO_MAX_PLANES];
-  guint n_planes;
   /* where the planes lie as in the CUDA memory, the bytes from the first
    * plane's to the last one's end, which one copy moves; else 0, a copy a
    * plane */
@@ -397,7 +396,6 @@ slot_plan (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
         (end + align - 1) / align * align;
     end = slot->offset[p] + gst_cl_plane_size (&frame->planes[p]);
   }
-  slot->n_planes = frame->n_planes;
   slot->span = as_there ? end : 0;
   return end;
 }
@@ -482,15 +480,22 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
   return slot;
 }
 
+/* @slot used again once @released is done (taken) */
+static void
+slot_released (Slot * slot, cl_event released)
+{
+  if (slot->done)
+    clReleaseEvent (slot->done);
+  slot->done = released;
+}
+
 /* The commands on @queue so far become the last to use @slot: it is used
  * again once they are done, which @last, the last of them, says where
  * given (taken), else a marker. */
 static void
 slot_done_here (GstClQueue * queue, Slot * slot, cl_event last)
 {
-  if (slot->done)
-    clReleaseEvent (slot->done);
-  slot->done = last ? last : gst_cl_queue_mark (queue, NULL);
+  slot_released (slot, last ? last : gst_cl_queue_mark (queue, NULL));
   if (!slot->done) {
     GST_WARNING ("no marker: waiting for the queue");
     gst_cl_queue_finish (queue, NULL);
@@ -704,6 +709,20 @@ frames_release (GstClQueue * queue, GstClBufferFrame * const *frames,
   return ok;
 }
 
+/* The fence given back to CUDA after the commands so far on @queue: never
+ * left acquired, as NVIDIA's driver blocks for good freeing it; where
+ * that fails, the staging is left to the process. */
+static gboolean
+fence_release (GstClCudaStaging * st, GstClQueue * queue, GError ** error)
+{
+  if (gst_cl_result (st->release (gst_cl_queue_get_handle (queue), 1,
+              &st->fence.mem, 0, NULL, NULL), error,
+          "clEnqueueReleaseExternalMemObjectsKHR"))
+    return TRUE;
+  st->abandoned = TRUE;
+  return FALSE;
+}
+
 /* After the commands so far on @queue: @value written into the fence,
  * which is given back to CUDA, and the queue flushed. The write reads the
  * value from @slot, whose copy out waits for it (a write of 4 bytes costs
@@ -714,21 +733,15 @@ static cl_event
 fence_signal (GstClCudaStaging * st, GstClQueue * queue, Slot * slot,
     guint32 value, GError ** error)
 {
-  cl_mem fence = st->fence.mem;
   cl_event written = NULL;
   gboolean ok;
 
   slot->fence_host = value;
   ok = gst_cl_result (clEnqueueWriteBuffer (gst_cl_queue_get_handle (queue),
-          fence, CL_FALSE, 0, sizeof (value), &slot->fence_host, 0, NULL,
-          &written), error, "clEnqueueWriteBuffer (a CUDA fence)");
-  /* never left acquired: NVIDIA's driver blocks for good freeing it */
-  if (!gst_cl_result (st->release (gst_cl_queue_get_handle (queue), 1, &fence,
-              0, NULL, NULL), ok ? error : NULL,
-          "clEnqueueReleaseExternalMemObjectsKHR")) {
-    st->abandoned = TRUE;
-    ok = FALSE;
-  }
+          st->fence.mem, CL_FALSE, 0, sizeof (value), &slot->fence_host, 0,
+          NULL, &written), error, "clEnqueueWriteBuffer (a CUDA fence)");
+  /* released whatever the write did */
+  ok = fence_release (st, queue, ok ? error : NULL) && ok;
   if (ok && gst_cl_queue_flush (queue, error))
     return written;
   if (written) {
@@ -820,15 +833,6 @@ failed:
   return FALSE;
 }
 
-/* @slot used again once @released is done (taken) */
-static void
-slot_released (Slot * slot, cl_event released)
-{
-  if (slot->done)
-    clReleaseEvent (slot->done);
-  slot->done = released;
-}
-
 /**
  * gst_cl_cuda_frame_finish:
  * @inputs: the @n_inputs mapped inputs of the same frame pass
@@ -872,9 +876,8 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
   if (released)
     clReleaseEvent (released);
   if (!ok) {
-    if (fenced && !gst_cl_result (st->release (gst_cl_queue_get_handle
-                (queue), 1, &st->fence.mem, 0, NULL, NULL), NULL, NULL))
-      st->abandoned = TRUE;
+    if (fenced)
+      fence_release (st, queue, NULL);
     slot_done_here (queue, slot, NULL);
     return FALSE;
   }

@@ -872,13 +872,7 @@ gboolean
 gst_cl_buffer_frames_acquire (GstClQueue * queue,
     GstClBufferFrame * const *frames, guint n, GError ** error)
 {
-  guint i;
-
-  for (i = 0; i < n; i++) {
-    if (frames[i]->cuda)
-      return gst_cl_cuda_frames_acquire (queue, frames, n, error);
-  }
-  return TRUE;
+  return gst_cl_cuda_frames_acquire (queue, frames, n, error);
 }
 
 /**
