@@ -421,6 +421,17 @@ decide_cuda_allocation (GstClCore * core, GstQuery * query, GstCaps * caps,
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  /* memory the kernels write, where the pool makes memory CUDA exports;
+   * else the pool's own, which the frames are copied into */
+  if (gst_cl_cuda_pool_config_exported (config)) {
+    if (gst_buffer_pool_set_config (pool, config))
+      goto configured;
+    GST_INFO_OBJECT (core->element, "the CUDA pool makes no exported memory");
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  }
   if (!gst_buffer_pool_set_config (pool, config)) {
     GST_ELEMENT_ERROR (core->element, RESOURCE, SETTINGS, (NULL),
         ("the CUDA buffer pool refused its configuration for %"
@@ -428,6 +439,7 @@ decide_cuda_allocation (GstClCore * core, GstQuery * query, GstCaps * caps,
     gst_object_unref (pool);
     return FALSE;
   }
+configured:
   /* the pool pads the rows as the GPU likes: its own size */
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);

@@ -282,6 +282,29 @@ gst_cl_cuda_pool_new (GstElement * element, GstClContext * ctx,
 }
 
 /**
+ * gst_cl_cuda_pool_config_exported:
+ * @config: the configuration of a pool of gst_cl_cuda_pool_new()
+ *
+ * Where GStreamer's CUDA pools make memory CUDA exports (GStreamer 1.24
+ * on), asks @config for it (GST_CUDA_MEMORY_ALLOC_MMAP): the element's
+ * kernels then write its output frames there, each pooled memory imported
+ * into OpenCL once, with no copy. GST_CL_CUDA_EXPORT=0 leaves the pool's
+ * default, whose frames the element copies out of its staging.
+ *
+ * Returns: whether @config asks for exported memory
+ */
+gboolean
+gst_cl_cuda_pool_config_exported (GstStructure * config)
+{
+  if (!gst_cl_cuda_available () || !gst_cl_gstcuda.memory_export ||
+      g_strcmp0 (g_getenv ("GST_CL_CUDA_EXPORT"), "0") == 0)
+    return FALSE;
+  gst_cl_gstcuda.pool_config_set_alloc_method (config,
+      GST_CL_CUDA_MEMORY_ALLOC_MMAP);
+  return TRUE;
+}
+
+/**
  * gst_cl_cuda_query_upstream:
  *
  * Asks upstream of @element (a decoder's source pad answers) for

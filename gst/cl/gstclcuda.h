@@ -61,4 +61,6 @@ GstBufferPool * gst_cl_cuda_pool_new (GstElement * element,
                                       GstObject ** cuda_ctx,
                                       GError ** error);
 
+gboolean      gst_cl_cuda_pool_config_exported (GstStructure * config);
+
 G_END_DECLS

@@ -9,16 +9,22 @@
  * one of them (GStreamer 1.22's GstCudaMemory comes from cuMemAllocPitch,
  * which cannot be exported); the kernels write an output frame into one,
  * copied on the device into a GstCudaMemory of the element's CUDA pool.
- * Laid out as the CUDA memory, a frame's planes cross in one copy.
+ * Laid out as the CUDA memory, a frame's planes cross in one copy. Where
+ * the element's pool makes memory CUDA exports (GStreamer 1.24 on), the
+ * kernels write the output there instead, each pooled memory imported once.
  *
  * Who waits: a copy into staging runs on the element's CUDA stream, which
  * the host waits for (napping between looks) before the kernels are
- * enqueued; a frame pass's staging is acquired for OpenCL in one call,
- * and given back in one after the kernels. Then the queue writes a number
- * into a fence, which the copy out waits for on the GPU; the host waits for the
- * copy before the frame goes on (without stream memory operations, it
- * waits for the kernels first). A staging buffer is used again only once
- * the kernels that read it are done: each input has a few, used in turn.
+ * enqueued; where the frame's memory names the stream its producer writes
+ * it on (GStreamer 1.24 on), the copy waits on the GPU for what that
+ * stream holds first. A frame pass's staging is acquired for OpenCL in one
+ * call, and given back in one after the kernels. Then the queue writes a
+ * number into a fence, which the copy out (or, for an exported output, the
+ * stream alone) waits for on the GPU; the host waits for the stream before
+ * the frame goes on, complete, in memory that names no stream (without
+ * stream memory operations, it waits for the kernels first). A staging
+ * buffer is used again only once the kernels that read it are done: each
+ * input has a few, used in turn.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -72,6 +78,10 @@ typedef struct
   cl_event done;
   /* the number an output's fence write reads, until the write is done */
   guint32 fence_host;
+  /* a pooled GstCudaMemory of the output, imported itself (whole.mem
+   * alone is the slot's), and the OpenCL context it is imported into */
+  gboolean exported;
+  cl_context cl;
 } Slot;
 
 #define N_SLOTS 3
@@ -86,6 +96,8 @@ struct _GstClCudaStaging
   /* the copies' stream: nothing else runs on it, so the host looks at the
    * stream itself (copies_wait()) */
   CUstream stream;
+  /* recorded on a producer's stream for the copies to wait for */
+  CUevent after;
   /* Where the driver lets a CUDA stream wait for a value in memory: an
    * output's kernels and the release of its planes are followed on the
    * OpenCL queue by a write of the next fence_value into the fence, a
@@ -123,15 +135,41 @@ shared_free (Shared * s)
   memset (s, 0, sizeof (*s));
 }
 
+/* @size bytes of the CUDA allocation @fd exports, imported into OpenCL;
+ * the import owns @fd once it succeeds, else it is closed */
+static cl_mem
+shared_import (GstClCudaStaging * st, gint fd, gsize size, GError ** error)
+{
+  cl_device_id device = gst_cl_context_get_device (st->ctx);
+  cl_mem_properties props[] = {
+    CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, (cl_mem_properties) fd,
+    CL_DEVICE_HANDLE_LIST_KHR, (cl_mem_properties) device,
+    CL_DEVICE_HANDLE_LIST_END_KHR, 0
+  };
+  cl_int status = CL_SUCCESS;
+  cl_mem mem;
+
+  mem = clCreateBufferWithProperties (gst_cl_context_get_handle (st->ctx),
+      props, CL_MEM_READ_WRITE, size, NULL, &status);
+  if (!mem && status == CL_SUCCESS)
+    status = CL_INVALID_OPERATION;
+  if (!gst_cl_result (status, error, "clCreateBufferWithProperties "
+          "(importing CUDA memory)")) {
+    close (fd);
+    return NULL;
+  }
+  GST_DEBUG ("imported %" G_GSIZE_FORMAT " bytes of CUDA device %d", size,
+      st->ordinal);
+  return mem;
+}
+
 static gboolean
 shared_alloc (GstClCudaStaging * st, gsize size, Shared * s, GError ** error)
 {
   CUmemAllocationProp prop = { 0, };
   CUmemAccessDesc access = { {0,}, 0 };
-  cl_device_id device = gst_cl_context_get_device (st->ctx);
   gsize granularity = 0;
   gint fd = -1;
-  cl_int status = CL_SUCCESS;
 
   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
   prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
@@ -162,29 +200,9 @@ shared_alloc (GstClCudaStaging * st, gsize size, Shared * s, GError ** error)
           error, "cuMemSetAccess")
       || !gst_cl_cu_result (gst_cl_cu.MemExportToShareableHandle (&fd,
               s->handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), error,
-          "cuMemExportToShareableHandle"))
+          "cuMemExportToShareableHandle")
+      || !(s->mem = shared_import (st, fd, s->size, error)))
     goto failed;
-
-  {
-    /* the import owns the descriptor once it succeeds */
-    cl_mem_properties props[] = {
-      CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, (cl_mem_properties) fd,
-      CL_DEVICE_HANDLE_LIST_KHR, (cl_mem_properties) device,
-      CL_DEVICE_HANDLE_LIST_END_KHR, 0
-    };
-
-    s->mem = clCreateBufferWithProperties (gst_cl_context_get_handle
-        (st->ctx), props, CL_MEM_READ_WRITE, s->size, NULL, &status);
-    if (!s->mem && status == CL_SUCCESS)
-      status = CL_INVALID_OPERATION;
-  }
-  if (!gst_cl_result (status, error, "clCreateBufferWithProperties "
-          "(importing CUDA memory)")) {
-    close (fd);
-    goto failed;
-  }
-  GST_DEBUG ("imported %" G_GSIZE_FORMAT " bytes of CUDA device %d",
-      s->size, st->ordinal);
   return TRUE;
 
 failed:
@@ -233,14 +251,18 @@ staging_reset (GstClCudaStaging * st)
   shared_free (&st->fence);
   st->fenced = FALSE;
   st->fence_value = 0;
-  if (st->stream && st->cuda_ctx) {
+  if ((st->stream || st->after) && st->cuda_ctx) {
     CUcontext prev;
 
     gst_cl_cu.CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx));
-    gst_cl_cu.StreamDestroy (st->stream);
+    if (st->stream)
+      gst_cl_cu.StreamDestroy (st->stream);
+    if (st->after)
+      gst_cl_cu.EventDestroy (st->after);
     gst_cl_cu.CtxPopCurrent (&prev);
   }
   st->stream = NULL;
+  st->after = NULL;
   gst_clear_object (&st->cuda_ctx);
   st->ctx = NULL;
   st->checked = FALSE;
@@ -302,12 +324,16 @@ staging_prepare (GstClCudaStaging * st, GstClContext * ctx,
   if (ok) {
     gst_cl_cuda_context_set_sched ();
     ok = gst_cl_cu_result (gst_cl_cu.StreamCreate (&st->stream,
-            CU_STREAM_NON_BLOCKING), error, "cuStreamCreate");
+            CU_STREAM_NON_BLOCKING), error, "cuStreamCreate") &&
+        gst_cl_cu_result (gst_cl_cu.EventCreate (&st->after,
+            CU_EVENT_DISABLE_TIMING), error, "cuEventCreate");
     gst_cl_cu.CtxPopCurrent (&prev);
   }
-  if (!ok)
-    return FALSE;
   st->cuda_ctx = gst_object_ref (cuda_ctx);
+  if (!ok) {
+    staging_reset (st);
+    return FALSE;
+  }
   st->ctx = ctx;
   st->checked = TRUE;
   /* GST_CL_CUDA_FENCE=0: the host waits for the kernels before the copy out */
@@ -400,6 +426,39 @@ slot_plan (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
   return end;
 }
 
+/* @frame's planes as sub-buffers of @slot's buffer, at slot->offset */
+static gboolean
+slot_planes (Slot * slot, const GstClFrame * frame, GError ** error)
+{
+  guint p;
+
+  for (p = 0; p < frame->n_planes; p++) {
+    /* each its own plane's bytes (sub-buffers that overlap crash NVIDIA's
+     * driver once a command uses them), the first too: OpenCL leaves
+     * undefined a kernel's writes to a buffer and to a sub-buffer of it */
+    cl_buffer_region region = { slot->offset[p],
+      gst_cl_plane_size (&frame->planes[p])
+    };
+    cl_int status = CL_SUCCESS;
+
+    if (slot->sub[p] && slot->sub_size[p] == region.size &&
+        slot->sub_offset[p] == region.origin)
+      continue;
+    if (slot->sub[p])
+      clReleaseMemObject (slot->sub[p]);
+    slot->sub[p] = clCreateSubBuffer (slot->whole.mem, 0,
+        CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    slot->sub_offset[p] = region.origin;
+    slot->sub_size[p] = region.size;
+    if (!gst_cl_result (status, error, "clCreateSubBuffer (a plane of "
+            "CUDA memory)")) {
+      slot->sub[p] = NULL;
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 /* A slot for @frame, laid out as slot_plan() says for @layout: one the
  * device is done with, else the oldest, once it is. */
 static Slot *
@@ -450,30 +509,8 @@ slot_acquire (GstClCudaStaging * st, const GstClFrame * frame,
     if (!shared_alloc (st, size, &slot->whole, error))
       return NULL;
   }
-  for (p = 0; p < frame->n_planes; p++) {
-    /* each its own plane's bytes (sub-buffers that overlap crash NVIDIA's
-     * driver once a command uses them), the first too: OpenCL leaves
-     * undefined a kernel's writes to a buffer and to a sub-buffer of it */
-    cl_buffer_region region = { slot->offset[p],
-      gst_cl_plane_size (&frame->planes[p])
-    };
-    cl_int status = CL_SUCCESS;
-
-    if (slot->sub[p] && slot->sub_size[p] == region.size &&
-        slot->sub_offset[p] == region.origin)
-      continue;
-    if (slot->sub[p])
-      clReleaseMemObject (slot->sub[p]);
-    slot->sub[p] = clCreateSubBuffer (slot->whole.mem, 0,
-        CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
-    slot->sub_offset[p] = region.origin;
-    slot->sub_size[p] = region.size;
-    if (!gst_cl_result (status, error, "clCreateSubBuffer (a plane of "
-            "CUDA memory)")) {
-      slot->sub[p] = NULL;
-      return NULL;
-    }
-  }
+  if (!slot_planes (slot, frame, error))
+    return NULL;
   slot->busy = TRUE;
   GST_LOG ("a slot of %" G_GSIZE_FORMAT " bytes, %s", size, slot->span ?
       "one copy" : "a copy a plane");
@@ -501,6 +538,85 @@ slot_done_here (GstClQueue * queue, Slot * slot, cl_event last)
     gst_cl_queue_finish (queue, NULL);
   }
   gst_cl_queue_flush (queue, NULL);
+}
+
+/* ---- memory CUDA exports itself (GStreamer 1.24 on) --------------------- */
+
+/* the key of a pooled memory's slot among the data kept with it */
+static gint64
+export_token (void)
+{
+  static gsize done = 0;
+  static gint64 token;
+
+  if (g_once_init_enter (&done)) {
+    token = gst_cl_gstcuda.create_user_token ();
+    g_once_init_leave (&done, 1);
+  }
+  return token;
+}
+
+static void
+slot_exported_free (gpointer data)
+{
+  slot_clear (data);
+  g_free (data);
+}
+
+/* The output's frame straight in @mem, where the element's CUDA pool makes
+ * memory CUDA exports (cuMemCreate: GST_CUDA_MEMORY_ALLOC_MMAP, GStreamer
+ * 1.24 on) and its planes start where sub-buffers may: a slot of its own,
+ * imported once and kept with the memory (freed before it), and no copy.
+ * NULL where @mem is no such memory (the frame goes through the staging),
+ * or with @error set where its import fails. */
+static Slot *
+slot_exported (GstClCudaStaging * st, GstMemory * mem,
+    const GstClFrame * frame, const GstVideoInfo * layout, GError ** error)
+{
+  cl_context cl = gst_cl_context_get_handle (st->ctx);
+  gsize align = MAX (gst_cl_context_get_caps (st->ctx)->mem_base_addr_align /
+      8, 1);
+  Slot *slot;
+  gint fd = -1;
+  guint p;
+
+  if (!gst_cl_gstcuda.memory_export ||
+      gst_cl_gstcuda.memory_get_alloc_method (mem) !=
+      GST_CL_CUDA_MEMORY_ALLOC_MMAP)
+    return NULL;
+  for (p = 0; p < frame->n_planes; p++) {
+    if (layout->offset[p] % align != 0 || layout->offset[p] +
+        gst_cl_plane_size (&frame->planes[p]) > mem->maxsize) {
+      GST_LOG ("plane %u at %" G_GSIZE_FORMAT ": the frame goes through the "
+          "staging", p, layout->offset[p]);
+      return NULL;
+    }
+  }
+  slot = gst_cl_gstcuda.memory_get_token_data (mem, export_token ());
+  if (!slot || slot->cl != cl) {
+    if (!gst_cl_gstcuda.memory_export (mem, &fd) || (fd = dup (fd)) < 0) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+          "could not export a pooled CUDA memory (gst_cuda_memory_export)");
+      return NULL;
+    }
+    slot = g_new0 (Slot, 1);
+    slot->exported = TRUE;
+    slot->cl = cl;
+    slot->whole.size = mem->maxsize;
+    if (!(slot->whole.mem = shared_import (st, fd, mem->maxsize, error))) {
+      g_free (slot);
+      return NULL;
+    }
+    /* replaces, and frees, a slot of another context */
+    gst_cl_gstcuda.memory_set_token_data (mem, export_token (), slot,
+        slot_exported_free);
+  }
+  for (p = 0; p < frame->n_planes; p++)
+    slot->offset[p] = layout->offset[p];
+  if (!slot_planes (slot, frame, error))
+    return NULL;
+  slot->busy = TRUE;
+  return slot;
 }
 
 /* ---- frames ------------------------------------------------------------- */
@@ -563,13 +679,32 @@ copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
   return gst_cl_cu_result (res, error, "cuStreamQuery");
 }
 
+/* The stream @mem's producer writes it on, where it names one (GStreamer
+ * 1.24 on): the memory holds its bytes once what that stream holds now is
+ * done. NULL where it is complete as it is (1.22's, or written on the
+ * legacy stream and waited for). */
+static CUstream
+memory_stream (GstMemory * mem)
+{
+  GstClCudaStream *stream;
+
+  if (!gst_cl_gstcuda.memory_get_stream ||
+      !(stream = gst_cl_gstcuda.memory_get_stream (mem)))
+    return NULL;
+  return gst_cl_gstcuda.stream_get_handle (stream);
+}
+
 /* Copies every plane between @mem (mapped at @dev) and @slot, on the
  * staging's stream, and waits for the copies; with @signalled, once the
- * fence holds @value. */
+ * fence holds @value; with @producer, once what that stream holds now is
+ * done. The flag GstCudaMemory sets where a producer may not be done
+ * (GST_CUDA_MEMORY_TRANSFER_NEED_SYNC) is not read: gst_cuda_memory_sync()
+ * clears it before it waits, so that another consumer's sync in flight
+ * hides it; a wait for a stream that is done costs the GPU nothing. */
 static gboolean
 copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
     CUdeviceptr dev, const GstVideoInfo * layout, gboolean to_slot,
-    cl_event signalled, guint32 value, GError ** error)
+    CUstream producer, cl_event signalled, guint32 value, GError ** error)
 {
   CUcontext prev;
   gboolean ok;
@@ -579,17 +714,24 @@ copy_planes (GstClCudaStaging * st, Slot * slot, const GstClFrame * frame,
           CtxPushCurrent (gst_cl_gstcuda.context_get_handle (st->cuda_ctx)),
           error, "cuCtxPushCurrent"))
     return FALSE;
-  ok = !signalled || gst_cl_cu_result (gst_cl_cu.StreamWaitValue32 (st->stream,
-          st->fence.ptr, value, CU_STREAM_WAIT_VALUE_GEQ), error,
-      "cuStreamWaitValue32");
-  if (ok && slot->span) {
+  ok = !producer || producer == st->stream ||
+      (gst_cl_cu_result (gst_cl_cu.EventRecord (st->after, producer), error,
+          "cuEventRecord (after a frame's producer)") &&
+      gst_cl_cu_result (gst_cl_cu.StreamWaitEvent (st->stream, st->after, 0),
+          error, "cuStreamWaitEvent (for a frame's producer)"));
+  ok = ok && (!signalled
+      || gst_cl_cu_result (gst_cl_cu.StreamWaitValue32 (st->stream,
+              st->fence.ptr, value, CU_STREAM_WAIT_VALUE_GEQ), error,
+          "cuStreamWaitValue32"));
+  /* an exported output holds the frame already: only the wait */
+  if (ok && slot->span && !slot->exported) {
     CUdeviceptr there = dev + layout->offset[0];
 
     ok = gst_cl_cu_result (gst_cl_cu.MemcpyDtoDAsync (to_slot ? slot->
             whole.ptr : there, to_slot ? there : slot->whole.ptr, slot->span,
             st->stream), error, "cuMemcpyDtoDAsync");
   }
-  for (p = 0; ok && !slot->span && p < frame->n_planes; p++) {
+  for (p = 0; ok && !slot->span && !slot->exported && p < frame->n_planes; p++) {
     const GstClPlane *plane = &frame->planes[p];
     CUDA_MEMCPY2D copy = { 0, };
     CUdeviceptr there = dev + layout->offset[p];
@@ -790,6 +932,7 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
   GstClCudaStaging *st;
   GstVideoInfo layout;
   GstMapInfo map;
+  GError *err = NULL;
   Slot *slot;
   guint p;
 
@@ -803,7 +946,13 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
   gst_cl_frame_set_geometry (&frame->frame, &layout);
   if (frame->output && st->fenced && !fence_ensure (st, error))
     return FALSE;
-  if (!(slot = slot_acquire (st, &frame->frame, &layout, error)))
+  slot = frame->output ? slot_exported (st, mem, &frame->frame, &layout,
+      &err) : NULL;
+  if (err) {
+    g_propagate_error (error, err);
+    return FALSE;
+  }
+  if (!slot && !(slot = slot_acquire (st, &frame->frame, &layout, error)))
     return FALSE;
   for (p = 0; p < frame->frame.n_planes; p++) {
     frame->frame.planes[p].mem = slot->sub[p];
@@ -816,7 +965,7 @@ gst_cl_cuda_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
     if (!map_cuda (buffer, GST_MAP_READ, &map, error))
       goto failed;
     if (!copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data,
-            &layout, TRUE, NULL, 0, error)) {
+            &layout, TRUE, memory_stream (mem), NULL, 0, error)) {
       gst_memory_unmap (mem, &map);
       goto failed;
     }
@@ -906,7 +1055,7 @@ gst_cl_cuda_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
   else {
     cuda_layout (frame->cuda_buffer, mem, frame->cuda_info, TRUE, &layout);
     ok = copy_planes (st, slot, &frame->frame, (CUdeviceptr) map.data,
-        &layout, FALSE, signalled, value, error);
+        &layout, FALSE, memory_stream (mem), signalled, value, error);
     gst_memory_unmap (mem, &map);
   }
   if (signalled) {

@@ -12,6 +12,7 @@
 #include "config.h"
 #endif
 
+#include <string.h>
 #include <gmodule.h>
 
 #include "gstclcuda.h"
@@ -55,18 +56,28 @@ load (void)
     "cuMemAddressReserve", "cuMemAddressFree", "cuMemMap", "cuMemUnmap",
     "cuMemSetAccess", "cuMemExportToShareableHandle",
     "cuMemGetAllocationGranularity", "cuMemsetD32_v2", "cuGetErrorName",
+    "cuEventCreate", "cuEventDestroy_v2", "cuEventRecord", "cuStreamWaitEvent",
   };
   static const gchar *gst_names[] = {
     "gst_cuda_context_get_handle", "gst_cuda_buffer_pool_new",
     "gst_cuda_ensure_element_context", "gst_cuda_handle_set_context",
     "gst_cuda_handle_context_query",
   };
+  static const gchar *export_names[] = {
+    "gst_buffer_pool_config_set_cuda_alloc_method",
+    "gst_cuda_memory_get_alloc_method", "gst_cuda_memory_export",
+    "gst_cuda_create_user_token", "gst_cuda_memory_get_token_data",
+    "gst_cuda_memory_set_token_data",
+  };
   GModule *driver, *lib;
 
   /* every entry point but the last three, which may be missing */
   G_STATIC_ASSERT (sizeof (cu_names) / sizeof (cu_names[0]) + 3 ==
       sizeof (gst_cl_cu) / sizeof (gpointer));
-  G_STATIC_ASSERT (sizeof (gst_names) / sizeof (gst_names[0]) ==
+  /* every entry point but GStreamer 1.24's: two for streams, the rest for
+   * exported memory */
+  G_STATIC_ASSERT (sizeof (gst_names) / sizeof (gst_names[0]) + 2 +
+      sizeof (export_names) / sizeof (export_names[0]) ==
       sizeof (gst_cl_gstcuda) / sizeof (gpointer));
 #endif
 
@@ -113,6 +124,25 @@ load (void)
     g_module_close (driver);
     return FALSE;
   }
+  /* GStreamer 1.24's CUDA memory carries the stream its producer writes
+   * it on, and may reach a consumer before that stream is done with it
+   * (1.26's decoders push their surfaces so): the copies of such a frame
+   * wait for that stream. 1.22's memory is complete once it is pushed. */
+  if (!g_module_symbol (lib, "gst_cuda_memory_get_stream",
+          (gpointer *) & gst_cl_gstcuda.memory_get_stream) ||
+      !g_module_symbol (lib, "gst_cuda_stream_get_handle",
+          (gpointer *) & gst_cl_gstcuda.stream_get_handle))
+    gst_cl_gstcuda.memory_get_stream = NULL, gst_cl_gstcuda.stream_get_handle =
+        NULL;
+  GST_INFO ("GStreamer's CUDA memory %s the stream that writes it",
+      gst_cl_gstcuda.memory_get_stream ? "names" : "does not name");
+  if (!load_symbols (lib, export_names,
+          (gpointer *) & gst_cl_gstcuda.pool_config_set_alloc_method,
+          G_N_ELEMENTS (export_names)))
+    memset (&gst_cl_gstcuda.pool_config_set_alloc_method, 0,
+        G_N_ELEMENTS (export_names) * sizeof (gpointer));
+  GST_INFO ("GStreamer's CUDA pools %s memory CUDA exports",
+      gst_cl_gstcuda.memory_export ? "make" : "do not make");
   /* both stay loaded for the process */
   g_module_make_resident (driver);
   g_module_make_resident (lib);

@@ -22,6 +22,7 @@ typedef int CUresult;
 typedef int CUdevice;
 typedef struct CUctx_st *CUcontext;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 typedef unsigned long long CUdeviceptr;
 typedef unsigned long long CUmemGenericAllocationHandle;
 typedef struct
@@ -39,6 +40,7 @@ typedef struct
 #define CU_MEM_LOCATION_TYPE_DEVICE 1
 #define CU_MEM_ACCESS_FLAGS_PROT_READWRITE 3
 #define CU_MEM_ALLOC_GRANULARITY_MINIMUM 0
+#define CU_EVENT_DISABLE_TIMING 0x2
 
 typedef struct
 {
@@ -118,6 +120,10 @@ typedef struct
       const CUmemAllocationProp * prop, gint option);
   CUresult (*MemsetD32) (CUdeviceptr ptr, guint value, gsize count);
   CUresult (*GetErrorName) (CUresult error, const gchar ** name);
+  CUresult (*EventCreate) (CUevent * event, guint flags);
+  CUresult (*EventDestroy) (CUevent event);
+  CUresult (*EventRecord) (CUevent event, CUstream stream);
+  CUresult (*StreamWaitEvent) (CUstream stream, CUevent event, guint flags);
   /* where the driver has them (CUDA 11.7, 12.1 on), else NULL */
   CUresult (*StreamWaitValue32) (CUstream stream, CUdeviceptr addr,
       guint32 value, guint flags);
@@ -127,7 +133,8 @@ typedef struct
 
 /* ---- GStreamer's CUDA library, as much of gst/cuda as is used --------- */
 
-/* the public head of GstCudaMemory, as gstcudamemory.h declares it */
+/* the public head of GstCudaMemory, as gstcudamemory.h declares it (the
+ * same from 1.22 to 1.26) */
 typedef struct
 {
   GstMemory mem;
@@ -137,6 +144,8 @@ typedef struct
 
 #define GST_CL_CUDA_MEMORY_TYPE "gst.cuda.memory"
 #define GST_CL_MAP_CUDA (GST_MAP_FLAG_LAST << 1)
+/* GstCudaStream, GStreamer 1.24 on: a boxed CUDA stream */
+typedef struct _GstClCudaStream GstClCudaStream;
 
 /* its entry points */
 typedef struct
@@ -149,7 +158,24 @@ typedef struct
       gint device_id, GstObject ** ctx);
   gboolean (*handle_context_query) (GstElement * element, GstQuery * query,
       GstObject * ctx);
+  /* GStreamer 1.24 on, else NULL: the stream a GstCudaMemory's producer
+   * writes it on, and its handle */
+  GstClCudaStream *(*memory_get_stream) (GstMemory * mem);
+  CUstream (*stream_get_handle) (GstClCudaStream * stream);
+  /* GStreamer 1.24 on, else NULL, all or none: pools of memory CUDA
+   * exports (cuMemCreate), the memory's export, and data of the plugin's
+   * kept with a memory */
+  void (*pool_config_set_alloc_method) (GstStructure * config, gint method);
+  gint (*memory_get_alloc_method) (GstMemory * mem);
+  gboolean (*memory_export) (GstMemory * mem, gpointer os_handle);
+  gint64 (*create_user_token) (void);
+  gpointer (*memory_get_token_data) (GstMemory * mem, gint64 token);
+  void (*memory_set_token_data) (GstMemory * mem, gint64 token, gpointer data,
+      GDestroyNotify notify);
 } GstClCudaLibrary;
+
+/* GstCudaMemoryAllocMethod's GST_CUDA_MEMORY_ALLOC_MMAP */
+#define GST_CL_CUDA_MEMORY_ALLOC_MMAP 2
 
 extern GstClCudaDriver gst_cl_cu;
 extern GstClCudaLibrary gst_cl_gstcuda;
