@@ -61,7 +61,7 @@ static gdouble
 copy_bandwidth (GstClContext * ctx)
 {
   cl_command_queue queue =
-      gst_cl_queue_get_handle (gst_cl_context_get_queue (ctx));
+      gst_cl_queue_get_handle (gst_cl_queue_get_shared (ctx, NULL));
   gsize size =
       MIN (256 << 20, gst_cl_context_get_caps (ctx)->max_mem_alloc_size / 2);
   cl_int status;
@@ -100,7 +100,7 @@ static gdouble
 launch_overhead_us (GstClContext * ctx)
 {
   cl_command_queue queue =
-      gst_cl_queue_get_handle (gst_cl_context_get_queue (ctx));
+      gst_cl_queue_get_handle (gst_cl_queue_get_shared (ctx, NULL));
   cl_kernel k = gst_cl_kernel_new (ctx,
       "__kernel void empty (void) { }", "", "empty", NULL);
   gsize one = 1;
@@ -299,8 +299,8 @@ enqueue_copy (gpointer data)
 {
   CopyJob *job = data;
 
-  gst_cl_kernel_enqueue (gst_cl_context_get_queue (job->ctx), job->kernel, 1,
-      &job->words, NULL, NULL);
+  gst_cl_kernel_enqueue (gst_cl_queue_get_shared (job->ctx, NULL), job->kernel,
+      1, &job->words, NULL, NULL);
 }
 
 /* A device copy of @bytes, by a kernel of 16-byte loads and stores, timed as
@@ -328,7 +328,8 @@ time_frame_copy (GstClContext * ctx, gsize bytes)
   check (status, "clCreateBuffer");
   check (clSetKernelArg (job.kernel, 0, sizeof (a), &a), "clSetKernelArg");
   check (clSetKernelArg (job.kernel, 1, sizeof (b), &b), "clSetKernelArg");
-  t = time_enqueues (ctx, gst_cl_context_get_queue (ctx), enqueue_copy, &job);
+  t = time_enqueues (ctx, gst_cl_queue_get_shared (ctx, NULL), enqueue_copy,
+      &job);
   clReleaseKernel (job.kernel);
   clReleaseMemObject (a);
   clReleaseMemObject (b);
@@ -510,7 +511,7 @@ transfer_ms (GstClContext * ctx, cl_mem dev, gpointer host, gsize size,
     gboolean write)
 {
   cl_command_queue queue =
-      gst_cl_queue_get_handle (gst_cl_context_get_queue (ctx));
+      gst_cl_queue_get_handle (gst_cl_queue_get_shared (ctx, NULL));
   gdouble start, best = G_MAXDOUBLE;
 
   for (guint i = 0; i < 10; i++) {

@@ -972,12 +972,13 @@ GST_START_TEST (test_device_threads)
   GstClContext *ctx, *other;
   GThread *late;
 
+  /* read as the device's gate is made, when a context first passes it */
   g_setenv ("GST_CL_DEVICE_THREADS", "3", TRUE);
   ctx = gst_cl_context_new (-1, NULL);
   other = gst_cl_context_new (gst_cl_context_get_device_index (ctx), NULL);
-  g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless (ctx != NULL && other != NULL);
   fail_unless_equals_int (gst_cl_gate_get_limit (ctx), 3);
+  g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless_equals_int (gst_cl_gate_get_limit (other), 3);
   fail_unless_equals_int (gate_most_inside (ctx), 3);
 
@@ -1017,18 +1018,18 @@ GST_START_TEST (test_device_threads)
   /* not a number from 0 to 1024: the default */
   g_setenv ("GST_CL_DEVICE_THREADS", "-1", TRUE);
   ctx = gst_cl_context_new (-1, NULL);
-  g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless (ctx != NULL);
   fail_unless_equals_int (gst_cl_gate_get_limit (ctx),
       MAX (2, g_get_num_processors () / 2));
+  g_unsetenv ("GST_CL_DEVICE_THREADS");
   gst_object_unref (ctx);
 
   /* no limit */
   g_setenv ("GST_CL_DEVICE_THREADS", "0", TRUE);
   ctx = gst_cl_context_new (-1, NULL);
-  g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless (ctx != NULL);
   fail_unless_equals_int (gst_cl_gate_get_limit (ctx), 0);
+  g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless (gate_most_inside (ctx) > 3);
   gst_object_unref (ctx);
 }
@@ -1064,8 +1065,10 @@ GST_START_TEST (test_device_threads_shared)
   fail_unless (app != NULL);
   second = gst_cl_context_new_wrapped (app, sub[0], NULL);
   fail_unless (second != NULL);
-  fail_unless_equals_int (gst_cl_gate_get_limit (ctx), shared);
+  /* the second device's gate, made as its context first passes it, takes
+   * its share */
   fail_unless_equals_int (gst_cl_gate_get_limit (second), shared);
+  fail_unless_equals_int (gst_cl_gate_get_limit (ctx), shared);
   fail_unless_equals_int (gate_most_inside (ctx), MIN (shared, 8));
 
   /* the shared places all taken, one more thread waits; once the second
@@ -1098,9 +1101,9 @@ GST_START_TEST (test_device_threads_shared)
   /* a device's own limit takes no share of the default */
   g_setenv ("GST_CL_DEVICE_THREADS", "3", TRUE);
   second = gst_cl_context_new_wrapped (app, sub[0], NULL);
-  g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless (second != NULL);
   fail_unless_equals_int (gst_cl_gate_get_limit (second), 3);
+  g_unsetenv ("GST_CL_DEVICE_THREADS");
   fail_unless_equals_int (gst_cl_gate_get_limit (ctx), alone);
   gst_object_unref (second);
 

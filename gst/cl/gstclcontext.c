@@ -18,6 +18,9 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_context_debug);
 #define GST_CAT_DEFAULT gst_cl_context_debug
 
+/* the kinds of state attached to contexts, at most */
+#define GST_CL_CONTEXT_MAX_ATTACHED 8
+
 struct _GstClContext
 {
   GstObject parent;
@@ -30,14 +33,12 @@ struct _GstClContext
   gboolean wrapped;             /* an application's cl_context */
   gchar *cache_key;
 
-  /* commands that belong to no frame: maps, pool set-up, copies of a
-   * memory; frames run on the queue of the thread that handles them */
-  GstClQueue *queue;
-  GstClProgramTable *programs;
-  GstClQueueTable *queues;
-  GstClGate *gate;
-  GstClWaits *waits;
-  GstClProfile *profile;
+  /* the state of the core's jobs above the context
+   * (gst_cl_context_get_attached()), by their attachment's index, and
+   * each one's attachment, to free it */
+  GMutex attach_lock;
+  gpointer attached[GST_CL_CONTEXT_MAX_ATTACHED];
+  GstClContextAttachment *attachment[GST_CL_CONTEXT_MAX_ATTACHED];
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
@@ -85,6 +86,27 @@ forget_wrapped (GstClContext * self)
     gst_object_unref (live);
 }
 
+/* what the core's jobs attached, the lowest order first, while the
+ * cl_context is still there (a build under way ends first: it uses it) */
+static void
+free_attached (GstClContext * self)
+{
+  guint i, first;
+
+  for (;;) {
+    first = G_N_ELEMENTS (self->attached);
+    for (i = 0; i < G_N_ELEMENTS (self->attached); i++) {
+      if (self->attached[i] && (first == G_N_ELEMENTS (self->attached) ||
+              self->attachment[i]->order < self->attachment[first]->order))
+        first = i;
+    }
+    if (first == G_N_ELEMENTS (self->attached))
+      return;
+    self->attachment[first]->free (self->attached[first]);
+    self->attached[first] = NULL;
+  }
+}
+
 static void
 gst_cl_context_finalize (GObject * object)
 {
@@ -92,18 +114,11 @@ gst_cl_context_finalize (GObject * object)
 
   if (self->wrapped)
     forget_wrapped (self);
-  /* a build under way ends first: it uses the context */
-  gst_cl_program_table_free (self->programs);
-  gst_cl_queue_table_free (self->queues);
-  gst_cl_kernel_profile_free (self->profile);
-  if (self->queue)
-    gst_cl_queue_free_own (self->queue);
+  free_attached (self);
   /* balances the retain taken at creation or wrapping */
   if (self->context)
     clReleaseContext (self->context);
-  if (self->gate)
-    gst_cl_gate_unref (self->gate);
-  gst_cl_event_waits_free (self->waits);
+  g_mutex_clear (&self->attach_lock);
   g_free (self->device_name);
   g_free (self->cache_key);
 
@@ -120,10 +135,7 @@ static void
 gst_cl_context_init (GstClContext * self)
 {
   self->device_index = -1;
-  self->programs = gst_cl_program_table_new ();
-  self->queues = gst_cl_queue_table_new ();
-  self->waits = gst_cl_event_waits_new ();
-  self->profile = gst_cl_kernel_profile_new ();
+  g_mutex_init (&self->attach_lock);
 }
 
 /* the first failure of a device query is kept in @status */
@@ -227,10 +239,7 @@ gst_cl_context_setup (GstClContext * self, GError ** error)
   g_free (driver);
   g_free (version);
   g_free (name);
-
-  self->gate = gst_cl_gate_get (self->device);
-  self->queue = gst_cl_queue_new_own (self, error);
-  return self->queue != NULL;
+  return TRUE;
 
 failed:
   g_free (driver);
@@ -404,46 +413,39 @@ gst_cl_context_get_caps (GstClContext * ctx)
 }
 
 /**
- * gst_cl_context_get_queue:
+ * gst_cl_context_get_attached:
+ * @att: the attachment of a kind of state, static in the module that keeps it
  *
- * Returns: (transfer none): an in-order command queue, with profiling where
- *   asked, for the few commands that belong to no frame (maps, pool set-up,
- *   copies of a memory)
+ * The state of @att's kind on @ctx, made on the first call (@att's make,
+ * once however many threads ask at once).
+ *
+ * Returns: (transfer none) (nullable): the state, or %NULL with @error set
+ *   where it cannot be made
  */
-GstClQueue *
-gst_cl_context_get_queue (GstClContext * ctx)
+gpointer
+gst_cl_context_get_attached (GstClContext * ctx, GstClContextAttachment * att,
+    GError ** error)
 {
-  return ctx->queue;
-}
+  static gsize kinds = 0;
+  gpointer data;
+  gsize i;
 
-GstClProgramTable *
-gst_cl_context_get_program_table (GstClContext * ctx)
-{
-  return ctx->programs;
-}
-
-GstClQueueTable *
-gst_cl_context_get_queue_table (GstClContext * ctx)
-{
-  return ctx->queues;
-}
-
-GstClGate *
-gst_cl_context_get_gate (GstClContext * ctx)
-{
-  return ctx->gate;
-}
-
-GstClWaits *
-gst_cl_context_get_waits (GstClContext * ctx)
-{
-  return ctx->waits;
-}
-
-GstClProfile *
-gst_cl_context_get_profile (GstClContext * ctx)
-{
-  return ctx->profile;
+  if (G_UNLIKELY (!att->index)) {
+    /* indices from 1: 0 is unassigned */
+    if (g_once_init_enter (&att->index))
+      g_once_init_leave (&att->index, g_atomic_pointer_add (&kinds, 1) + 1);
+  }
+  i = att->index - 1;
+  g_assert (i < GST_CL_CONTEXT_MAX_ATTACHED);
+  if (G_LIKELY ((data = g_atomic_pointer_get (&ctx->attached[i]))))
+    return data;
+  g_mutex_lock (&ctx->attach_lock);
+  if (!(data = ctx->attached[i]) && (data = att->make (ctx, error))) {
+    ctx->attachment[i] = att;
+    g_atomic_pointer_set (&ctx->attached[i], data);
+  }
+  g_mutex_unlock (&ctx->attach_lock);
+  return data;
 }
 
 const gchar *

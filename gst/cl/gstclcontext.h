@@ -105,6 +105,4 @@ const gchar *           gst_cl_context_get_device_name (GstClContext * ctx);
 
 const GstClDeviceCaps * gst_cl_context_get_caps (GstClContext * ctx);
 
-GstClQueue *            gst_cl_context_get_queue (GstClContext * ctx);
-
 G_END_DECLS

@@ -11,14 +11,16 @@
 #include "gstclcontext-private.h"
 #include "gstclerror.h"
 
+typedef struct _GstClWaits GstClWaits;
+
 struct _GstClWaits
 {
   gint waiting;                 /* threads in a wait now */
   gint spinning_waits;          /* the most that wait in clWaitForEvents */
 };
 
-GstClWaits *
-gst_cl_event_waits_new (void)
+static gpointer
+waits_new (GstClContext * ctx, GError ** error)
 {
   GstClWaits *waits = g_new0 (GstClWaits, 1);
   const gchar *env = g_getenv ("GST_CL_SPINNING_WAITS");
@@ -29,10 +31,13 @@ gst_cl_event_waits_new (void)
   return waits;
 }
 
-void
-gst_cl_event_waits_free (GstClWaits * waits)
+static GstClContextAttachment waits_of_contexts = { waits_new, g_free, 2, 0 };
+
+/* the waits on @ctx (made on the first call, which cannot fail) */
+static GstClWaits *
+waits_of (GstClContext * ctx)
 {
-  g_free (waits);
+  return gst_cl_context_get_attached (ctx, &waits_of_contexts, NULL);
 }
 
 /**
@@ -43,7 +48,7 @@ gst_cl_event_waits_free (GstClWaits * waits)
 gint
 gst_cl_event_get_waiting (GstClContext * ctx)
 {
-  return g_atomic_int_get (&gst_cl_context_get_waits (ctx)->waiting);
+  return g_atomic_int_get (&waits_of (ctx)->waiting);
 }
 
 static void
@@ -160,7 +165,7 @@ static gboolean
 event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
     GError ** error)
 {
-  GstClWaits *waits = gst_cl_context_get_waits (ctx);
+  GstClWaits *waits = waits_of (ctx);
   GstClWait how = gst_cl_context_get_caps (ctx)->wait;
   gboolean ok;
 

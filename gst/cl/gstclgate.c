@@ -27,6 +27,8 @@ ensure_debug_category (void)
   }
 }
 
+typedef struct _GstClGate GstClGate;
+
 struct _GstClGate
 {
   GMutex lock;
@@ -103,9 +105,12 @@ gates_share_default_limit (void)
               (gint) shared));
 }
 
-GstClGate *
-gst_cl_gate_get (cl_device_id device)
+/* the gate of @ctx's device, shared by the device's contexts
+ * (gst_cl_context_get_attached()) */
+static gpointer
+gate_get (GstClContext * ctx, GError ** error)
 {
+  cl_device_id device = gst_cl_context_get_device (ctx);
   GstClGate *gate;
   gint limit;
 
@@ -132,9 +137,11 @@ gst_cl_gate_get (cl_device_id device)
   return gate;
 }
 
-void
-gst_cl_gate_unref (GstClGate * gate)
+static void
+gate_unref (gpointer data)
 {
+  GstClGate *gate = data;
+
   g_mutex_lock (&gates_lock);
   if (--gate->refs == 0) {
     /* every context of the device gone: nobody may be in, or waiting */
@@ -148,6 +155,16 @@ gst_cl_gate_unref (GstClGate * gate)
     g_free (gate);
   }
   g_mutex_unlock (&gates_lock);
+}
+
+/* freed last of what a context holds: its builds and queues pass it */
+static GstClContextAttachment gates_of_contexts =
+    { gate_get, gate_unref, 2, 0 };
+
+static GstClGate *
+gate_of (GstClContext * ctx)
+{
+  return gst_cl_context_get_attached (ctx, &gates_of_contexts, NULL);
 }
 
 static void
@@ -221,7 +238,7 @@ static __thread struct
 void
 gst_cl_gate_enter (GstClContext * ctx)
 {
-  GstClGate *gate = gst_cl_context_get_gate (ctx);
+  GstClGate *gate = gate_of (ctx);
   gboolean inside = FALSE;
   gint i, slot = -1;
 
@@ -258,7 +275,7 @@ gst_cl_gate_enter (GstClContext * ctx)
 void
 gst_cl_gate_leave (GstClContext * ctx)
 {
-  GstClGate *gate = gst_cl_context_get_gate (ctx);
+  GstClGate *gate = gate_of (ctx);
   guint i;
 
   if (!gate || g_atomic_int_get (&gate->limit) == 0)
@@ -285,7 +302,7 @@ gst_cl_gate_leave (GstClContext * ctx)
 guint
 gst_cl_gate_get_limit (GstClContext * ctx)
 {
-  GstClGate *gate = gst_cl_context_get_gate (ctx);
+  GstClGate *gate = gate_of (ctx);
 
   return gate ? (guint) g_atomic_int_get (&gate->limit) : 0;
 }

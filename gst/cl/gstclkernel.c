@@ -118,14 +118,16 @@ set_kernel_args (cl_kernel kernel, guint first, GError ** error,
   return TRUE;
 }
 
+typedef struct _GstClProfile GstClProfile;
+
 struct _GstClProfile
 {
   GMutex lock;
   GArray *events;               /* cl_event of each command, while profiling */
 };
 
-GstClProfile *
-gst_cl_kernel_profile_new (void)
+static gpointer
+profile_new (GstClContext * ctx, GError ** error)
 {
   GstClProfile *profile = g_new0 (GstClProfile, 1);
 
@@ -162,22 +164,30 @@ profile_take (GstClProfile * profile)
   return ms;
 }
 
-void
-gst_cl_kernel_profile_free (GstClProfile * profile)
+static void
+profile_free (gpointer data)
 {
-  if (!profile)
-    return;
+  GstClProfile *profile = data;
+
   profile_take (profile);
   g_mutex_clear (&profile->lock);
   g_free (profile);
+}
+
+static GstClContextAttachment profiles = { profile_new, profile_free, 1, 0 };
+
+/* the profile of @ctx (made on the first call, which cannot fail) */
+static GstClProfile *
+profile_of (GstClContext * ctx)
+{
+  return gst_cl_context_get_attached (ctx, &profiles, NULL);
 }
 
 /* whether commands are timed now: read without the lock, as a hint */
 static gboolean
 profiling (GstClQueue * queue)
 {
-  GstClProfile *profile =
-      gst_cl_context_get_profile (gst_cl_queue_get_context (queue));
+  GstClProfile *profile = profile_of (gst_cl_queue_get_context (queue));
 
   return g_atomic_pointer_get (&profile->events) != NULL;
 }
@@ -190,7 +200,7 @@ record_profile (GstClQueue * queue, cl_event event)
 
   if (!event)
     return;
-  profile = gst_cl_context_get_profile (gst_cl_queue_get_context (queue));
+  profile = profile_of (gst_cl_queue_get_context (queue));
   g_mutex_lock (&profile->lock);
   /* profiling may have stopped meanwhile */
   if (profile->events) {
@@ -289,7 +299,7 @@ gst_cl_kernel_profile_start (GstClContext * ctx)
 
   g_return_if_fail (GST_IS_CL_CONTEXT (ctx));
 
-  profile = gst_cl_context_get_profile (ctx);
+  profile = profile_of (ctx);
   g_mutex_lock (&profile->lock);
   if (!profile->events)
     profile->events = g_array_new (FALSE, FALSE, sizeof (cl_event));
@@ -308,5 +318,5 @@ gst_cl_kernel_profile_stop (GstClContext * ctx)
 {
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), 0);
 
-  return profile_take (gst_cl_context_get_profile (ctx));
+  return profile_take (profile_of (ctx));
 }

@@ -248,12 +248,18 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
 
     gst_cl_memory_get_dependencies (mem, (flags & GST_MAP_WRITE) != 0, deps);
     /* an empty memory still has a byte of buffer */
-    self->map_data =
-        clEnqueueMapBuffer (gst_cl_queue_get_handle (gst_cl_context_get_queue
-            (self->ctx)), self->buffer, CL_TRUE, cl_flags, 0, MAX (mem->maxsize,
-            1), deps->len, (cl_event *) deps->data, NULL, &status);
+    GError *err = NULL;
+    GstClQueue *shared = gst_cl_queue_get_shared (self->ctx, &err);
+
+    self->map_data = shared ?
+        clEnqueueMapBuffer (gst_cl_queue_get_handle (shared), self->buffer,
+        CL_TRUE, cl_flags, 0, MAX (mem->maxsize, 1), deps->len,
+        (cl_event *) deps->data, NULL, &status) : NULL;
     g_array_unref (deps);
-    if (status != CL_SUCCESS) {
+    if (!shared) {
+      GST_ERROR ("no queue to map a memory on: %s", err->message);
+      g_clear_error (&err);
+    } else if (status != CL_SUCCESS) {
       GST_ERROR ("clEnqueueMapBuffer of %" G_GSIZE_FORMAT " bytes failed: %s",
           mem->maxsize, gst_cl_error_name (status));
       self->map_data = NULL;
@@ -312,8 +318,8 @@ gst_cl_memory_unmap (GstMemory * mem)
     /* written bytes reach the device before anyone uses the buffer again */
     status =
         clEnqueueUnmapMemObject (gst_cl_queue_get_handle
-        (gst_cl_context_get_queue (self->ctx)), self->buffer, self->map_data, 0,
-        NULL, &done);
+        (gst_cl_queue_get_shared (self->ctx, NULL)), self->buffer,
+        self->map_data, 0, NULL, &done);
     if (status == CL_SUCCESS)
       status = clWaitForEvents (1, &done);
     if (status != CL_SUCCESS)
@@ -350,7 +356,7 @@ gst_cl_memory_copy (GstMemory * mem, gssize offset, gssize size)
   copy = gst_cl_memory_new (self->ctx, size, &err);
   gst_cl_memory_get_dependencies (mem, FALSE, deps);
   if (copy && size > 0 && !gst_cl_result (clEnqueueCopyBuffer
-          (gst_cl_queue_get_handle (gst_cl_context_get_queue (self->ctx)),
+          (gst_cl_queue_get_handle (gst_cl_queue_get_shared (self->ctx, NULL)),
               self->buffer, ((GstClMemory *) copy)->buffer,
               mem->offset + offset, 0, size, deps->len, (cl_event *) deps->data,
               &done), &err, "clEnqueueCopyBuffer")) {
@@ -362,7 +368,8 @@ gst_cl_memory_copy (GstMemory * mem, gssize offset, gssize size)
     gst_cl_memory_add_access (mem, FALSE, done);
     gst_cl_memory_add_access (copy, TRUE, done);
     clReleaseEvent (done);
-    clFlush (gst_cl_queue_get_handle (gst_cl_context_get_queue (self->ctx)));
+    clFlush (gst_cl_queue_get_handle (gst_cl_queue_get_shared (self->ctx,
+                NULL)));
   }
   if (!copy) {
     GST_ERROR ("no copy of an OpenCL memory: %s", err->message);

@@ -65,8 +65,8 @@ pinned_free (gpointer user_data)
 
   /* not through the device's gate: a pool frees its buffers holding its
    * lock, which a thread in the gate may want as it gives a buffer back */
-  if (clEnqueueUnmapMemObject (gst_cl_queue_get_handle (gst_cl_context_get_queue
-              (pinned->ctx)), pinned->mem, pinned->data, 0, NULL,
+  if (clEnqueueUnmapMemObject (gst_cl_queue_get_handle (gst_cl_queue_get_shared
+              (pinned->ctx, NULL)), pinned->mem, pinned->data, 0, NULL,
           &done) == CL_SUCCESS && done) {
     clWaitForEvents (1, &done);
     clReleaseEvent (done);
@@ -109,6 +109,7 @@ static GstMemory *
 new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
 {
   Pinned *pinned = g_new0 (Pinned, 1);
+  GstClQueue *shared;
   cl_int status = CL_SUCCESS;
 
   /* hundreds of streams start at once: their pools' allocations take turns
@@ -119,10 +120,11 @@ new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
       CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, MAX (size, 1), NULL, &status);
   if (!gst_cl_result (status, error, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)"))
     goto failed;
-  pinned->data =
-      clEnqueueMapBuffer (gst_cl_queue_get_handle (gst_cl_context_get_queue
-          (self->ctx)), pinned->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-      MAX (size, 1), 0, NULL, NULL, &status);
+  if (!(shared = gst_cl_queue_get_shared (self->ctx, error)))
+    goto failed;
+  pinned->data = clEnqueueMapBuffer (gst_cl_queue_get_handle (shared),
+      pinned->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, MAX (size, 1), 0,
+      NULL, NULL, &status);
   if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
     goto failed;
   gst_cl_gate_leave (self->ctx);

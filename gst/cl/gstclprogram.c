@@ -376,7 +376,9 @@ program_build (cl_context context, cl_device_id device,
 
 /* The programs built on a context, kept until it goes: a program a
  * (source, options) */
-struct _GstClProgramTable
+/* the programs built on a context, and those building
+ * (gst_cl_context_get_attached()) */
+typedef struct
 {
   GMutex lock;
   GHashTable *programs;
@@ -384,7 +386,7 @@ struct _GstClProgramTable
   GHashTable *failed;           /* keys of background builds that failed */
   GCond built;                  /* signalled as each build ends */
   GThreadPool *builder;         /* gst_cl_program_ready()'s */
-};
+} GstClProgramTable;
 
 static void
 release_program (gpointer program)
@@ -392,8 +394,8 @@ release_program (gpointer program)
   clReleaseProgram (program);
 }
 
-GstClProgramTable *
-gst_cl_program_table_new (void)
+static gpointer
+program_table_new (GstClContext * ctx, GError ** error)
 {
   GstClProgramTable *table = g_new0 (GstClProgramTable, 1);
 
@@ -408,11 +410,11 @@ gst_cl_program_table_new (void)
 }
 
 /* A build under way ends first: it uses the context. */
-void
-gst_cl_program_table_free (GstClProgramTable * table)
+static void
+program_table_free (gpointer data)
 {
-  if (!table)
-    return;
+  GstClProgramTable *table = data;
+
   if (table->builder)
     g_thread_pool_free (table->builder, TRUE, TRUE);
   g_hash_table_unref (table->programs);
@@ -421,6 +423,18 @@ gst_cl_program_table_free (GstClProgramTable * table)
   g_cond_clear (&table->built);
   g_mutex_clear (&table->lock);
   g_free (table);
+}
+
+/* freed first of what the context holds: a build uses the rest */
+static GstClContextAttachment program_tables = {
+  program_table_new, program_table_free, 0, 0
+};
+
+/* the programs of @ctx (made on the first call, which cannot fail) */
+static GstClProgramTable *
+program_table (GstClContext * ctx)
+{
+  return gst_cl_context_get_attached (ctx, &program_tables, NULL);
 }
 
 /* the key of a program in the context's tables: the embedded sources are
@@ -440,7 +454,7 @@ static cl_program
 build_locked (GstClContext * ctx, const gchar * source, const gchar * options,
     const gchar * key, GstClProgramOrigin * origin, GError ** error)
 {
-  GstClProgramTable *table = gst_cl_context_get_program_table (ctx);
+  GstClProgramTable *table = program_table (ctx);
   cl_program program;
   gint64 start = g_get_monotonic_time ();
 
@@ -484,7 +498,7 @@ gst_cl_program_get (GstClContext * ctx, const gchar * source,
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
 
   ensure_debug_category ();
-  table = gst_cl_context_get_program_table (ctx);
+  table = program_table (ctx);
   key = program_key (source, options);
   g_mutex_lock (&table->lock);
   while (!(program = g_hash_table_lookup (table->programs, key)) &&
@@ -561,7 +575,7 @@ gst_cl_program_ready (GstClContext * ctx, const gchar * source,
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), FALSE);
 
   ensure_debug_category ();
-  table = gst_cl_context_get_program_table (ctx);
+  table = program_table (ctx);
   key = program_key (source, options);
   g_mutex_lock (&table->lock);
   ready = g_hash_table_contains (table->programs, key);
@@ -597,7 +611,7 @@ gboolean
 gst_cl_program_failed (GstClContext * ctx, const gchar * source,
     const gchar * options)
 {
-  GstClProgramTable *table = gst_cl_context_get_program_table (ctx);
+  GstClProgramTable *table = program_table (ctx);
   gchar *key = program_key (source, options);
   gboolean failed;
 
@@ -617,7 +631,7 @@ gst_cl_program_failed (GstClContext * ctx, const gchar * source,
 void
 gst_cl_program_wait_builds (GstClContext * ctx)
 {
-  GstClProgramTable *table = gst_cl_context_get_program_table (ctx);
+  GstClProgramTable *table = program_table (ctx);
 
   g_mutex_lock (&table->lock);
   while (g_hash_table_size (table->building) > 0)

@@ -22,14 +22,15 @@ struct _GstClQueue
   gboolean own;                 /* the context's: its handle is its own */
 };
 
-struct _GstClQueueTable
+/* the queues of a context's threads (gst_cl_context_get_attached()) */
+typedef struct
 {
   GMutex lock;
   guint64 serial;               /* never reused, unlike the address */
   GHashTable *thread_queues;    /* GThread * -> one of queues */
   GPtrArray *queues;            /* cl_command_queue */
   guint max_queues;             /* 0: a queue a thread */
-};
+} GstClQueueTable;
 
 static void
 release_handle (gpointer queue)
@@ -38,8 +39,8 @@ release_handle (gpointer queue)
   clReleaseCommandQueue (queue);
 }
 
-GstClQueueTable *
-gst_cl_queue_table_new (void)
+static gpointer
+queue_table_new (GstClContext * ctx, GError ** error)
 {
   static guint64 serials = 0;
   GstClQueueTable *table = g_new0 (GstClQueueTable, 1);
@@ -54,11 +55,11 @@ gst_cl_queue_table_new (void)
   return table;
 }
 
-void
-gst_cl_queue_table_free (GstClQueueTable * table)
+static void
+queue_table_free (gpointer data)
 {
-  if (!table)
-    return;
+  GstClQueueTable *table = data;
+
   g_hash_table_unref (table->thread_queues);
   g_ptr_array_unref (table->queues);
   g_mutex_clear (&table->lock);
@@ -84,8 +85,8 @@ create_handle (GstClContext * ctx, GError ** error)
 }
 
 /* The context's own queue: no reference on the context, which owns it. */
-GstClQueue *
-gst_cl_queue_new_own (GstClContext * ctx, GError ** error)
+static gpointer
+queue_new_own (GstClContext * ctx, GError ** error)
 {
   cl_command_queue handle = create_handle (ctx, error);
   GstClQueue *queue;
@@ -99,11 +100,34 @@ gst_cl_queue_new_own (GstClContext * ctx, GError ** error)
   return queue;
 }
 
-void
-gst_cl_queue_free_own (GstClQueue * queue)
+static void
+queue_free_own (gpointer data)
 {
+  GstClQueue *queue = data;
+
   release_handle (queue->handle);
   g_free (queue);
+}
+
+static GstClContextAttachment queue_tables = {
+  queue_table_new, queue_table_free, 1, 0
+};
+static GstClContextAttachment own_queues =
+    { queue_new_own, queue_free_own, 1, 0 };
+
+/**
+ * gst_cl_queue_get_shared:
+ *
+ * The queue of @ctx for the commands that belong to no frame: maps, pool
+ * set-up, copies of a memory; made on the first call.
+ *
+ * Returns: (transfer none) (nullable): an in-order command queue, with
+ *   profiling where asked, or %NULL with @error set
+ */
+GstClQueue *
+gst_cl_queue_get_shared (GstClContext * ctx, GError ** error)
+{
+  return gst_cl_context_get_attached (ctx, &own_queues, error);
 }
 
 /**
@@ -158,12 +182,13 @@ gst_cl_queue_get_context (GstClQueue * queue)
  * gst_cl_queue_get_handle:
  *
  * Returns: (transfer none) (nullable): the in-order command queue of the
- *   last frame, %NULL before the first
+ *   last frame, %NULL before the first or without @queue (a shared queue
+ *   that could not be made: the command then fails)
  */
 cl_command_queue
 gst_cl_queue_get_handle (GstClQueue * queue)
 {
-  return queue->handle;
+  return queue ? queue->handle : NULL;
 }
 
 /* the queue this thread took last, and of which table */
@@ -178,9 +203,12 @@ static __thread struct
 static cl_command_queue
 thread_handle (GstClContext * ctx, GError ** error)
 {
-  GstClQueueTable *table = gst_cl_context_get_queue_table (ctx);
+  GstClQueueTable *table = gst_cl_context_get_attached (ctx, &queue_tables,
+      error);
   cl_command_queue queue;
 
+  if (!table)
+    return NULL;
   if (G_LIKELY (thread_queue.serial == table->serial))
     return thread_queue.queue;
   g_mutex_lock (&table->lock);

@@ -14,6 +14,8 @@ void             gst_cl_queue_free (GstClQueue * queue);
 
 GstClContext *   gst_cl_queue_get_context (GstClQueue * queue);
 
+GstClQueue *     gst_cl_queue_get_shared (GstClContext * ctx, GError ** error);
+
 cl_command_queue gst_cl_queue_get_handle (GstClQueue * queue);
 
 gboolean         gst_cl_queue_follow_thread (GstClQueue * queue,
