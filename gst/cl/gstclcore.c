@@ -57,9 +57,10 @@ gst_cl_variant_get_type (void)
 {
   static gsize id = 0;
   static const GEnumValue values[] = {
-    {GST_CL_VARIANT_REFERENCE, "One output per work-item, the baseline",
-        "reference"},
-    {GST_CL_VARIANT_OPTIMIZED, "The fast kernels for this device",
+    {GST_CL_VARIANT_REFERENCE, "The element's straightforward kernels (one "
+          "output a work-item), the baseline", "reference"},
+    {GST_CL_VARIANT_OPTIMIZED, "The element's kernels chosen for this "
+          "device; the same as reference where the element has only those",
         "optimized"},
     {0, NULL, NULL}
   };
@@ -137,6 +138,8 @@ gst_cl_core_new (GstElement * element, guint device_index_id, guint variant_id)
 {
   GstClCore *core = g_new0 (GstClCore, 1);
 
+  /* frames in CUDA memory go through gstclcudaframe.c */
+  gst_cl_cuda_frames_register ();
   core->element = element;
   core->device_index_id = device_index_id;
   core->variant_id = variant_id;

@@ -63,4 +63,6 @@ GstBufferPool * gst_cl_cuda_pool_new (GstElement * element,
 
 gboolean      gst_cl_cuda_pool_config_exported (GstStructure * config);
 
+void          gst_cl_cuda_frames_register (void);
+
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include "gstclframe.h"
 #include "gstclqueue.h"
+#include "gstcllayout.h"
 
 G_BEGIN_DECLS
 
@@ -19,7 +20,8 @@ G_BEGIN_DECLS
  * memory in place, and the planes of a packed 4:2:2 frame as the kernels
  * take them (gst_cl_core_process()).
  */
-typedef struct _GstClCudaStaging GstClCudaStaging;
+/* the tables of other APIs' memories, at most (GstClFrameMemory) */
+#define GST_CL_MAX_FRAME_MEMORIES 4
 
 typedef struct
 {
@@ -34,9 +36,9 @@ typedef struct
   gsize sub_offset[GST_VIDEO_MAX_PLANES];
   gsize sub_size[GST_VIDEO_MAX_PLANES];
 
-  /* frames in CUDA memory: OpenCL buffers shared with CUDA
-   * (gstclcudaframe.c) */
-  GstClCudaStaging *cuda;
+  /* frames in another API's memory: each table's staging
+   * (GstClFrameMemory, gstclcudaframe.c's for CUDA), by its index */
+  gpointer foreign[GST_CL_MAX_FRAME_MEMORIES];
 
   /* a packed 4:2:2 frame's planes, Y, U and V, on any device */
   cl_mem planar[3];
@@ -84,14 +86,16 @@ typedef struct
   /* a mapped frame copied whole, in one copy each way: its bytes */
   cl_mem whole;
   gsize whole_size;
-  /* a frame in CUDA memory: its staging buffers; an output's buffer;
-   * whether the staging is acquired for OpenCL, and given back */
-  gpointer cuda;
-  GstClCudaStaging *cuda_staging;
-  GstBuffer *cuda_buffer;
-  const GstVideoInfo *cuda_info;
-  gboolean cuda_acquired;
-  gboolean cuda_finished;
+  /* a frame in another API's memory: the table that mapped it, and what
+   * that table keeps of it (its staging, its slot, an output's buffer and
+   * info), with whether it is acquired for OpenCL, and given back */
+  const struct _GstClFrameMemory *memory;
+  gpointer foreign;
+  gpointer foreign_staging;
+  GstBuffer *foreign_buffer;
+  const GstVideoInfo *foreign_info;
+  gboolean foreign_acquired;
+  gboolean foreign_finished;
 } GstClBufferFrame;
 
 gboolean gst_cl_buffer_frame_map (GstClQueue * queue,
@@ -124,29 +128,40 @@ cl_mem   gst_cl_device_buffer_ensure (GstClContext * ctx, cl_mem * mem,
                                       gsize * mem_size, gsize size,
                                       const gchar * what, GError ** error);
 
-void     gst_cl_buffer_frame_layout (const GstVideoInfo * info,
-                                     GstBuffer * buffer, gboolean output,
-                                     GstVideoInfo * layout);
 
-/* gstclcudaframe.c */
-gboolean gst_cl_cuda_frame_map (GstClQueue * queue,
-                                GstClBufferFrame * frame,
-                                const GstVideoInfo * info,
-                                GstBuffer * buffer, GstClStaging * staging,
-                                GError ** error);
 
-gboolean gst_cl_cuda_frames_acquire (GstClQueue * queue,
-                                     GstClBufferFrame * const * frames,
-                                     guint n, GError ** error);
+/**
+ * GstClFrameMemory:
+ * @takes: whether a buffer's memory is this API's
+ * @map: as gst_cl_buffer_frame_map(), for such a buffer; @staging the
+ *   table's own part of the frame path's staging, made by it, freed by
+ *   @staging_free
+ * @acquire: as gst_cl_buffer_frames_acquire(), for the frames it mapped
+ *   (frame->memory) among @frames
+ * @finish: as gst_cl_buffer_frame_finish(), for an output it mapped
+ * @unmap: as gst_cl_buffer_frame_unmap(), for a frame it mapped
+ * @staging_free: frees what @map put in a staging
+ *
+ * Frames in another API's memory (CUDA's: gstclcudaframe.c; DMABuf's
+ * next), which the frame path hands over without knowing that API: the
+ * module that knows it fills in a table and registers it, once, with
+ * gst_cl_frame_memory_register().
+ */
+typedef struct _GstClFrameMemory
+{
+  gboolean (*takes) (GstBuffer * buffer);
+  gboolean (*map) (GstClQueue * queue, GstClBufferFrame * frame,
+                   const GstVideoInfo * info, GstBuffer * buffer,
+                   gpointer * staging, GError ** error);
+  gboolean (*acquire) (GstClQueue * queue, GstClBufferFrame * const * frames,
+                       guint n, GError ** error);
+  gboolean (*finish) (GstClQueue * queue, GstClBufferFrame * frame,
+                      GstClBufferFrame * const * inputs, guint n_inputs,
+                      GError ** error);
+  void (*unmap) (GstClQueue * queue, GstClBufferFrame * frame);
+  void (*staging_free) (gpointer staging);
+} GstClFrameMemory;
 
-gboolean gst_cl_cuda_frame_finish (GstClQueue * queue,
-                                   GstClBufferFrame * frame,
-                                   GstClBufferFrame * const * inputs,
-                                   guint n_inputs, GError ** error);
-
-void     gst_cl_cuda_frame_unmap (GstClQueue * queue,
-                                  GstClBufferFrame * frame);
-
-void     gst_cl_cuda_staging_free (GstClCudaStaging * staging);
+void     gst_cl_frame_memory_register (const GstClFrameMemory * memory);
 
 G_END_DECLS

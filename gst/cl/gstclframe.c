@@ -18,14 +18,14 @@
 #include <string.h>
 
 #include "gstclframe-private.h"
-#include "gstclcuda.h"
+#include "gstcllayout.h"
 #include "gstclerror.h"
 #include "gstclevent.h"
 #include "gstclgate.h"
 #include "gstclqueue.h"
 #include "gstclmemory.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cl_frame_debug);
+GST_DEBUG_CATEGORY (gst_cl_frame_debug);
 #define GST_CAT_DEFAULT gst_cl_frame_debug
 
 static void
@@ -440,47 +440,6 @@ frame_export (GstClQueue * queue, GstClBufferFrame * bframe, GError ** error)
 }
 
 /**
- * gst_cl_frame_fits_device:
- * @element: posts the error
- * @info: negotiated frames
- *
- * The kernels address planes with 32-bit offsets, and a plane must fit in
- * one device allocation with room to spare (clboxblur's scratch takes twice
- * its bytes). Where @info's planes do not, posts an element error giving
- * both sizes.
- *
- * Returns: %TRUE where frames of @info fit
- */
-gboolean
-gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
-    const GstVideoInfo * info)
-{
-  guint64 limit = MIN ((guint64) G_MAXINT,
-      gst_cl_context_get_caps (ctx)->max_mem_alloc_size / 2);
-  guint p;
-
-  ensure_debug_category ();
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, p,
-        GST_VIDEO_INFO_HEIGHT (info));
-    guint64 bytes = (guint64) GST_VIDEO_INFO_PLANE_STRIDE (info, p) * rows;
-
-    if (bytes > limit) {
-      GST_ELEMENT_ERROR (element, RESOURCE, NO_SPACE_LEFT,
-          ("%dx%d frames are too large for OpenCL device \"%s\"",
-              GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
-              gst_cl_context_get_device_name (ctx)),
-          ("plane %u takes %" G_GUINT64_FORMAT
-              " bytes; a plane may take at most %" G_GUINT64_FORMAT " bytes "
-              "on this device (2 GiB, and half its largest allocation)", p,
-              bytes, limit));
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
-
-/**
  * gst_cl_frame_release:
  *
  * Releases the buffers of the planes of @frame.
@@ -555,70 +514,6 @@ device_plane (GstClQueue * queue, GstBuffer * buffer,
   return status == CL_SUCCESS ? sub : NULL;
 }
 
-/* The crop of an input @buffer of @info's size (videocrop's, or a decoder's
- * that pads its frames): a rectangle of @info's size inside the frame its
- * GstVideoMeta describes. */
-static const GstVideoCropMeta *
-input_crop (const GstVideoInfo * info, GstBuffer * buffer)
-{
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  GstVideoCropMeta *crop = gst_buffer_get_video_crop_meta (buffer);
-
-  if (!meta || !crop || (crop->x == 0 && crop->y == 0))
-    return NULL;
-  /* in 64 bits: a corner near G_MAXUINT must not wrap into the frame */
-  if ((guint64) crop->x + GST_VIDEO_INFO_WIDTH (info) > meta->width ||
-      (guint64) crop->y + GST_VIDEO_INFO_HEIGHT (info) > meta->height) {
-    GST_WARNING ("crop %ux%u at %u,%u does not fit in a %ux%u frame: ignored",
-        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), crop->x,
-        crop->y, meta->width, meta->height);
-    return NULL;
-  }
-  return crop;
-}
-
-/* The bytes from the start of plane @p to the crop's first pixel there; in
- * subsampled planes, the chroma sample that covers it. */
-static gsize
-crop_offset (const GstVideoFormatInfo * finfo, guint p, gint stride,
-    const GstVideoCropMeta * crop)
-{
-  gint comp[GST_VIDEO_MAX_COMPONENTS];
-
-  gst_video_format_info_component (finfo, p, comp);
-  return (gsize) (crop->y >> GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp[0])) *
-      stride + (gsize) (crop->x >> GST_VIDEO_FORMAT_INFO_W_SUB (finfo,
-          comp[0])) * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp[0]);
-}
-
-/**
- * gst_cl_buffer_frame_layout:
- * @info: the negotiated video info of @buffer
- * @output: whether @buffer is an output, whose crop is not taken
- * @layout: (inout): where @buffer has no GstVideoMeta, its planes' offsets
- *   and strides already; else set from the meta
- *
- * The planes of @buffer as its GstVideoMeta lays them out, an input's
- * GstVideoCropMeta applied (see input_crop()).
- */
-void
-gst_cl_buffer_frame_layout (const GstVideoInfo * info, GstBuffer * buffer,
-    gboolean output, GstVideoInfo * layout)
-{
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  const GstVideoCropMeta *crop = output ? NULL : input_crop (info, buffer);
-  guint p;
-
-  if (!meta)
-    return;
-  for (p = 0; p < meta->n_planes && p < GST_VIDEO_MAX_PLANES; p++) {
-    layout->offset[p] = meta->offset[p];
-    layout->stride[p] = meta->stride[p];
-    if (crop)
-      layout->offset[p] += crop_offset (info->finfo, p, meta->stride[p], crop);
-  }
-}
-
 /* Makes @frame the planes of @buffer on the device, if it is there, with
  * the commands enqueued next waiting for what its memories wait for. */
 static gboolean
@@ -657,80 +552,43 @@ not_device:
   return FALSE;
 }
 
-/* The GstVideoMeta of @buffer, if any, as a frame of @info's format, at
- * least @info's size. */
-static gboolean
-meta_matches (const GstVideoInfo * info, const GstVideoMeta * meta,
-    GError ** error)
+/* the registered tables of other APIs' memories, in order: never removed */
+static const GstClFrameMemory *memories[GST_CL_MAX_FRAME_MEMORIES];
+static gint n_memories;
+
+/**
+ * gst_cl_frame_memory_register:
+ *
+ * Frames in @memory's API go through its table from now on. Called once
+ * for each table, before its first frame.
+ */
+void
+gst_cl_frame_memory_register (const GstClFrameMemory * memory)
 {
-  if (meta->format == GST_VIDEO_INFO_FORMAT (info) &&
-      meta->n_planes == GST_VIDEO_INFO_N_PLANES (info) &&
-      meta->width >= (guint) GST_VIDEO_INFO_WIDTH (info) &&
-      meta->height >= (guint) GST_VIDEO_INFO_HEIGHT (info))
-    return TRUE;
-  g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-      "the buffer's GstVideoMeta says %s %ux%u in %u planes, which does not "
-      "hold the %s %dx%d frame of the caps",
-      gst_video_format_to_string (meta->format), meta->width, meta->height,
-      meta->n_planes, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info));
-  return FALSE;
-}
+  static GMutex lock;
+  gint i;
 
-/* Plane @p of @meta: rows at least a row of pixels apart, all inside
- * @size bytes. */
-static gboolean
-meta_plane_fits (const GstVideoMeta * meta, guint p, gsize size,
-    GError ** error)
-{
-  const GstVideoFormatInfo *finfo = gst_video_format_get_info (meta->format);
-  gint comp[GST_VIDEO_MAX_COMPONENTS];
-  guint64 row, rows;
-
-  gst_video_format_info_component (finfo, p, comp);
-  row = (guint64) GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, comp[0],
-      meta->width) * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp[0]);
-  rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, comp[0], meta->height);
-  /* at most 2^31 x 2^32 + 2^32: no overflow in 64 bits */
-  if (meta->stride[p] >= 0 && (guint64) meta->stride[p] >= row &&
-      meta->offset[p] <= size && (guint64) meta->stride[p] * (rows - 1) +
-      row <= size - meta->offset[p])
-    return TRUE;
-  g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-      "plane %u of the buffer's GstVideoMeta does not fit: %" G_GUINT64_FORMAT
-      " rows of %" G_GUINT64_FORMAT " bytes, %d bytes apart, from byte %"
-      G_GSIZE_FORMAT " of a %" G_GSIZE_FORMAT "-byte buffer", p, rows, row,
-      meta->stride[p], meta->offset[p], size);
-  return FALSE;
-}
-
-/* A buffer whose planes are not all inside it would have the kernels (and
- * the driver's copies) read or write past its end: refused, with what does
- * not fit, before anything touches it. */
-static gboolean
-buffer_holds_frame (const GstVideoInfo * info, GstBuffer * buffer,
-    GError ** error)
-{
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  gsize size = gst_buffer_get_size (buffer);
-  guint p;
-
-  if (!meta && size >= GST_VIDEO_INFO_SIZE (info))
-    return TRUE;
-  if (!meta) {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-        "a buffer of %" G_GSIZE_FORMAT " bytes is too short for a %s %dx%d "
-        "frame of %" G_GSIZE_FORMAT " bytes", size, GST_VIDEO_INFO_NAME (info),
-        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
-        GST_VIDEO_INFO_SIZE (info));
-    return FALSE;
+  g_mutex_lock (&lock);
+  for (i = 0; i < n_memories && memories[i] != memory; i++);
+  if (i == n_memories) {
+    g_assert (n_memories < GST_CL_MAX_FRAME_MEMORIES);
+    memories[n_memories] = memory;
+    g_atomic_int_set (&n_memories, n_memories + 1);
   }
-  if (!meta_matches (info, meta, error))
-    return FALSE;
-  for (p = 0; p < meta->n_planes; p++)
-    if (!meta_plane_fits (meta, p, size, error))
-      return FALSE;
-  return TRUE;
+  g_mutex_unlock (&lock);
+}
+
+/* the index of the table whose API @buffer's memory is, or -1 */
+static gint
+memory_of (GstBuffer * buffer)
+{
+  gint i;
+
+  for (i = 0; i < g_atomic_int_get (&n_memories); i++) {
+    if (memories[i]->takes (buffer))
+      return i;
+  }
+  return -1;
 }
 
 /**
@@ -754,18 +612,23 @@ gst_cl_buffer_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
 {
   const GstVideoCropMeta *crop;
   guint p;
+  gint i;
 
   ensure_debug_category ();
   memset (frame, 0, sizeof (*frame));
   frame->output = (flags & GST_MAP_WRITE) != 0;
   frame->followed = !frame->output && (flags & GST_CL_MAP_FOLLOWED) != 0;
   flags &= ~GST_CL_MAP_FOLLOWED;
-  if (!buffer_holds_frame (info, buffer, error))
+  if (!gst_cl_buffer_holds_frame (info, buffer, error))
     return FALSE;
-  if (gst_cl_cuda_buffer_is_cuda (buffer)) {
-    if (!gst_cl_cuda_frame_map (queue, frame, info, buffer, staging, error))
+  if ((i = memory_of (buffer)) >= 0) {
+    frame->memory = memories[i];
+    if (!memories[i]->map (queue, frame, info, buffer, &staging->foreign[i],
+            error)) {
+      frame->memory = NULL;
       return FALSE;
-    GST_LOG ("%s %" GST_PTR_FORMAT " in CUDA memory", frame->output ?
+    }
+    GST_LOG ("%s %" GST_PTR_FORMAT " in another API's memory", frame->output ?
         "output" : "input", buffer);
     return TRUE;
   }
@@ -788,10 +651,10 @@ gst_cl_buffer_frame_map (GstClQueue * queue, GstClBufferFrame * frame,
    * negotiated one, from the crop's corner */
   frame->vframe.info.width = GST_VIDEO_INFO_WIDTH (info);
   frame->vframe.info.height = GST_VIDEO_INFO_HEIGHT (info);
-  if (!frame->output && (crop = input_crop (info, buffer))) {
+  if (!frame->output && (crop = gst_cl_buffer_input_crop (info, buffer))) {
     for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame->vframe); p++)
       frame->vframe.data[p] = (guint8 *) frame->vframe.data[p] +
-          crop_offset (info->finfo, p, GST_VIDEO_FRAME_PLANE_STRIDE
+          gst_cl_crop_offset (info->finfo, p, GST_VIDEO_FRAME_PLANE_STRIDE
           (&frame->vframe, p), crop);
   }
   frame->pending = TRUE;
@@ -863,7 +726,7 @@ gst_cl_buffer_frame_map_tables (GstClQueue * queue, GstClBufferFrame * frame,
  * gst_cl_buffer_frames_acquire:
  * @frames: @n mapped frames, the output and the inputs of a frame pass
  *
- * Before the first kernel that uses @frames: those in CUDA memory are
+ * Before the first kernel that uses @frames: those in another API's memory are
  * acquired for @queue, in one call; the others need nothing.
  *
  * Returns: %TRUE on success
@@ -872,7 +735,13 @@ gboolean
 gst_cl_buffer_frames_acquire (GstClQueue * queue,
     GstClBufferFrame * const *frames, guint n, GError ** error)
 {
-  return gst_cl_cuda_frames_acquire (queue, frames, n, error);
+  gint i;
+
+  for (i = 0; i < g_atomic_int_get (&n_memories); i++) {
+    if (!memories[i]->acquire (queue, frames, n, error))
+      return FALSE;
+  }
+  return TRUE;
 }
 
 /**
@@ -882,7 +751,7 @@ gst_cl_buffer_frames_acquire (GstClQueue * queue,
  * After the kernels that write the output @frame are enqueued: a mapped
  * frame gets their results (and waits for them); a device one only has
  * them submitted, for the next cl element's kernels to follow on the queue.
- * A frame in CUDA memory gives its staging back to CUDA, and the inputs'
+ * A frame in another API's memory (CUDA's) gives its staging back, and the inputs'
  * with it.
  *
  * Returns: %TRUE on success
@@ -891,8 +760,8 @@ gboolean
 gst_cl_buffer_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
     GstClBufferFrame * const *inputs, guint n_inputs, GError ** error)
 {
-  if (frame->cuda)
-    return gst_cl_cuda_frame_finish (queue, frame, inputs, n_inputs, error);
+  if (frame->memory)
+    return frame->memory->finish (queue, frame, inputs, n_inputs, error);
   if (!frame->mapped)
     return gst_cl_queue_flush (queue, error);
   if (!frame_export (queue, frame, error))
@@ -939,8 +808,9 @@ gst_cl_buffer_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
 {
   GstClContext *ctx = gst_cl_queue_get_context (queue);
 
-  if (frame->cuda) {
-    gst_cl_cuda_frame_unmap (queue, frame);
+  if (frame->memory) {
+    frame->memory->unmap (queue, frame);
+    frame->memory = NULL;
     buffer_frame_release (frame);
     return;
   }
@@ -989,7 +859,11 @@ gst_cl_staging_clear (GstClStaging * staging)
     clReleaseMemObject (staging->whole);
   staging->whole = NULL;
   staging->whole_size = 0;
-  g_clear_pointer (&staging->cuda, gst_cl_cuda_staging_free);
+  for (p = 0; p < GST_CL_MAX_FRAME_MEMORIES; p++) {
+    if (staging->foreign[p])
+      memories[p]->staging_free (staging->foreign[p]);
+    staging->foreign[p] = NULL;
+  }
   for (p = 0; p < G_N_ELEMENTS (staging->planar); p++) {
     if (staging->planar[p])
       clReleaseMemObject (staging->planar[p]);

@@ -51,7 +51,6 @@ gsize    gst_cl_plane_size (const GstClPlane * plane);
 
 void     gst_cl_frame_release (GstClFrame * frame);
 
-gboolean gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
-                                   const GstVideoInfo * info);
+
 
 G_END_DECLS
