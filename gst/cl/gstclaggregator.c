@@ -16,10 +16,12 @@
 #include <string.h>
 
 #include "gstclaggregator.h"
+#include "gstclstamps.h"
 #include "gstclerror.h"
 #include "gstclmemory.h"
 #include "gstclpool.h"
 #include "gstclunlinked.h"
+#include "gstclcaps.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_aggregator_debug);
 #define GST_CAT_DEFAULT gst_cl_aggregator_debug
@@ -82,12 +84,9 @@ typedef struct
   /* pads left unlinked, whose streams the element ends itself */
   GstClUnlinked *unlinked;
 
-  /* reverse playback: the run of output frames being stamped (see
-   * restamp_reverse()), under the aggregator's streaming thread */
-  GstClockTime reverse_origin;
-  guint64 reverse_frames;
-  GstClockTime reverse_last_pts;        /* as GstVideoAggregator stamped it */
-  GstClockTime reverse_last_start;      /* as we did */
+  /* reverse playback: the run of output frames being stamped
+   * (gstclstamps.c), under the aggregator's streaming thread */
+  GstClReverseStamps reverse;
 } GstClAggregatorPrivate;
 
 static void gst_cl_aggregator_child_proxy_init (gpointer iface,
@@ -240,79 +239,6 @@ other_format (GstClAggregator * self, GstPad * pad, GstPad ** other)
   return format;
 }
 
-/* The formats upstream of @pad can give, as caps in both memories; NULL for
- * any. A query that comes back here, through a tee feeding both pads, gets
- * no answer. */
-static GstCaps *
-peer_formats (GstClAggregator * self, GstPad * pad)
-{
-  /* the elements asking in this thread */
-  static GPrivate asking = G_PRIVATE_INIT (NULL);
-  GSList *outer = g_private_get (&asking);
-  GstCaps *peer, *formats, *res;
-  guint i;
-
-  if (g_slist_find (outer, self))
-    return NULL;
-  g_private_set (&asking, g_slist_prepend (outer, self));
-  peer = gst_pad_peer_query_caps (pad, NULL);
-  g_slist_free_1 (g_private_get (&asking));
-  g_private_set (&asking, outer);
-  if (gst_caps_is_any (peer) || gst_caps_is_empty (peer)) {
-    gst_caps_unref (peer);
-    return NULL;
-  }
-  formats = gst_caps_new_empty ();
-  for (i = 0; i < gst_caps_get_size (peer); i++) {
-    const GValue *v = gst_structure_get_value (gst_caps_get_structure (peer,
-            i), "format");
-    GstStructure *s;
-
-    if (!v) {
-      gst_caps_unref (formats);
-      gst_caps_unref (peer);
-      return NULL;
-    }
-    s = gst_structure_new_empty ("video/x-raw");
-    gst_structure_set_value (s, "format", v);
-    formats = gst_caps_merge_structure (formats, s);
-  }
-  gst_caps_unref (peer);
-  res = gst_cl_caps_add_memory_feature (formats);
-  gst_caps_unref (formats);
-  return res;
-}
-
-/* @caps less what @formats leave out, unless that is everything */
-static GstCaps *
-keep_formats (GstCaps * caps, GstCaps * formats)
-{
-  GstCaps *both;
-
-  if (!formats)
-    return caps;
-  both = gst_caps_intersect_full (caps, formats, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref (formats);
-  if (gst_caps_is_empty (both)) {
-    gst_caps_unref (both);
-    return caps;
-  }
-  gst_caps_unref (caps);
-  return both;
-}
-
-/* @caps in @format alone, unless they have none of it */
-static GstCaps *
-keep_format (GstCaps * caps, const gchar * format)
-{
-  GstCaps *one = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
-      format, NULL);
-
-  caps = keep_formats (caps, gst_cl_caps_add_memory_feature (one));
-  gst_caps_unref (one);
-  return caps;
-}
-
 /* The kernels do not convert, so all inputs take one format: another
  * input's where its stream has one; else the first, in downstream's order,
  * that the upstreams linked can give. That is the same answer whichever pad
@@ -330,16 +256,17 @@ agree_on_format (GstClAggregator * self, GstPad * pad, GstCaps * caps)
   guint i;
 
   if (format != GST_VIDEO_FORMAT_UNKNOWN)
-    return keep_format (caps, gst_video_format_to_string (format));
+    return gst_cl_caps_keep_format (caps, gst_video_format_to_string (format));
 
   /* in the pads' order, whichever asks: the same steps give the same
    * format. One is settled on only where this pad's upstream is known, not
    * while its link is checked. */
   for (i = 0; i < priv->n_pads; i++)
-    upstream[i] = peer_formats (self, GST_PAD (priv->pads[i]));
+    upstream[i] =
+        gst_cl_pad_peer_formats (GST_OBJECT (self), GST_PAD (priv->pads[i]));
   settle = upstream[pad_index (priv, pad)] != NULL;
   for (i = 0; i < priv->n_pads; i++)
-    caps = keep_formats (caps, upstream[i]);
+    caps = gst_cl_caps_keep_formats (caps, upstream[i]);
   if (!settle || gst_caps_is_empty (caps))
     return caps;
   v = gst_structure_get_value (gst_caps_get_structure (caps, 0), "format");
@@ -347,7 +274,7 @@ agree_on_format (GstClAggregator * self, GstPad * pad, GstCaps * caps)
     v = gst_value_list_get_value (v, 0);
   if (!v || !G_VALUE_HOLDS_STRING (v))
     return caps;
-  return keep_format (caps, g_value_get_string (v));
+  return gst_cl_caps_keep_format (caps, g_value_get_string (v));
 }
 
 /* Where caps in @format come into @pad while @other's stream is in @taken:
@@ -733,59 +660,20 @@ collect_inputs (GstClAggregator * self, GstBuffer ** buffers,
   return TRUE;
 }
 
-/* In reverse playback GstVideoAggregator stamps frame k of a run that
- * starts at the stream time o at o - floor (k / fps): the true start rounded
- * up, a nanosecond past the end of the input frame beside it where k / fps
- * is no whole number of nanoseconds (0.033333334 against an input's
- * 0 + 0.033333333). An input's EOS that comes in right after its last frame
- * then looks late beside the output frame made from it (gst-validate warns
- * that the event "wasn't pushed before expected timestamp"), and whether it
- * does depends on which thread gets there first. So the output frame is
- * stamped o - ceil (k / fps), the true start rounded down, as frames are
- * stamped playing forward; where the frames are not those of one run as
- * computed here (a QoS drop, a start clipped to the segment), as they came. */
+/* an output frame playing backwards stamped as forward ones are
+ * (gstclstamps.c) */
 static void
 restamp_reverse (GstClAggregator * self, GstBuffer * outbuf)
 {
-  GstClAggregatorPrivate *priv = GET_PRIV (self);
   GstVideoAggregator *vagg = GST_VIDEO_AGGREGATOR (self);
   GstAggregatorPad *src = GST_AGGREGATOR_PAD (GST_AGGREGATOR_SRC_PAD (self));
-  GstClockTime pts = GST_BUFFER_PTS (outbuf);
-  GstClockTime dur = GST_BUFFER_DURATION (outbuf);
-  gint fps_n = GST_VIDEO_INFO_FPS_N (&vagg->info);
-  gint fps_d = GST_VIDEO_INFO_FPS_D (&vagg->info);
-  GstClockTime down, up, start;
   gdouble rate;
 
   GST_OBJECT_LOCK (self);
   rate = src->segment.rate;
   GST_OBJECT_UNLOCK (self);
-  if (rate >= 0 || fps_n <= 0 || fps_d <= 0 || !GST_CLOCK_TIME_IS_VALID (pts)
-      || !GST_CLOCK_TIME_IS_VALID (dur)) {
-    priv->reverse_frames = 0;
-    return;
-  }
-  /* the next frame of the run: its end is the last one's start */
-  if (priv->reverse_frames == 0 || pts + dur != priv->reverse_last_pts) {
-    priv->reverse_origin = pts + dur;
-    priv->reverse_frames = 0;
-    priv->reverse_last_start = pts + dur;
-  }
-  priv->reverse_frames++;
-  priv->reverse_last_pts = pts;
-  down = gst_util_uint64_scale (priv->reverse_frames, GST_SECOND * fps_d,
-      fps_n);
-  up = gst_util_uint64_scale_ceil (priv->reverse_frames, GST_SECOND * fps_d,
-      fps_n);
-  if (priv->reverse_origin < up || priv->reverse_origin - down != pts) {
-    /* not the frame computed: stamped as it came, a new run from it */
-    priv->reverse_frames = 0;
-    return;
-  }
-  start = priv->reverse_origin - up;
-  GST_BUFFER_PTS (outbuf) = start;
-  GST_BUFFER_DURATION (outbuf) = priv->reverse_last_start - start;
-  priv->reverse_last_start = start;
+  gst_cl_reverse_stamps_apply (&GET_PRIV (self)->reverse, outbuf, rate,
+      GST_VIDEO_INFO_FPS_N (&vagg->info), GST_VIDEO_INFO_FPS_D (&vagg->info));
 }
 
 static GstFlowReturn
