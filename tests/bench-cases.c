@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "bench-cases.h"
-#include "clelements.h"
+#include "clcases.h"
 #include "gstclelements.h"
 #include "gstclepsilon.h"
 #include "gstclsobel.h"

@@ -1,8 +1,8 @@
-/* gstclfilters tests: the plugin's elements, for the suites that take them all
+/* gstclfilters tests: what each element's tests need that it cannot say
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "clelements.h"
+#include "clcases.h"
 #include "gstclelements.h"
 
 #include <string.h>

@@ -6,7 +6,7 @@
  * cl_elements). What a suite can learn from an element itself (its
  * formats, its inputs, its properties and their ranges) it asks the
  * element; the rest, which no element can say (a C reference of its output,
- * settings a reference knows), is in one table, tests/clelements.c, where an
+ * settings a reference knows), is in one table, tests/clcases.c, where an
  * element without an entry gets defaults that the generic checks can run
  * with.
  */

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-# gstclfilters tests: the plugin's elements, for the Python suites
+# gstclfilters tests: what each element's tests need, for the Python suites
 #
 # Copyright (C) 2026 the gstclfilters authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Usage: tests/clelements.py
+"""Usage: tests/clcases.py
 
 The elements are the features of plugin "clfilters" in the GStreamer
 registry: the plugin registers those of the one list (cl_elements in

@@ -2,7 +2,8 @@
  * Copyright (C) 2026 gstclfilters contributors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Written for clarity, straight from SPEC.md, never for speed.
+ * Written for clarity, straight from the formulas of each element's page
+ * (docs/cl<name>.md), never for speed.
  */
 #include "clref.h"
 

@@ -11,30 +11,30 @@
 
 /**
  * cl_test_frame_new:
- * @pad: bytes added to every row stride, and between planes; 0 for the
- *   default layout
+ * @stride_pad: bytes added to every row stride, and between planes; 0
+ *   for the default layout
  * @info: (out): the layout of the buffer
  *
  * A frame of random bytes (padding included) with a GstVideoMeta giving its
  * strides and plane offsets.
  */
 GstBuffer *
-cl_test_frame_new (GstVideoFormat format, gint width, gint height, guint pad,
-    guint32 seed, GstVideoInfo * info)
+cl_test_frame_new (GstVideoFormat format, gint width, gint height,
+    guint stride_pad, guint32 seed, GstVideoInfo * info)
 {
   GRand *rand = g_rand_new_with_seed (seed);
   GstBuffer *buf;
   GstMapInfo map;
-  gsize offset = pad;
+  gsize offset = stride_pad;
   guint p;
 
   gst_video_info_set_format (info, format, width, height);
   for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
     gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, p, height);
 
-    info->stride[p] += pad;
+    info->stride[p] += stride_pad;
     info->offset[p] = offset;
-    offset += (gsize) info->stride[p] * rows + pad;
+    offset += (gsize) info->stride[p] * rows + stride_pad;
   }
   info->size = offset;
 

@@ -38,7 +38,8 @@ void cl_test_check_caps_rejected (const gchar * factory, const gchar * caps,
                                   const gchar * hint);
 
 GstBuffer * cl_test_frame_new (GstVideoFormat format, gint width, gint height,
-                               guint pad, guint32 seed, GstVideoInfo * info);
+                               guint stride_pad, guint32 seed,
+                               GstVideoInfo * info);
 
 GstBuffer * cl_test_photo_new (GstVideoFormat format, gint width, gint height);
 

@@ -9,9 +9,10 @@
 # (which every number must give), its default (the value of a new element,
 # as gst-inspect-1.0 shows it), its enum values, and "controllable" and
 # "changeable while playing" in the notes only where they hold. Every
-# property the element's own classes install (its pads' too) must have a
-# row; inherited ones (qos, GstAggregator's) may. The elements are those the
-# plugin registers (tests/clelements.py).
+# property the element's own class installs (its pads' too) must have a
+# row; inherited ones (qos, GstAggregator's, device-index and variant of
+# the cl base classes) may, and a row that is there is checked. The elements are those the
+# plugin registers (tests/clcases.py).
 #
 #   tests/doc-properties.py SOURCE_ROOT
 import os
@@ -20,7 +21,7 @@ import sys
 
 import gi
 
-import clelements
+import clcases
 
 gi.require_version("Gst", "1.0")
 from gi.repository import GObject, Gst  # noqa: E402
@@ -123,12 +124,13 @@ def check_row(owner, name, row):
     return errors
 
 
-def own_properties(obj):
+def own_properties(obj, classes_own=False):
     """Properties installed by our classes: those the first of GStreamer's
     classes it derives from (GstBaseTransform, GstVideoAggregatorPad...)
-    lacks."""
-    base = obj.__gtype__
-    while base.name.startswith("GstCl"):
+    lacks; with @classes_own, by its own class alone, not by the base
+    classes it shares with the other elements (device-index, variant)."""
+    base = obj.__gtype__.parent if classes_own else obj.__gtype__
+    while not classes_own and base.name.startswith("GstCl"):
         base = base.parent
     inherited = {p.name for p in GObject.list_properties(base)}
     return {p.name for p in obj.list_properties() if p.name not in inherited}
@@ -139,13 +141,19 @@ def check_page(root, element):
     el = Gst.ElementFactory.make(element)
     if el is None:
         return [f"{element}: no such element (is GST_PLUGIN_PATH set?)"]
+    if not os.path.exists(path):
+        print(f"FAIL {element}: no page")
+        return [f"{path}: missing: every element has a page with a table of "
+                "its properties (docs/design.md#adding-an-element)"]
     # its inputs, one of each template of pads on request
     for t in el.get_pad_template_list():
         if (t.direction == Gst.PadDirection.SINK and
                 t.presence == Gst.PadPresence.REQUEST):
             el.request_pad_simple(t.name_template)
     pads = {p.get_name(): p for p in el.sinkpads}
-    undocumented = own_properties(el)
+    # the element's own properties need a row; those every cl element has
+    # (device-index, variant: docs/design.md) may have one
+    undocumented = own_properties(el, classes_own=True)
     # a pad class's own properties need a row on one of its pads (a class
     # may serve several: one row covers them)
     pad_undocumented = {}
@@ -168,7 +176,7 @@ def check_page(root, element):
                 pad_undocumented.pop((owner.__gtype__.name, name), None)
             errors += [f"{path}:{line}: {e}"
                        for e in check_row(owner, name, row)]
-    if rows == 0:
+    if rows == 0 and (undocumented or pad_undocumented):
         errors.append(f"{path}: no property table")
     errors += [f"{path}: '{n}' has no row" for n in sorted(undocumented)]
     errors += [f"{path}: '{n}' of pad {' or '.join(sorted(names))} has no row"
@@ -179,7 +187,7 @@ def check_page(root, element):
 
 def main():
     Gst.init(None)
-    elements = clelements.describe(Gst, GObject)
+    elements = clcases.describe(Gst, GObject)
     failed = 0
     for element in elements:
         errors = check_page(sys.argv[1], element)

@@ -87,13 +87,23 @@ def main():
     root, photo = sys.argv[1], sys.argv[2]
     failed = ran = skipped = 0
     no_nvidia = False
+    # without the test photos (tools/fetch-photos.sh), the lines that read
+    # them are skipped and the JPEG is made from a test pattern
+    no_photos = None if os.path.exists(photo) else (
+        f"no test photos ({photo}: tools/fetch-photos.sh fetches them)")
     with tempfile.TemporaryDirectory() as tmp:
         jpeg = os.path.join(tmp, "in.jpg")
-        subprocess.run(["gst-launch-1.0", "-q", "filesrc",
-                        f"location={photo}", "!", "decodebin", "!",
-                        "videoconvert", "!", "jpegenc", "quality=30", "!",
+        source = (["videotestsrc", "num-buffers=1", "!",
+                   "video/x-raw,width=640,height=480"] if no_photos else
+                  ["filesrc", f"location={photo}", "!", "decodebin"])
+        subprocess.run(["gst-launch-1.0", "-q"] + source + [
+                        "!", "videoconvert", "!", "jpegenc", "quality=30", "!",
                         "filesink", f"location={jpeg}"], check=True)
         for where, line in launch_lines(root):
+            if no_photos and "data/photos/" in line:
+                skipped += 1
+                print(f"skip {where}: {no_photos}")
+                continue
             if NVIDIA.search(line):
                 if no_nvidia is False:
                     no_nvidia = nvidia_lines_runnable(tmp)

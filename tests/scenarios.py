@@ -29,7 +29,7 @@ a few nanoseconds after t, a stamp rounded past t (the output's lag of a
 frame or more behind an input, which GstAggregator has, and the order of
 the inputs' events among each other are races, not checked).
 
-The targets are every element of the plugin (tests/clelements.py: a
+The targets are every element of the plugin (tests/clcases.py: a
 filter beside videobalance, or with more than one input a mixer beside
 compositor), the chain, and the peers.  --quick runs a few scenarios on
 the memory:OpenCL chain and on each element outside it; meson test runs
@@ -47,7 +47,7 @@ import tempfile
 import threading
 import time
 
-import clelements
+import clcases
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -120,18 +120,18 @@ def make_clips(directory):
 
 
 def set_targets(described):
-    """TARGETS: the plugin's elements, @described by clelements.describe(),
+    """TARGETS: the plugin's elements, @described by clcases.describe(),
     each with its settings and its peer, then the others; and what
     property-changes turns on them."""
     TARGETS.clear()
     for name, d in described.items():
         mixer = len(d["inputs"]) > 1
         TARGETS[name] = ("mixer" if mixer else "filter",
-                         ("%s %s" % (name, clelements.extra(
+                         ("%s %s" % (name, clcases.extra(
                              d, name, "scenario"))).strip(),
                          "compositor" if mixer else "videobalance",
                          d["inputs"])
-        TOGGLES[name] = clelements.extra(d, name, "toggles")
+        TOGGLES[name] = clcases.extra(d, name, "toggles")
     TARGETS.update(OTHER_TARGETS)
 
 
@@ -588,7 +588,7 @@ def scenario_fast_forward(c):
 # what property-changes turns, per element factory: [(property, values)];
 # identity values (diameter 1, threshold 0, saturation 1) switch
 # passthrough on and off. The plugin's elements' come from
-# tests/clelements.py (set_targets()).
+# tests/clcases.py (set_targets()).
 TOGGLES = {
     "videobalance": [("saturation", ["1", "0.2", "0.5"])],
     "compositor": [("background", ["black", "white", "checker"])],
@@ -671,7 +671,7 @@ def run_case(target, scenario, clips):
     gi.require_version("Gst", "1.0")
     from gi.repository import GObject, Gst
     Gst.init(None)
-    set_targets(clelements.describe(Gst, GObject))
+    set_targets(clcases.describe(Gst, GObject))
     # unsynchronised, frames run as fast as the elements go
     c = Case(Gst, pipeline_description(target, clips,
                                        scenario not in UNSYNCED))
@@ -750,7 +750,7 @@ def main():
     clips = make_clips(clip_dir)
     # the plugin's elements, asked in a process with the test's environment
     res = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "tests", "clelements.py")],
+        [sys.executable, os.path.join(ROOT, "tests", "clcases.py")],
         env=env, capture_output=True, text=True)
     if res.returncode != 0:
         print("the plugin's elements: %s" % res.stderr.strip())

@@ -110,11 +110,11 @@ floor_div (gint a, gint d)
   return a >= 0 ? a / d : -((-a + d - 1) / d);
 }
 
-/* The C reference (tests/clref.c): SPEC.md's formulas in doubles, the
- * overlay scaled to @s's width x height by cl_ref_nearest (). The kernels
- * compute in floats: a difference of 1 is allowed, but where the formula
- * is exact in floats too (blend at alpha 0 or 1), which the scaling is
- * checked on. */
+/* The C reference (tests/clref.c): docs/clcomposite.md's formulas in
+ * doubles, the overlay scaled to @s's width x height by cl_ref_nearest ().
+ * The kernels compute in floats: a difference of 1 is allowed, but where
+ * the formula is exact in floats too (blend at alpha 0 or 1), which the
+ * scaling is checked on. */
 static void
 check (GstBuffer * bg, const GstVideoInfo * bg_info, GstBuffer * ov,
     const GstVideoInfo * ov_info, GstBuffer * out, const Settings * s,

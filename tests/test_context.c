@@ -5,7 +5,7 @@
 #include <CL/cl.h>
 
 #include "cltest.h"
-#include "clelements.h"
+#include "clcases.h"
 
 #define CHAIN "videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,width=64," \
   "height=48 ! clboxblur name=a ! videoconvert ! video/x-raw,format=NV12 ! "  \

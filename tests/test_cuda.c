@@ -20,7 +20,7 @@
 #include <gst/app/gstappsink.h>
 
 #include "cltest.h"
-#include "clelements.h"
+#include "clcases.h"
 
 static gchar *clip_dir;
 static const gchar *clips[] = { "small.h264", "clip720.h264" };

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "cltest.h"
-#include "clelements.h"
+#include "clcases.h"
 
 #define OUTPUT_FLAGS (GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
 
@@ -223,7 +223,7 @@ GST_END_TEST;
 static Suite *
 elements_suite (void)
 {
-  Suite *s = suite_create ("clelements");
+  Suite *s = suite_create ("clcases");
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);

@@ -24,7 +24,7 @@
 #include <sys/mman.h>
 
 #include "cltest.h"
-#include "clelements.h"
+#include "clcases.h"
 #include "clfault.h"
 
 /* longer than any run of a few small frames takes, compiling included */
@@ -46,7 +46,7 @@ typedef struct
 
 /* each element of the list, zero-copy and on the copy path, then the chain
  * both ways; made in the first test that needs them (the elements'
- * settings, from clelements.c, are looked up where a test can fail) */
+ * settings, from clcases.c, are looked up where a test can fail) */
 static GPtrArray *pipelines;
 
 static guint

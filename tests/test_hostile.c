@@ -5,14 +5,14 @@
  * Buffers shorter than their caps, GstVideoMetas whose planes do not fit
  * their buffer, caps changing every frame, properties flipped between their
  * extremes from another thread while playing, state cycles and many
- * pipelines at once, for every element of the list (clelements.h). Every
+ * pipelines at once, for every element of the list (clcases.h). Every
  * case ends in a frame equal to the reference or in an element error
  * saying what is wrong: never a crash, a hang, an access out of bounds (run
  * under AddressSanitizer) or a leak. The elements are linked in, so that
  * frames can also come in GstClMemory.
  */
 #include "cltest.h"
-#include "clelements.h"
+#include "clcases.h"
 #include "cllinked.h"
 #include "cl/gstclcontext.h"
 #include "cl/gstclutils.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cltest.h"
-#include "clelements.h"
+#include "clcases.h"
 
 GST_START_TEST (test_no_device_is_an_element_error)
 {

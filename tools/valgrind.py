@@ -30,7 +30,7 @@ import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-import clelements  # noqa: E402
+import clcases  # noqa: E402
 
 # System memory out of every chain (a bare fakesink would take
 # memory:OpenCL), small frames and few of them: PoCL under valgrind runs
@@ -62,7 +62,7 @@ PIPELINES = [
 
 # Cases of tests/scenarios.py, on decoded clips: flushes, reverse playback
 # and state changes through READY and NULL with frames in flight; and those
-# tests/clelements.py names on each element of the plugin
+# tests/clcases.py names on each element of the plugin
 SCENARIO_CASES = [
     ("chain", "seek-storm-unsynced"), ("chain", "null-cycles"),
     ("chain", "property-changes"),
@@ -79,13 +79,13 @@ KINDS = ("Leak_DefinitelyLost", "InvalidRead", "InvalidWrite", "InvalidFree",
 
 
 def element_pipelines(described):
-    """A pipeline of each element of the plugin (clelements.describe()),
-    with its settings and format from tests/clelements.py; an element of
+    """A pipeline of each element of the plugin (clcases.describe()),
+    with its settings and format from tests/clcases.py; an element of
     several inputs gets a 40x30 overlay in the others."""
     pipelines = []
     for name, d in described.items():
-        settings = clelements.extra(d, name, "valgrind")
-        fmt = clelements.extra(d, name, "valgrind_format")
+        settings = clcases.extra(d, name, "valgrind")
+        fmt = clcases.extra(d, name, "valgrind_format")
         pads = d["inputs"]
         if len(pads) == 1:
             desc = (f"{SRC} ! {CAPS},format={fmt} ! {name} {settings} ! "
@@ -222,7 +222,7 @@ def main():
                    capture_output=True)
     env["GST_REGISTRY_UPDATE"] = "no"
     described = json.loads(subprocess.run(
-        [PYTHON, os.path.join(ROOT, "tests", "clelements.py")], env=env,
+        [PYTHON, os.path.join(ROOT, "tests", "clcases.py")], env=env,
         check=True, capture_output=True, text=True).stdout)
 
     if args.scenarios:
@@ -230,7 +230,7 @@ def main():
         clips = scenarios.make_clips(keep)
         chosen = [tuple(n.split(":")) for n in args.names] or (
             SCENARIO_CASES + [(name, s) for name, d in described.items()
-                              for s in clelements.extra(
+                              for s in clcases.extra(
                                   d, name, "valgrind_scenarios")])
         failed = [c for c in chosen
                   if not run_scenario(*c, clips=clips, env=env, keep=keep)]
