@@ -7,42 +7,11 @@
 #include <gst/video/video.h>
 
 #include "gstclcontext.h"
+#include "gstclcudaloader.h"
 
 G_BEGIN_DECLS
 
-/**
- * GST_CAPS_FEATURE_MEMORY_CUDA:
- *
- * The caps feature of video in GStreamer's CUDA memory (GstCudaMemory), the
- * same string as GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY of gst/cuda.
- */
-#define GST_CAPS_FEATURE_MEMORY_CUDA "memory:CUDAMemory"
-
-/**
- * GST_CL_CUDA_CONTEXT_TYPE:
- *
- * The GstContext type of GStreamer's CUDA context, GST_CUDA_CONTEXT_TYPE of
- * gst/cuda.
- */
-#define GST_CL_CUDA_CONTEXT_TYPE "gst.cuda.context"
-
-/**
- * GST_CL_CUDA_DISABLE_ENV:
- *
- * Set to 1, the plugin leaves CUDA memory alone: no element offers it, as
- * where GStreamer's CUDA library or NVIDIA's driver is missing.
- */
-#define GST_CL_CUDA_DISABLE_ENV "GST_CL_CUDA_DISABLE"
-
-gboolean      gst_cl_cuda_available (void);
-
-const gchar * gst_cl_cuda_unavailable_reason (void);
-
-gboolean      gst_cl_cuda_buffer_is_cuda (GstBuffer * buffer);
-
 gboolean      gst_cl_cuda_context_takes (GstClContext * ctx);
-
-gboolean      gst_cl_caps_has_cuda_feature (GstCaps * caps);
 
 gboolean      gst_cl_cuda_handle_set_context (GstElement * element,
                                               GstContext * context,

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <gmodule.h>
 
-#include "gstclcuda.h"
 #include "gstclcudaloader.h"
 
 GST_DEBUG_CATEGORY (gst_cl_cuda_debug);
