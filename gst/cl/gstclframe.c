@@ -372,6 +372,8 @@ static gboolean
 frame_export (GstClQueue * queue, GstClBufferFrame * bframe, GError ** error)
 {
   GstClContext *ctx = gst_cl_queue_get_context (queue);
+  gboolean unified = gst_cl_context_get_caps (ctx)->unified_memory;
+  cl_command_queue cq = gst_cl_queue_get_handle (queue);
   GstVideoFrame *vframe = &bframe->vframe;
   GstClFrame *frame = &bframe->frame;
   cl_event done = NULL;
@@ -379,10 +381,9 @@ frame_export (GstClQueue * queue, GstClBufferFrame * bframe, GError ** error)
   guint p;
 
   if (bframe->whole
-      && !gst_cl_result (clEnqueueReadBuffer (gst_cl_queue_get_handle (queue),
-              bframe->whole, CL_FALSE, 0, bframe->whole_size,
-              GST_VIDEO_FRAME_PLANE_DATA (vframe, 0), 0, NULL, &done), error,
-          "clEnqueueReadBuffer"))
+      && !gst_cl_result (clEnqueueReadBuffer (cq, bframe->whole, CL_FALSE, 0,
+              bframe->whole_size, GST_VIDEO_FRAME_PLANE_DATA (vframe, 0), 0,
+              NULL, &done), error, "clEnqueueReadBuffer"))
     return FALSE;
   for (p = 0; p < frame->n_planes && !bframe->whole; p++) {
     GstClPlane *plane = &frame->planes[p];
@@ -395,26 +396,23 @@ frame_export (GstClQueue * queue, GstClBufferFrame * bframe, GError ** error)
      * down to 5,500) */
     cl_event *event = p + 1 == frame->n_planes ? &done : NULL;
 
-    if (!gst_cl_context_get_caps (ctx)->unified_memory
-        && plane->stride == plane->width * plane->pstride) {
+    if (!unified && plane->stride == plane->width * plane->pstride) {
       /* rows without padding: one plain copy, which drivers do fastest */
-      if (!gst_cl_result (clEnqueueReadBuffer (gst_cl_queue_get_handle (queue),
-                  plane->mem, CL_FALSE, 0, size,
-                  GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, event),
+      if (!gst_cl_result (clEnqueueReadBuffer (cq, plane->mem, CL_FALSE, 0,
+                  size, GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, event),
               error, "clEnqueueReadBuffer"))
         return FALSE;
       continue;
     }
-    if (!gst_cl_context_get_caps (ctx)->unified_memory) {
+    if (!unified) {
       /* the pixels only: a row's padding may hold another plane */
       const gsize origin[3] = { 0, 0, 0 };
       const gsize region[3] = { (gsize) plane->width * plane->pstride,
         plane->height, 1
       };
 
-      if (!gst_cl_result (clEnqueueReadBufferRect (gst_cl_queue_get_handle
-                  (queue), plane->mem, CL_FALSE, origin, origin, region,
-                  plane->stride, 0, plane->stride, 0,
+      if (!gst_cl_result (clEnqueueReadBufferRect (cq, plane->mem, CL_FALSE,
+                  origin, origin, region, plane->stride, 0, plane->stride, 0,
                   GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, event),
               error, "clEnqueueReadBufferRect"))
         return FALSE;
@@ -422,14 +420,12 @@ frame_export (GstClQueue * queue, GstClBufferFrame * bframe, GError ** error)
     }
     /* a map is what makes a CL_MEM_USE_HOST_PTR buffer's host copy current;
      * on unified memory it returns the host pointer itself */
-    ptr =
-        clEnqueueMapBuffer (gst_cl_queue_get_handle (queue), plane->mem,
-        CL_TRUE, CL_MAP_READ, 0, size, 0, NULL, NULL, &status);
+    ptr = clEnqueueMapBuffer (cq, plane->mem, CL_TRUE, CL_MAP_READ, 0, size,
+        0, NULL, NULL, &status);
     if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
       return FALSE;
-    if (!gst_cl_result (clEnqueueUnmapMemObject (gst_cl_queue_get_handle
-                (queue), plane->mem, ptr, 0, NULL, NULL), error,
-            "clEnqueueUnmapMemObject"))
+    if (!gst_cl_result (clEnqueueUnmapMemObject (cq, plane->mem, ptr, 0, NULL,
+                NULL), error, "clEnqueueUnmapMemObject"))
       return FALSE;
   }
   if (!done)
