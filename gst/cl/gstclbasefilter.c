@@ -168,6 +168,35 @@ gst_cl_base_filter_get_scratch (GstClBaseFilter * filter, guint slot,
 }
 
 /**
+ * gst_cl_base_filter_read_scratch:
+ *
+ * See gst_cl_core_read_scratch(): results of the element's kernels for the
+ * host, read without waiting.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_base_filter_read_scratch (GstClBaseFilter * filter, guint slot,
+    gsize size, gpointer dest, GError ** error)
+{
+  return gst_cl_core_read_scratch (GET_PRIV (filter)->core, slot, size, dest,
+      error);
+}
+
+/**
+ * gst_cl_base_filter_read_wait:
+ *
+ * See gst_cl_core_read_wait().
+ *
+ * Returns: %TRUE when the bytes are there
+ */
+gboolean
+gst_cl_base_filter_read_wait (GstClBaseFilter * filter, GError ** error)
+{
+  return gst_cl_core_read_wait (GET_PRIV (filter)->core, error);
+}
+
+/**
  * gst_cl_base_filter_copy_plane:
  *
  * See gst_cl_core_copy_plane().

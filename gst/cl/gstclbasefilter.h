@@ -86,6 +86,14 @@ cl_mem         gst_cl_base_filter_get_scratch (GstClBaseFilter * filter,
                                                guint slot, gsize size,
                                                GError ** error);
 
+gboolean       gst_cl_base_filter_read_scratch (GstClBaseFilter * filter,
+                                                guint slot, gsize size,
+                                                gpointer dest,
+                                                GError ** error);
+
+gboolean       gst_cl_base_filter_read_wait (GstClBaseFilter * filter,
+                                             GError ** error);
+
 gboolean       gst_cl_base_filter_copy_plane (GstClBaseFilter * filter,
                                               const GstClPlane * src,
                                               const GstClPlane * dst,

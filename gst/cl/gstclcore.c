@@ -48,6 +48,8 @@ struct _GstClCore
   GHashTable *kernels;          /* "source|options|name" -> cl_kernel */
   cl_mem scratch[N_SCRATCH];
   gsize scratch_size[N_SCRATCH];
+  /* gst_cl_core_read_scratch()'s read, until gst_cl_core_read_wait() */
+  cl_event read;
   GstClStaging staging[N_STAGING];
   GstClBufferFrame tables;      /* gst_cl_core_map_tables()'s */
 };
@@ -157,6 +159,7 @@ release_device_state (GstClCore * core)
 {
   guint i;
 
+  gst_cl_core_read_wait (core, NULL);
   g_hash_table_remove_all (core->kernels);
   for (i = 0; i < N_SCRATCH; i++) {
     if (core->scratch[i])
@@ -560,6 +563,59 @@ gst_cl_core_get_scratch (GstClCore * core, guint slot, gsize size,
   /* readable from the host: analysing elements read their results back */
   return gst_cl_device_buffer_ensure (core->ctx, &core->scratch[slot],
       &core->scratch_size[slot], size, "clCreateBuffer (scratch)", error);
+}
+
+/**
+ * gst_cl_core_read_scratch:
+ * @dest: where the bytes go, valid until gst_cl_core_read_wait()
+ *
+ * Enqueues a read of the first @size bytes of scratch buffer @slot into
+ * @dest, after the commands enqueued so far, and submits it: an element's
+ * results for the host (clcore never waits for it here). One read at a
+ * time: the element waits for it with gst_cl_core_read_wait() before
+ * @dest is read, or another is enqueued.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_core_read_scratch (GstClCore * core, guint slot, gsize size,
+    gpointer dest, GError ** error)
+{
+  g_return_val_if_fail (slot < N_SCRATCH && !core->read, FALSE);
+
+  if (!core->scratch[slot] || core->scratch_size[slot] < size) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "no scratch buffer %u of %" G_GSIZE_FORMAT " bytes to read", slot,
+        size);
+    return FALSE;
+  }
+  if (!gst_cl_result (clEnqueueReadBuffer (gst_cl_queue_get_handle
+              (core->queue), core->scratch[slot], CL_FALSE, 0, size, dest, 0,
+              NULL, &core->read), error, "clEnqueueReadBuffer (scratch)")) {
+    core->read = NULL;
+    return FALSE;
+  }
+  return gst_cl_queue_flush (core->queue, error);
+}
+
+/**
+ * gst_cl_core_read_wait:
+ *
+ * Waits for gst_cl_core_read_scratch()'s read, if one is under way.
+ *
+ * Returns: %TRUE when its bytes are there (or there was none)
+ */
+gboolean
+gst_cl_core_read_wait (GstClCore * core, GError ** error)
+{
+  gboolean ok;
+
+  if (!core->read)
+    return TRUE;
+  ok = gst_cl_queue_wait (core->queue, core->read, error);
+  clReleaseEvent (core->read);
+  core->read = NULL;
+  return ok;
 }
 
 /* work-items of kernels/plane.cl for a row: 16 bytes each */

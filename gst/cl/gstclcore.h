@@ -112,6 +112,12 @@ cl_kernel      gst_cl_core_get_kernel (GstClCore * core,
 cl_mem         gst_cl_core_get_scratch (GstClCore * core, guint slot,
                                         gsize size, GError ** error);
 
+gboolean       gst_cl_core_read_scratch (GstClCore * core, guint slot,
+                                         gsize size, gpointer dest,
+                                         GError ** error);
+
+gboolean       gst_cl_core_read_wait (GstClCore * core, GError ** error);
+
 gboolean       gst_cl_core_copy_plane (GstClCore * core,
                                        const GstClPlane * src,
                                        const GstClPlane * dst,
