@@ -189,6 +189,11 @@ static const ClTestElement table[] = {
         .fault_settings = "sink_1::xpos=9 sink_1::ypos=-3",
       },
   {
+        .name = "cldenoise",
+        /* over time: its own suite runs sequences (tests/test_denoise.c) */
+        .stateful = TRUE,
+      },
+  {
         .name = "clepsilon",
         .ref = EPSILON (20, 9),
         .flips = epsilon_flips,

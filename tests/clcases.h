@@ -63,6 +63,11 @@ typedef struct
   /* elements: properties of its own that change no pixel, so need not be
    * controllable */
   const gchar *uncontrolled[4];
+
+  /* hostile: its frames depend on the frames before (cldenoise): the
+   * suites that hold each frame to a frame's reference mark every buffer
+   * DISCONT, which starts it afresh */
+  gboolean stateful;
 } ClTestElement;
 
 const gchar *const * cl_test_element_names   (void);

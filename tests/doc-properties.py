@@ -88,7 +88,10 @@ def check_row(owner, name, row):
     if pspec is None:
         return [f"{owner.get_name()} has no property '{name}'"]
     errors = []
-    kind, rng, nicks = parse_type(row["type"])
+    try:
+        kind, rng, nicks = parse_type(row["type"])
+    except ValueError as e:
+        return [f"'{name}': {e}"]
     vtype = pspec.value_type
     if kind == "enum":
         if not vtype.is_a(GObject.TYPE_ENUM):

@@ -181,11 +181,16 @@ push (GstElement * pipeline, const gchar * src_name, GstBuffer * buf,
   gst_object_unref (src);
 }
 
-/* @buf on every input of @f */
+/* @buf on every input of @f; a DISCONT for an element whose frames
+ * depend on those before, so that each is a frame's reference */
 static void
 push_all (GstElement * pipeline, const Filter * f, GstBuffer * buf,
     GstCaps * caps, guint index)
 {
+  if (f->e.stateful) {
+    buf = gst_buffer_make_writable (buf);
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  }
   for (guint i = 0; i < f->n_inputs; i++)
     push (pipeline, input_names[i], gst_buffer_ref (buf), caps, index);
   gst_buffer_unref (buf);

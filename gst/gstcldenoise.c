@@ -1,0 +1,343 @@
+/* gstclfilters: cldenoise, a camera's noise reduced over time and space
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-cldenoise
+ * @title: cldenoise
+ *
+ * Reduces a live camera's noise in every plane, with no frame of latency:
+ * each sample is the running mean, over the frames it has been still, of
+ * an edge-preserving 3 x 3 mean of the present frame, and that mean alone
+ * where it moved. The noise level, in 8-bit units, is measured from the
+ * stream itself (#GstClDenoise:estimated-noise) and followed as it changes,
+ * unless #GstClDenoise:noise-level sets it. Everything it keeps starts
+ * afresh at a flushing seek, a DISCONT buffer, a gap, new caps and READY.
+ * The formulas, integer throughout: docs/cldenoise.md.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 v4l2src ! video/x-raw,format=YUY2 ! cldenoise ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcldenoise.h"
+#include "gstclkernels.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
+#define GST_CAT_DEFAULT gst_cl_denoise_debug
+
+#define FORMATS "{ GRAY8, NV12, I420, YUY2, UYVY, YVYU }"
+
+#define DEFAULT_NOISE_LEVEL 0.0
+#define MAX_NOISE_LEVEL 60.0
+/* the scratch buffers: what is kept from frame to frame, the histogram */
+#define KEPT 0
+#define HISTOGRAM 1
+#define BINS 256
+
+enum
+{
+  PROP_0,
+  PROP_NOISE_LEVEL,
+  PROP_ESTIMATED_NOISE,
+};
+
+struct _GstClDenoise
+{
+  GstClBaseFilter parent;
+
+  gdouble noise_level;          /* 0: the estimate's; under the object lock */
+  /* the estimate, in 1/16 of an 8-bit step; under the object lock */
+  gint estimate16;
+  /* what is kept starts afresh at the next frame (atomic) */
+  gint reset;
+  /* the histogram of the last frame, read back, not yet taken */
+  guint32 hist[BINS];
+  gboolean pending;
+};
+
+G_DEFINE_TYPE (GstClDenoise, gst_cl_denoise, GST_TYPE_CL_BASE_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (cldenoise, "cldenoise", GST_RANK_NONE,
+    GST_TYPE_CL_DENOISE);
+
+/* The noise level a histogram of |L| says, in 1/16 of an 8-bit step: for
+ * Gaussian noise of sigma, L has a deviation of 6 sigma, and the median
+ * of |L| is 0.6745 of that; textures and edges, a minority of a frame's
+ * samples, move the median little. */
+static gint
+sigma16_from_histogram (const guint32 * hist)
+{
+  guint64 total = 0, below = 0;
+  gint b;
+
+  for (b = 0; b < BINS; b++)
+    total += hist[b];
+  if (total == 0)
+    return 0;
+  for (b = 0; b < BINS - 1 && 2 * (below + hist[b]) < total; b++)
+    below += hist[b];
+  return (b * 16000 + 2023) / 4047;
+}
+
+static void
+reset_state (GstClDenoise * self)
+{
+  g_atomic_int_set (&self->reset, 1);
+}
+
+static gboolean
+gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info, GError ** error)
+{
+  reset_state (GST_CL_DENOISE (base));
+  return TRUE;
+}
+
+/* the histogram of @luma's |L| into the histogram scratch buffer, read
+ * back without waiting */
+static gboolean
+histogram (GstClBaseFilter * base, GstClDenoise * self, const GstClPlane * luma,
+    GError ** error)
+{
+  GstClPlane bins = { 0, };
+  /* every 4th sample of every 4th row, off the border */
+  gsize global[2] = { MAX (luma->width - 2 + 3, 0) / 4,
+    MAX (luma->height - 2 + 3, 0) / 4
+  };
+  cl_kernel k;
+
+  bins.mem = gst_cl_base_filter_get_scratch (base, HISTOGRAM,
+      BINS * sizeof (guint32), error);
+  if (!bins.mem)
+    return FALSE;
+  bins.width = BINS * sizeof (guint32);
+  bins.pstride = 1;
+  bins.stride = bins.width;
+  bins.height = 1;
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, "",
+      "denoise_histogram", error);
+  return gst_cl_base_filter_fill_plane (base, &bins, 0, error) && k &&
+      gst_cl_kernel_set_args (k, error, 5, GST_CL_ARG (luma->mem),
+      GST_CL_ARG (luma->stride), GST_CL_ARG (luma->width),
+      GST_CL_ARG (luma->height), GST_CL_ARG (bins.mem)) &&
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error) &&
+      gst_cl_base_filter_read_scratch (base, HISTOGRAM,
+      BINS * sizeof (guint32), self->hist, error);
+}
+
+/* The level the frame is denoised for, in 1/16 of a step: the estimate,
+ * taken afresh from the frame itself at a reset (a wait, once), else moved
+ * a quarter of the way to the last frame's; or the property's. */
+static gboolean
+noise_level (GstClBaseFilter * base, GstClDenoise * self, const GstClFrame * in,
+    gboolean reset, gint * s16, GError ** error)
+{
+  gint est, level;
+
+  if (reset) {
+    /* a read of the frame before is dropped */
+    self->pending = FALSE;
+    if (!gst_cl_base_filter_read_wait (base, error) ||
+        !histogram (base, self, &in->planes[0], error) ||
+        !gst_cl_base_filter_read_wait (base, error))
+      return FALSE;
+    est = sigma16_from_histogram (self->hist);
+  } else {
+    GST_OBJECT_LOCK (self);
+    est = self->estimate16;
+    GST_OBJECT_UNLOCK (self);
+    if (self->pending) {
+      self->pending = FALSE;
+      if (!gst_cl_base_filter_read_wait (base, error))
+        return FALSE;
+      est += (sigma16_from_histogram (self->hist) - est) / 4;
+    }
+  }
+  GST_OBJECT_LOCK (self);
+  self->estimate16 = est;
+  level = (gint) (self->noise_level * 16 + 0.5);
+  GST_OBJECT_UNLOCK (self);
+  *s16 = level > 0 ? level : est;
+  GST_LOG_OBJECT (self, "noise %.2f (estimate %.2f)", *s16 / 16.0, est / 16.0);
+  return TRUE;
+}
+
+static gboolean
+gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
+    const GstClFrame * out, GError ** error)
+{
+  GstClDenoise *self = GST_CL_DENOISE (base);
+  gboolean reset = g_atomic_int_exchange (&self->reset, 0);
+  gint first = reset, s16, at = 0;
+  gsize kept_size = 0;
+  cl_mem kept;
+  cl_kernel k;
+  guint p;
+
+  for (p = 0; p < in->n_planes; p++)
+    kept_size += 2 * gst_cl_plane_size (&in->planes[p]);
+  if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
+      || !noise_level (base, self, in, reset, &s16, error))
+    goto failed;
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, "",
+      "denoise_plane", error);
+  for (p = 0; k && p < in->n_planes; p++) {
+    const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
+    gint size = src->width * src->pstride * src->height;
+    gint count_at = at + size;
+    gsize global[2] = { (gsize) src->width * src->pstride, src->height };
+
+    if (!gst_cl_kernel_set_args (k, error, 12, GST_CL_ARG (src->mem),
+            GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+            GST_CL_ARG (dst->stride), GST_CL_ARG (kept), GST_CL_ARG (at),
+            GST_CL_ARG (count_at), GST_CL_ARG (src->width),
+            GST_CL_ARG (src->pstride), GST_CL_ARG (src->height),
+            GST_CL_ARG (s16), GST_CL_ARG (first)) ||
+        !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))
+        goto failed;
+    at += 2 * size;
+  }
+  if (!k)
+    goto failed;
+  /* the next frame's estimate: a reset's frame was measured already */
+  if (!reset) {
+    if (!histogram (base, self, &in->planes[0], error))
+      goto failed;
+    self->pending = TRUE;
+  }
+  return TRUE;
+
+failed:
+  /* whatever the device holds now is no frame's state */
+  reset_state (self);
+  return FALSE;
+}
+
+static gboolean
+gst_cl_denoise_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_STOP:
+    case GST_EVENT_GAP:
+    case GST_EVENT_STREAM_START:
+      reset_state (GST_CL_DENOISE (trans));
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_denoise_parent_class)->sink_event
+      (trans, event);
+}
+
+static void
+gst_cl_denoise_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  if (GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_DISCONT))
+    reset_state (GST_CL_DENOISE (trans));
+  GST_BASE_TRANSFORM_CLASS (gst_cl_denoise_parent_class)->before_transform
+      (trans, buffer);
+}
+
+static gboolean
+gst_cl_denoise_stop (GstBaseTransform * trans)
+{
+  GstClDenoise *self = GST_CL_DENOISE (trans);
+
+  reset_state (self);
+  self->pending = FALSE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_denoise_parent_class)->stop (trans);
+}
+
+static void
+gst_cl_denoise_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClDenoise *self = GST_CL_DENOISE (object);
+
+  switch (prop_id) {
+    case PROP_NOISE_LEVEL:
+      GST_OBJECT_LOCK (self);
+      self->noise_level = g_value_get_double (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_denoise_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstClDenoise *self = GST_CL_DENOISE (object);
+
+  switch (prop_id) {
+    case PROP_NOISE_LEVEL:
+      GST_OBJECT_LOCK (self);
+      g_value_set_double (value, self->noise_level);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_ESTIMATED_NOISE:
+      GST_OBJECT_LOCK (self);
+      g_value_set_double (value, self->estimate16 / 16.0);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_denoise_class_init (GstClDenoiseClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstClBaseFilterClass *filter_class = GST_CL_BASE_FILTER_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_denoise_debug, "cldenoise", 0,
+      "OpenCL temporal denoiser");
+
+  gobject_class->set_property = gst_cl_denoise_set_property;
+  gobject_class->get_property = gst_cl_denoise_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_NOISE_LEVEL,
+      g_param_spec_double ("noise-level", "Noise level",
+          "The noise's standard deviation in 8-bit units, the same in every "
+          "plane; 0 follows the estimate measured from the stream",
+          0, MAX_NOISE_LEVEL, DEFAULT_NOISE_LEVEL, G_PARAM_READWRITE |
+          GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_ESTIMATED_NOISE,
+      g_param_spec_double ("estimated-noise", "Estimated noise",
+          "The noise level measured from the luma of the last frames, in "
+          "8-bit units, a step of 1/16", 0, 1000, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL temporal denoiser", "Filter/Effect/Video",
+      "A camera's noise reduced over time and space, every plane, on an "
+      "OpenCL device", "gstclfilters contributors");
+  gst_cl_base_filter_class_add_pad_templates (filter_class,
+      GST_VIDEO_CAPS_MAKE (FORMATS));
+
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_denoise_sink_event);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cl_denoise_before_transform);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_denoise_stop);
+  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_denoise_set_info);
+  filter_class->dispatch = GST_DEBUG_FUNCPTR (gst_cl_denoise_dispatch);
+}
+
+static void
+gst_cl_denoise_init (GstClDenoise * self)
+{
+  self->noise_level = DEFAULT_NOISE_LEVEL;
+  self->reset = 1;
+}

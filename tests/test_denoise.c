@@ -1,0 +1,326 @@
+/* gstclfilters tests: cldenoise against its C reference, whole sequences
+ * Copyright (C) 2026 gstclfilters contributors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The reference is docs/cldenoise.md's formulas, written again here plainly:
+ * it keeps, per plane, the last output and each sample's count of still
+ * frames, and the noise estimate, and starts afresh where the element must
+ * (a DISCONT buffer, a flushing seek, a gap, new caps). Every frame of every
+ * sequence, bit for bit.
+ */
+#include "cltest.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMAX 31
+
+typedef struct
+{
+  /* per plane of the frame as the kernels see it (packed 4:2:2: Y42B's) */
+  guint8 *state[3], *count[3];
+  gint est16, s16;
+  gdouble level;                /* the element's noise-level */
+  gboolean reset;
+  guint32 hist[256];            /* the last frame's, for the next */
+} Ref;
+
+static gint
+sigma16 (const guint32 * hist)
+{
+  guint64 total = 0, below = 0;
+  gint b = 0;
+
+  for (gint i = 0; i < 256; i++)
+    total += hist[i];
+  if (total == 0)
+    return 0;
+  while (b < 255 && 2 * (below + hist[b]) < total)
+    below += hist[b++];
+  return (b * 16000 + 2023) / 4047;
+}
+
+static void
+luma_histogram (const ClRefPlane * p, guint32 * hist)
+{
+  memset (hist, 0, 256 * sizeof (guint32));
+  for (gint y = 1; y < p->height - 1; y += 4)
+    for (gint x = 1; x < p->width - 1; x += 4) {
+      gint l = cl_ref_sample (p, x - 1, y - 1, 0) +
+          cl_ref_sample (p, x + 1, y - 1, 0) +
+          cl_ref_sample (p, x - 1, y + 1, 0) +
+          cl_ref_sample (p, x + 1, y + 1, 0) -
+          2 * (cl_ref_sample (p, x, y - 1, 0) + cl_ref_sample (p, x, y + 1,
+              0) + cl_ref_sample (p, x - 1, y, 0) + cl_ref_sample (p, x + 1,
+              y, 0)) + 4 * cl_ref_sample (p, x, y, 0);
+
+      hist[MIN (abs (l), 255)]++;
+    }
+}
+
+/* one plane of one frame: plane 0 first, which sets the level */
+static void
+ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
+    gint out_stride, gpointer user_data)
+{
+  Ref *r = user_data;
+  ClRefPlane p;
+  gint w, te, level;
+
+  cl_test_plane_of (in, plane, &p);
+  w = p.width * p.pstride;
+  if (plane == 0) {
+    if (r->reset)
+      luma_histogram (&p, r->hist);
+    r->est16 = r->reset ? sigma16 (r->hist) :
+        r->est16 + (sigma16 (r->hist) - r->est16) / 4;
+    level = (gint) (r->level * 16 + 0.5);
+    r->s16 = level > 0 ? level : r->est16;
+    for (guint i = 0; i < 3; i++) {
+      if (r->reset) {
+        g_free (r->state[i]);
+        g_free (r->count[i]);
+        r->state[i] = r->count[i] = NULL;
+      }
+    }
+  }
+  if (!r->state[plane]) {
+    r->state[plane] = g_malloc0 ((gsize) w * p.height);
+    r->count[plane] = g_malloc0 ((gsize) w * p.height);
+  }
+  te = (2 * r->s16 + 8) >> 4;
+  for (gint y = 0; y < p.height; y++)
+    for (gint x = 0; x < p.width; x++)
+      for (gint c = 0; c < p.pstride; c++) {
+        gint X = cl_ref_sample (&p, x, y, c), B = 0, sum = 0, cnt = 0, S, O, k;
+        gsize i = (gsize) y * w + x * p.pstride + c;
+
+        for (gint dy = -1; dy <= 1; dy++)
+          for (gint dx = -1; dx <= 1; dx++) {
+            gint n = cl_ref_sample (&p, x + dx, y + dy, c);
+
+            B += n;
+            if (abs (n - X) <= te) {
+              sum += n;
+              cnt++;
+            }
+          }
+        S = (2 * sum + cnt) / (2 * cnt);
+        if (r->reset) {
+          O = S;
+          k = 0;
+        } else {
+          gint prev = r->state[plane][i], A = abs (9 * prev - B);
+
+          k = r->count[plane][i];
+          k = A <= (9 * r->s16 + 8) >> 4 ? MIN (k + 1, CMAX) :
+              A <= (15 * r->s16 + 8) >> 4 ? k >> 1 : 0;
+          O = (k * prev + S + (k + 1) / 2) / (k + 1);
+        }
+        out[(gsize) y * out_stride + x * p.pstride + c] = O;
+        r->state[plane][i] = O;
+        r->count[plane][i] = k;
+      }
+  if (plane + 1 == GST_VIDEO_FRAME_N_PLANES (in)) {
+    /* the frame done: the next one's estimate, then no reset */
+    if (!r->reset) {
+      ClRefPlane luma;
+
+      cl_test_plane_of (in, 0, &luma);
+      luma_histogram (&luma, r->hist);
+    }
+    r->reset = FALSE;
+  }
+}
+
+static void
+ref_free (Ref * r)
+{
+  for (guint i = 0; i < 3; i++) {
+    g_free (r->state[i]);
+    g_free (r->count[i]);
+  }
+}
+
+/* A frame of @seq: a fixed random picture, a bright square moving across
+ * it, and Gaussian-like noise of about @sigma, all from @seed. */
+static GstBuffer *
+scene_frame (GstVideoFormat format, gint width, gint height, guint stride_pad,
+    guint seq, gint sigma, GstVideoInfo * info)
+{
+  GstBuffer *buf = cl_test_frame_new (format, width, height, stride_pad, 7,
+      info);
+  GRand *rand = g_rand_new_with_seed (1000 + seq);
+  GstVideoFrame f;
+
+  fail_unless (gst_video_frame_map (&f, info, buf, GST_MAP_WRITE));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
+    guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (&f, p);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&f, p);
+    gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&f, p == 0 ? 0 : 1);
+    gint bytes = cl_test_row_bytes (&f, p);
+
+    for (gint y = 0; y < rows; y++)
+      for (gint x = 0; x < bytes; x++) {
+        gint v = data[(gsize) y * stride + x] / 2 + 64;
+        gint n = (gint) g_rand_int_range (rand, -sigma, sigma + 1) +
+            (gint) g_rand_int_range (rand, -sigma, sigma + 1);
+
+        if (x / 8 == (gint) seq % (bytes / 8 + 1) && y < rows / 2)
+          v = 220;
+        data[(gsize) y * stride + x] = CLAMP (v + n, 0, 255);
+      }
+  }
+  gst_video_frame_unmap (&f);
+  g_rand_free (rand);
+  return buf;
+}
+
+/* @n frames of @format through one element; at frame @discont a DISCONT
+ * buffer, at @flush a flushing seek's events, both starting afresh */
+static void
+check_sequence (GstVideoFormat format, gint width, gint height,
+    guint stride_pad, guint n, gint sigma, gdouble level, guint discont,
+    guint flush)
+{
+  GstHarness *h = cl_test_harness_new ("cldenoise", format, width, height);
+  Ref r;
+
+  memset (&r, 0, sizeof (r));
+
+  r.reset = TRUE;
+  r.level = level;
+  g_object_set (h->element, "noise-level", level, NULL);
+  for (guint i = 0; i < n; i++) {
+    GstVideoInfo info;
+    GstBuffer *in = scene_frame (format, width, height, stride_pad, i, sigma,
+        &info), *out;
+    gchar *why = NULL;
+
+    if (i == flush) {
+      fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+      GstSegment segment;
+
+      fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+      gst_segment_init (&segment, GST_FORMAT_TIME);
+      fail_unless (gst_harness_push_event (h,
+              gst_event_new_segment (&segment)));
+      r.reset = TRUE;
+    }
+    if (i == discont) {
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+      r.reset = TRUE;
+    }
+    out = cl_test_push_pull (h, gst_buffer_ref (in));
+    fail_unless (cl_test_check_output (in, out, &info, ref_denoise, &r,
+            &why), "%s %dx%d (pad %u) frame %u, sigma %d, level %g: %s",
+        gst_video_format_to_string (format), width, height, stride_pad, i,
+        sigma, level, why);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  gst_harness_teardown (h);
+  ref_free (&r);
+}
+
+GST_START_TEST (test_formats_and_sizes)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YUY2,
+    GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_YVYU
+  };
+  static const gint sizes[][2] = { {1, 1}, {7, 5}, {66, 37} };
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      check_sequence (formats[f], sizes[s][0], sizes[s][1], s * 13, 8, 8, 0,
+          G_MAXUINT, G_MAXUINT);
+}
+
+GST_END_TEST;
+
+/* a DISCONT buffer and a flushing seek in the middle of a sequence start
+ * the element afresh, as the reference */
+GST_START_TEST (test_discont_and_flush)
+{
+  check_sequence (GST_VIDEO_FORMAT_NV12, 64, 48, 0, 16, 10, 0, 5, 11);
+  check_sequence (GST_VIDEO_FORMAT_YUY2, 33, 20, 3, 12, 6, 0, 9, 3);
+}
+
+GST_END_TEST;
+
+/* noise-level set: every frame at that level, whatever the estimate */
+GST_START_TEST (test_fixed_levels)
+{
+  static const gdouble levels[] = { 0.5, 4, 12.25, 60 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+    check_sequence (GST_VIDEO_FORMAT_I420, 40, 30, 0, 6, 8, levels[i],
+        G_MAXUINT, G_MAXUINT);
+}
+
+GST_END_TEST;
+
+/* A large odd frame, padded strides */
+GST_START_TEST (test_large_odd_frame)
+{
+  check_sequence (GST_VIDEO_FORMAT_NV12, 1917, 1079, 13, 3, 8, 0, G_MAXUINT,
+      G_MAXUINT);
+}
+
+GST_END_TEST;
+
+/* the estimate follows the noise: Gaussian noise of sigma on a flat grey
+ * frame reads as sigma, within a step, and a sigma that steps up mid-stream
+ * is followed within 10 frames */
+GST_START_TEST (test_estimate)
+{
+  static const gint sigmas[] = { 3, 8, 16, 30 };
+  GstHarness *h = cl_test_harness_new ("cldenoise", GST_VIDEO_FORMAT_GRAY8,
+      320, 240);
+  GRand *rand = g_rand_new_with_seed (5);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sigmas); s++)
+    for (guint i = 0; i < 12; i++) {
+      GstBuffer *in = gst_buffer_new_allocate (NULL, 320 * 240, NULL), *out;
+      GstMapInfo map;
+      gdouble est;
+
+      gst_buffer_map (in, &map, GST_MAP_WRITE);
+      for (gsize k = 0; k < map.size; k++)
+        map.data[k] = CLAMP (128 + (gint) (g_rand_double (rand) * 0 +
+                sigmas[s] * sqrt (-2 * log (1 - g_rand_double (rand))) *
+                cos (2 * G_PI * g_rand_double (rand)) + 0.5), 0, 255);
+      gst_buffer_unmap (in, &map);
+      out = cl_test_push_pull (h, in);
+      gst_buffer_unref (out);
+      g_object_get (h->element, "estimated-noise", &est, NULL);
+      if (i == 10)
+        fail_unless (fabs (est - sigmas[s]) < MAX (1.0, sigmas[s] * 0.08),
+            "sigma %d estimated %g", sigmas[s], est);
+    }
+  g_rand_free (rand);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+denoise_suite (void)
+{
+  Suite *s = suite_create ("cldenoise");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  tcase_add_checked_fixture (tc, NULL, cl_test_teardown);
+  tcase_add_test (tc, test_formats_and_sizes);
+  tcase_add_test (tc, test_discont_and_flush);
+  tcase_add_test (tc, test_fixed_levels);
+  tcase_add_test (tc, test_large_odd_frame);
+  tcase_add_test (tc, test_estimate);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+GST_CHECK_MAIN (denoise);
