@@ -189,7 +189,10 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
     gint size = src->width * src->pstride * src->height;
     gint count_at = at + size;
-    gsize global[2] = { (gsize) src->width * src->pstride, src->height };
+    /* sixteen samples a work-item */
+    gsize global[2] = { ((gsize) src->width * src->pstride + 15) / 16,
+      src->height
+    };
 
     if (!gst_cl_kernel_set_args (k, error, 12, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),

@@ -5,7 +5,7 @@
  * docs/cldenoise.md gives the formulas; every step is integer arithmetic,
  * so that the C reference (tests/test_denoise.c) gives the same bytes.
  *
- * denoise_plane: one sample a work-item, of a plane of @pwidth pixels of
+ * denoise_plane: sixteen samples a work-item, of a plane of @pwidth pixels of
  * @pstride interleaved channels (NV12's UV: 2), each channel on its own
  * grid, edges replicated. The state and the counts, at @state_at and
  * @count_at in @kept, @width x @height bytes each (rows of @width = pwidth
@@ -20,23 +20,28 @@
 
 #define CMAX 31
 
-__kernel void
-denoise_plane (__global const uchar * in, int in_stride,
-    __global uchar * out, int out_stride, __global uchar * kept,
-    int state_at, int count_at, int pwidth, int pstride, int height,
-    int s16, int first)
-{
-  __global uchar *state = kept + state_at, *count = kept + count_at;
-  int x = get_global_id (0), y = get_global_id (1);
-  int width = pwidth * pstride;
-  int px, ch, X, B = 0, sum = 0, cnt = 0, te, S, O, c, i;
+/* ceil (2^18 / d) for d = 1 to 32: floor (x / d) == (x * r) >> 18 for every
+ * x below 8432 (checked for each d), the largest numerator here */
+__constant uint recip[33] = {
+  0, 262144, 131072, 87382, 65536, 52429, 43691, 37450,
+  32768, 29128, 26215, 23832, 21846, 20165, 18725, 17477,
+  16384, 15421, 14564, 13798, 13108, 12484, 11916, 11398,
+  10923, 10486, 10083, 9710, 9363, 9040, 8739, 8457,
+  8192
+};
 
-  if (x >= width || y >= height)
-    return;
-  px = x / pstride;
-  ch = x - px * pstride;
-  X = in[y * in_stride + x];
-  te = (2 * s16 + 8) >> 4;
+/* one sample, at (@x, @y), @x counting samples: the formulas as written */
+static void
+denoise_sample (__global const uchar * in, int in_stride,
+    __global uchar * out, int out_stride, __global uchar * state,
+    __global uchar * count, int pwidth, int pstride, int height, int s16,
+    int first, int x, int y)
+{
+  int width = pwidth * pstride;
+  int px = x / pstride, ch = x - px * pstride;
+  int X = in[y * in_stride + x], B = 0, sum = 0, cnt = 0, S, O, c, i;
+  int te = (2 * s16 + 8) >> 4;
+
   for (int dy = -1; dy <= 1; dy++) {
     int row = clamp (y + dy, 0, height - 1) * in_stride;
 
@@ -50,7 +55,7 @@ denoise_plane (__global const uchar * in, int in_stride,
       }
     }
   }
-  S = (2 * sum + cnt) / (2 * cnt);
+  S = ((uint) (2 * sum + cnt) * recip[2 * cnt]) >> 18;
   i = y * width + x;
   if (first) {
     O = S;
@@ -61,11 +66,69 @@ denoise_plane (__global const uchar * in, int in_stride,
     c = count[i];
     c = A <= (9 * s16 + 8) >> 4 ? min (c + 1, CMAX) :
         A <= (15 * s16 + 8) >> 4 ? c >> 1 : 0;
-    O = (c * prev + S + (c + 1) / 2) / (c + 1);
+    O = ((uint) (c * prev + S + ((c + 1) >> 1)) * recip[c + 1]) >> 18;
   }
   out[y * out_stride + x] = O;
   state[i] = O;
   count[i] = c;
+}
+
+/* 16 samples of a row a work-item, in 16-lane vectors away from the
+ * frame's edges (the divisions in floats: both numbers are integers below
+ * 2^14, so the quotient's floor is exact), one by one along them */
+__kernel void
+denoise_plane (__global const uchar * in, int in_stride,
+    __global uchar * out, int out_stride, __global uchar * kept,
+    int state_at, int count_at, int pwidth, int pstride, int height,
+    int s16, int first)
+{
+  __global uchar *state = kept + state_at, *count = kept + count_at;
+  int width = pwidth * pstride;
+  int x0 = get_global_id (0) * 16, y = get_global_id (1);
+  int16 X, B, sum, cnt, S, O, c, prev, A;
+  int te = (2 * s16 + 8) >> 4, i;
+
+  if (x0 >= width || y >= height)
+    return;
+  if (y == 0 || y == height - 1 || x0 < pstride ||
+      x0 + 16 + pstride > width) {
+    for (int x = x0; x < min (x0 + 16, width); x++)
+      denoise_sample (in, in_stride, out, out_stride, state, count, pwidth,
+          pstride, height, s16, first, x, y);
+    return;
+  }
+  X = convert_int16 (vload16 (0, in + y * in_stride + x0));
+  B = sum = cnt = (int16) (0);
+  for (int dy = -1; dy <= 1; dy++) {
+    __global const uchar *row = in + (y + dy) * in_stride + x0;
+
+    for (int dx = -1; dx <= 1; dx++) {
+      int16 n = convert_int16 (vload16 (0, row + dx * pstride));
+      int16 near = convert_int16 (abs (n - X)) <= te;
+
+      B += n;
+      sum += n & near;
+      cnt -= near;
+    }
+  }
+  S = convert_int16 (floor (convert_float16 (2 * sum + cnt) /
+          convert_float16 (2 * cnt)));
+  i = y * width + x0;
+  if (first) {
+    O = S;
+    c = (int16) (0);
+  } else {
+    prev = convert_int16 (vload16 (0, state + i));
+    c = convert_int16 (vload16 (0, count + i));
+    A = convert_int16 (abs (9 * prev - B));
+    c = select (select ((int16) (0), c >> 1, A <= (15 * s16 + 8) >> 4),
+        min (c + 1, CMAX), A <= (9 * s16 + 8) >> 4);
+    O = convert_int16 (floor (convert_float16 (c * prev + S + ((c + 1) >> 1))
+            / convert_float16 (c + 1)));
+  }
+  vstore16 (convert_uchar16 (O), 0, out + y * out_stride + x0);
+  vstore16 (convert_uchar16 (O), 0, state + i);
+  vstore16 (convert_uchar16 (c), 0, count + i);
 }
 
 __kernel void

@@ -21,8 +21,10 @@ itself ("cldenoise"), and told it ("cldenoise-set", the best of 0.8, 1 and
 1.25 times the noise's sigma).
 
 Prints a Markdown table a clip and noise: luma PSNR and SSIM, chroma PSNR
-(U and V together), frames/s (the whole process: decoding the raw input,
-filtering, writing), and the settings. The noisy input's own row comes
+(U and V together), luma PSNR over the samples that moved (whose clean
+value changed by more than 8 from the frame before: where trails and smear
+show), frames/s (the whole process: decoding the raw input, filtering,
+writing), and the settings. The noisy input's own row comes
 first. --quick: 30 frames, one sigma, the fast methods."""
 
 import argparse
@@ -86,6 +88,16 @@ def planes(frames, w, h):
 def psnr(a, b):
     mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
     return float("inf") if mse == 0 else 10 * np.log10(255.0 ** 2 / mse)
+
+
+def moving_psnr(got, clean):
+    """Luma PSNR over the samples that moved: those whose clean value
+    differs by more than 8 from the frame before's (a trail shows there)."""
+    moved = np.abs(clean[1:].astype(np.int16) - clean[:-1]) > 8
+    if not moved.any():
+        return float("nan")
+    d = got[1:].astype(np.float64)[moved] - clean[1:].astype(np.float64)[moved]
+    return 10 * np.log10(255.0 ** 2 / max(np.mean(d * d), 1e-9))
 
 
 def gauss_blur(img):
@@ -254,12 +266,14 @@ def run_method(method, sigma, w, h, noisy_path, clean, tmp, slow_frames):
                   file=sys.stderr)
             continue
         y, uv = planes(got.reshape(n, -1), w, h)
-        row = (psnr(y, y0[:n]), psnr(uv, uv0[:n]), n / took, label, n)
+        row = (psnr(y, y0[:n]), psnr(uv, uv0[:n]), n / took, label, n,
+               moving_psnr(y, y0[:n]))
         if best is None or row[0] > best[0]:
             best = row + (y,)
     if best is None:
         return None
-    return best[:5] + (ssim(best[5], y0[:best[4]]), best[5])
+    # psnr, chroma psnr, frames/s, label, frames, ssim, luma, moving psnr
+    return best[:5] + (ssim(best[6], y0[:best[4]]), best[6], best[5])
 
 
 def main():
@@ -310,15 +324,16 @@ def main():
                     noise[1]
                 print(f"\n{clip}, {w}x{h}, {len(clean)} frames, {name}\n")
                 print("| method | luma PSNR | luma SSIM | chroma PSNR | "
-                      "frames/s | settings |")
-                print("|---|---:|---:|---:|---:|---|")
+                      "moving luma PSNR | frames/s | settings |")
+                print("|---|---:|---:|---:|---:|---:|---|")
                 print(f"| noisy input | {psnr(y, y0):.2f} | {ssim(y, y0):.4f}"
-                      f" | {psnr(uv, uv0):.2f} | | |")
+                      f" | {psnr(uv, uv0):.2f} | {moving_psnr(y, y0):.2f} | "
+                      "| |")
                 for m in args.methods.split(","):
                     r = run_method(m, noise[1], w, h, noisy_path, clean, tmp,
                                    args.slow_frames)
                     if r is None:
-                        print(f"| {m} | failed | | | | |")
+                        print(f"| {m} | failed | | | | | |")
                         continue
                     results[m] = r
                     if ci == 0:
@@ -326,7 +341,8 @@ def main():
                     frames = "" if r[4] == len(clean) else \
                         f" (first {r[4]} frames)"
                     print(f"| {m} | {r[0]:.2f} | {r[5]:.4f} | {r[1]:.2f} | "
-                          f"{r[2]:.1f} | `{r[3]}`{frames} |", flush=True)
+                          f"{r[7]:.2f} | {r[2]:.1f} | `{r[3]}`{frames} |",
+                          flush=True)
                 if args.picture and ci == 0 and ni == 0 and \
                         "cldenoise" in results:
                     peers = [m for m in results if not m.startswith("cl")]
