@@ -74,8 +74,11 @@ denoise_sample (__global const uchar * in, int in_stride,
 }
 
 /* 16 samples of a row a work-item, in 16-lane vectors away from the
- * frame's edges (the divisions in floats: both numbers are integers below
- * 2^14, so the quotient's floor is exact), one by one along them */
+ * frame's edges, one by one along them. The vectors divide in floats,
+ * exactly: for integers a < 2^14 and 0 < d <= 32, (a + 1/2) / d lies at
+ * least 1/64 from any integer, far beyond the 2.5 ulp (about 0.0025 here)
+ * that OpenCL allows a division, so its floor is floor (a / d) on every
+ * device. */
 __kernel void
 denoise_plane (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global uchar * kept,
@@ -111,7 +114,7 @@ denoise_plane (__global const uchar * in, int in_stride,
       cnt -= near;
     }
   }
-  S = convert_int16 (floor (convert_float16 (2 * sum + cnt) /
+  S = convert_int16 (floor ((convert_float16 (2 * sum + cnt) + 0.5f) /
           convert_float16 (2 * cnt)));
   i = y * width + x0;
   if (first) {
@@ -123,8 +126,8 @@ denoise_plane (__global const uchar * in, int in_stride,
     A = convert_int16 (abs (9 * prev - B));
     c = select (select ((int16) (0), c >> 1, A <= (15 * s16 + 8) >> 4),
         min (c + 1, CMAX), A <= (9 * s16 + 8) >> 4);
-    O = convert_int16 (floor (convert_float16 (c * prev + S + ((c + 1) >> 1))
-            / convert_float16 (c + 1)));
+    O = convert_int16 (floor ((convert_float16 (c * prev + S +
+                    ((c + 1) >> 1)) + 0.5f) / convert_float16 (c + 1)));
   }
   vstore16 (convert_uchar16 (O), 0, out + y * out_stride + x0);
   vstore16 (convert_uchar16 (O), 0, state + i);
