@@ -406,58 +406,6 @@ gst_cl_core_propose_allocation (GstClCore * core, GstQuery * query)
   gst_cl_propose_allocation (core->element, core->ctx, query);
 }
 
-/* a pool of GstCudaMemory on the element's GPU for output frames */
-static gboolean
-decide_cuda_allocation (GstClCore * core, GstQuery * query, GstCaps * caps,
-    const GstVideoInfo * info)
-{
-  GstBufferPool *pool;
-  GstStructure *config;
-  GError *err = NULL;
-  guint size = GST_VIDEO_INFO_SIZE (info), min = 0, max = 0;
-
-  pool = gst_cl_cuda_pool_new (core->element, core->ctx, &core->cuda_ctx, &err);
-  if (!pool) {
-    GST_CL_POST_ERROR (core->element, err);
-    g_error_free (err);
-    return FALSE;
-  }
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  /* memory the kernels write, where the pool makes memory CUDA exports;
-   * else the pool's own, which the frames are copied into */
-  if (gst_cl_cuda_pool_config_exported (config)) {
-    if (gst_buffer_pool_set_config (pool, config))
-      goto configured;
-    GST_INFO_OBJECT (core->element, "the CUDA pool makes no exported memory");
-    config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_set_params (config, caps, size, min, max);
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-  }
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    GST_ELEMENT_ERROR (core->element, RESOURCE, SETTINGS, (NULL),
-        ("the CUDA buffer pool refused its configuration for %"
-            GST_PTR_FORMAT, caps));
-    gst_object_unref (pool);
-    return FALSE;
-  }
-configured:
-  /* the pool pads the rows as the GPU likes: its own size */
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
-  gst_structure_free (config);
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-  return TRUE;
-}
-
 /**
  * gst_cl_core_decide_allocation:
  * @query: the ALLOCATION query the element sent downstream, answered
@@ -476,7 +424,8 @@ gst_cl_core_decide_allocation (GstClCore * core, GstQuery * query,
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (gst_cl_caps_has_cuda_feature (caps))
-    return decide_cuda_allocation (core, query, caps, info);
+    return gst_cl_cuda_decide_allocation (core->element, core->ctx,
+        &core->cuda_ctx, query, caps, info);
   return gst_cl_decide_allocation (core->element, core->ctx, query, info);
 }
 

@@ -361,3 +361,67 @@ gst_cl_cuda_device_index (GstObject * cuda_ctx)
   }
   return -1;
 }
+
+/**
+ * gst_cl_cuda_decide_allocation:
+ * @cuda_ctx: (inout): the element's GstCudaContext, as gst_cl_cuda_pool_new()
+ * @query: the ALLOCATION query the element sent downstream, for @caps in
+ *   CUDA memory
+ *
+ * Answers @query with a pool of GstCudaMemory on the element's GPU for its
+ * output frames, of memory CUDA exports where GStreamer makes it
+ * (gst_cl_cuda_pool_config_exported()); posts an error where there is none.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_cuda_decide_allocation (GstElement * element, GstClContext * ctx,
+    GstObject ** cuda_ctx, GstQuery * query, GstCaps * caps,
+    const GstVideoInfo * info)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+  GError *err = NULL;
+  guint size = GST_VIDEO_INFO_SIZE (info), min = 0, max = 0;
+
+  pool = gst_cl_cuda_pool_new (element, ctx, cuda_ctx, &err);
+  if (!pool) {
+    GST_CL_POST_ERROR (element, err);
+    g_error_free (err);
+    return FALSE;
+  }
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  /* memory the kernels write, where the pool makes memory CUDA exports;
+   * else the pool's own, which the frames are copied into */
+  if (gst_cl_cuda_pool_config_exported (config)) {
+    if (gst_buffer_pool_set_config (pool, config))
+      goto configured;
+    GST_INFO_OBJECT (element, "the CUDA pool makes no exported memory");
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  }
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS, (NULL),
+        ("the CUDA buffer pool refused its configuration for %"
+            GST_PTR_FORMAT, caps));
+    gst_object_unref (pool);
+    return FALSE;
+  }
+configured:
+  /* the pool pads the rows as the GPU likes: its own size */
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}

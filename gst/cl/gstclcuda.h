@@ -34,4 +34,10 @@ gboolean      gst_cl_cuda_pool_config_exported (GstStructure * config);
 
 void          gst_cl_cuda_frames_register (void);
 
+gboolean      gst_cl_cuda_decide_allocation (GstElement * element,
+                                             GstClContext * ctx,
+                                             GstObject ** cuda_ctx,
+                                             GstQuery * query, GstCaps * caps,
+                                             const GstVideoInfo * info);
+
 G_END_DECLS
