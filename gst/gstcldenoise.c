@@ -120,12 +120,14 @@ histogram (GstClBaseFilter * base, GstClDenoise * self, const GstClPlane * luma,
   bins.height = 1;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, "",
       "denoise_histogram", error);
+  /* a luma under 3 x 3 has no inner sample: no count, a level of 0 */
   return gst_cl_base_filter_fill_plane (base, &bins, 0, error) && k &&
       gst_cl_kernel_set_args (k, error, 5, GST_CL_ARG (luma->mem),
       GST_CL_ARG (luma->stride), GST_CL_ARG (luma->width),
       GST_CL_ARG (luma->height), GST_CL_ARG (bins.mem)) &&
-      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error) &&
-      gst_cl_base_filter_read_scratch (base, HISTOGRAM,
+      (global[0] == 0 || global[1] == 0 ||
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL,
+          error)) &&gst_cl_base_filter_read_scratch (base, HISTOGRAM,
       BINS * sizeof (guint32), self->hist, error);
 }
 
