@@ -362,6 +362,24 @@ gst_cl_cuda_device_index (GstObject * cuda_ctx)
   return -1;
 }
 
+/* @pool configured for output frames of @caps, of exported memory where
+ * @exported asks and GStreamer makes it; %FALSE where the pool refuses (or
+ * cannot export) */
+static gboolean
+pool_configure (GstBufferPool * pool, GstCaps * caps, guint size, guint min,
+    guint max, gboolean exported)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (exported && !gst_cl_cuda_pool_config_exported (config)) {
+    gst_structure_free (config);
+    return FALSE;
+  }
+  return gst_buffer_pool_set_config (pool, config);
+}
+
 /**
  * gst_cl_cuda_decide_allocation:
  * @cuda_ctx: (inout): the element's GstCudaContext, as gst_cl_cuda_pool_new()
@@ -392,28 +410,18 @@ gst_cl_cuda_decide_allocation (GstElement * element, GstClContext * ctx,
   }
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   /* memory the kernels write, where the pool makes memory CUDA exports;
    * else the pool's own, which the frames are copied into */
-  if (gst_cl_cuda_pool_config_exported (config)) {
-    if (gst_buffer_pool_set_config (pool, config))
-      goto configured;
+  if (!pool_configure (pool, caps, size, min, max, TRUE)) {
     GST_INFO_OBJECT (element, "the CUDA pool makes no exported memory");
-    config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_set_params (config, caps, size, min, max);
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!pool_configure (pool, caps, size, min, max, FALSE)) {
+      GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS, (NULL),
+          ("the CUDA buffer pool refused its configuration for %"
+              GST_PTR_FORMAT, caps));
+      gst_object_unref (pool);
+      return FALSE;
+    }
   }
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS, (NULL),
-        ("the CUDA buffer pool refused its configuration for %"
-            GST_PTR_FORMAT, caps));
-    gst_object_unref (pool);
-    return FALSE;
-  }
-configured:
   /* the pool pads the rows as the GPU likes: its own size */
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
