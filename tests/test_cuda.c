@@ -300,18 +300,59 @@ GST_START_TEST (test_composite_two_decoded_inputs)
 
 GST_END_TEST;
 
+/* The message GStreamer's parser-driven NVDEC decoder (GstNvDec, the
+ * nvh264dec of 1.22) logs when a flushing seek comes before the first frame
+ * after the seek before it: its flush drains NVIDIA's parser, whose display
+ * callback finishes the frames it held while the base class's output
+ * segment is already undefined, and gst_video_decoder_finish_frame() clips
+ * against it. The frames go nowhere (the pad is flushing) and nothing else
+ * follows. The same seeks through identity in place of the cl elements log
+ * it as often; 1.24's stateless nvh264dec never does. */
+#define NVDEC_FLUSH_CRITICAL \
+  "gst_segment_clip: assertion 'segment->format == format' failed"
+
+static gboolean
+count_message (const gchar * domain, GLogLevelFlags level,
+    const gchar * message, gpointer user_data)
+{
+  g_atomic_int_inc ((gint *) user_data);
+  return FALSE;
+}
+
+/* Whether @pipeline's element @name is a GstNvDec; then its flush's message
+ * is counted in @count rather than failing the test. */
+static gboolean
+tolerate_nvdec_flush (GstElement * pipeline, const gchar * name, gint * count)
+{
+  GstElement *dec = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GType nvdec = g_type_from_name ("GstNvDec");
+  gboolean is = dec && nvdec && g_type_is_a (G_OBJECT_TYPE (dec), nvdec);
+  gchar *escaped;
+
+  if (is) {
+    escaped = g_regex_escape_string (NVDEC_FLUSH_CRITICAL, -1);
+    gst_check_add_log_filter ("GStreamer", G_LOG_LEVEL_CRITICAL,
+        g_regex_new (escaped, 0, 0, NULL), count_message, count, NULL);
+    g_free (escaped);
+  }
+  gst_clear_object (&dec);
+  return is;
+}
+
 /* Flushing seeks, pauses and a stop with CUDA frames in flight through a
  * chain of every filter: the stream goes on to EOS, then tears down. */
 GST_START_TEST (test_seeks_and_state_changes)
 {
   gchar *path = clip_path (1);
   gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! "
-      "nvh264dec ! " CUDA " ! clboxblur diameter=5 ! clsobel ! "
+      "nvh264dec name=dec ! " CUDA " ! clboxblur diameter=5 ! clsobel ! "
       "clepsilon threshold=20 ! " CUDA " ! fakesink name=out sync=true",
       path);
   GstElement *pipeline = gst_parse_launch (desc, NULL);
   GstBus *bus = gst_element_get_bus (pipeline);
   GstMessage *msg;
+  gint nvdec_flushes = 0;
+  gboolean nvdec = tolerate_nvdec_flush (pipeline, "dec", &nvdec_flushes);
   guint i;
 
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
@@ -339,6 +380,10 @@ GST_START_TEST (test_seeks_and_state_changes)
   g_usleep (200 * 1000);
   fail_unless (gst_element_set_state (pipeline, GST_STATE_NULL) ==
       GST_STATE_CHANGE_SUCCESS);
+  if (nvdec)
+    g_printerr ("test_seeks_and_state_changes: GstNvDec's flush clipped "
+        "against no segment %d times\n", g_atomic_int_get (&nvdec_flushes));
+  gst_check_clear_log_filter ();
   gst_object_unref (bus);
   gst_object_unref (pipeline);
   g_free (desc);
