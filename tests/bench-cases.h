@@ -15,6 +15,9 @@ typedef struct
   gint width;
   gint height;
   gboolean skip_reference;      /* too slow to time where it is naive */
+  /* the frames each output moves at the least, read and written: 0 for 2
+   * (a frame in, a frame out), 3 where the element reads its last output */
+  guint frames_moved;
 } BenchCase;
 
 /* One work-item shape of an optimized kernel, forced for the sweep as
@@ -27,8 +30,8 @@ typedef struct
   guint a, b;
 } BenchTuning;
 
-const BenchCase *   bench_cases (void);
+const BenchCase *bench_cases (void);
 
-const BenchTuning * bench_tunings (void);
+const BenchTuning *bench_tunings (void);
 
-void                bench_register_elements (void);
+void bench_register_elements (void);

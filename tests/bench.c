@@ -382,7 +382,8 @@ run_cases (GstClContext * ctx, gdouble bandwidth)
       print_table_header ();
       last = c->factory;
     }
-    floor_ms = 1000.0 * 2 * frame_bytes (c) / bandwidth;
+    floor_ms = 1000.0 * (c->frames_moved ? c->frames_moved : 2) *
+        frame_bytes (c) / bandwidth;
     copy = time_frame_copy (ctx, frame_bytes (c));
     if (!c->skip_reference)
       ref = time_case (c, "reference", NULL);
