@@ -5,7 +5,7 @@
  * docs/cldenoise.md gives the formulas; every step is integer arithmetic,
  * so that the C reference (tests/test_denoise.c) gives the same bytes.
  *
- * denoise_plane: sixteen samples a work-item, of a plane of @pwidth pixels of
+ * denoise_plane: PX samples a work-item, of a plane of @pwidth pixels of
  * @pstride interleaved channels (NV12's UV: 2), each channel on its own
  * grid, edges replicated. The state and the counts, at @state_at and
  * @count_at in @kept, @width x @height bytes each (rows of @width = pwidth
@@ -73,12 +73,34 @@ denoise_sample (__global const uchar * in, int in_stride,
   count[i] = c;
 }
 
-/* 16 samples of a row a work-item, in 16-lane vectors away from the
- * frame's edges, one by one along them. The vectors divide in floats,
- * exactly: for integers a < 2^14 and 0 < d <= 32, (a + 1/2) / d lies at
- * least 1/64 from any integer, far beyond the 2.5 ulp (about 0.0025 here)
- * that OpenCL allows a division, so its floor is floor (a / d) on every
- * device. */
+/* PX samples of a row a work-item (PX of 1, 2, 4, 8 or 16, a build
+ * option: 16-lane vectors for CPUs, 4 for GPUs, whose neighbouring
+ * work-items then read neighbouring words together), away from the
+ * frame's edges; one by one along them. The vectors divide in floats, exactly: for
+ * integers a < 2^14 and 0 < d <= 32, (a + 1/2) / d lies at least 1/64 from
+ * any integer, far beyond the 2.5 ulp (about 0.0025 here) that OpenCL
+ * allows a division, so its floor is floor (a / d) on every device. */
+#ifndef PX
+#define PX 16
+#endif
+#define CAT_(a, b) a ## b
+#define CAT(a, b) CAT_ (a, b)
+#if PX == 1
+#define intP int
+#define floatP float
+#define LOAD(p) ((int) (p)[0])
+#define STORE(v, p) ((p)[0] = (uchar) (v))
+#define TO_FLOAT(v) ((float) (v))
+#define TO_INT(v) ((int) (v))
+#else
+#define intP CAT (int, PX)
+#define floatP CAT (float, PX)
+#define LOAD(p) CAT (convert_int, PX) (CAT (vload, PX) (0, (p)))
+#define STORE(v, p) CAT (vstore, PX) (CAT (convert_uchar, PX) (v), 0, (p))
+#define TO_FLOAT(v) CAT (convert_float, PX) (v)
+#define TO_INT(v) CAT (convert_int, PX) (v)
+#endif
+
 __kernel void
 denoise_plane (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global uchar * kept,
@@ -87,51 +109,51 @@ denoise_plane (__global const uchar * in, int in_stride,
 {
   __global uchar *state = kept + state_at, *count = kept + count_at;
   int width = pwidth * pstride;
-  int x0 = get_global_id (0) * 16, y = get_global_id (1);
-  int16 X, B, sum, cnt, S, O, c, prev, A;
+  int x0 = get_global_id (0) * PX, y = get_global_id (1);
+  intP X, B, sum, cnt, S, O, c, prev, A;
   int te = (2 * s16 + 8) >> 4, i;
 
   if (x0 >= width || y >= height)
     return;
   if (y == 0 || y == height - 1 || x0 < pstride ||
-      x0 + 16 + pstride > width) {
-    for (int x = x0; x < min (x0 + 16, width); x++)
+      x0 + PX + pstride > width) {
+    for (int x = x0; x < min (x0 + PX, width); x++)
       denoise_sample (in, in_stride, out, out_stride, state, count, pwidth,
           pstride, height, s16, first, x, y);
     return;
   }
-  X = convert_int16 (vload16 (0, in + y * in_stride + x0));
-  B = sum = cnt = (int16) (0);
+  X = LOAD (in + y * in_stride + x0);
+  B = sum = cnt = (intP) (0);
   for (int dy = -1; dy <= 1; dy++) {
     __global const uchar *row = in + (y + dy) * in_stride + x0;
 
     for (int dx = -1; dx <= 1; dx++) {
-      int16 n = convert_int16 (vload16 (0, row + dx * pstride));
-      int16 near = convert_int16 (abs (n - X)) <= te;
+      intP n = LOAD (row + dx * pstride);
+      intP near = abs (n - X) <= te ? (intP) (1) : (intP) (0);
 
       B += n;
-      sum += n & near;
-      cnt -= near;
+      sum += n * near;
+      cnt += near;
     }
   }
-  S = convert_int16 (floor ((convert_float16 (2 * sum + cnt) + 0.5f) /
-          convert_float16 (2 * cnt)));
+  S = TO_INT (floor ((TO_FLOAT (2 * sum + cnt) + 0.5f) /
+          TO_FLOAT (2 * cnt)));
   i = y * width + x0;
   if (first) {
     O = S;
-    c = (int16) (0);
+    c = (intP) (0);
   } else {
-    prev = convert_int16 (vload16 (0, state + i));
-    c = convert_int16 (vload16 (0, count + i));
-    A = convert_int16 (abs (9 * prev - B));
-    c = select (select ((int16) (0), c >> 1, A <= (15 * s16 + 8) >> 4),
-        min (c + 1, CMAX), A <= (9 * s16 + 8) >> 4);
-    O = convert_int16 (floor ((convert_float16 (c * prev + S +
-                    ((c + 1) >> 1)) + 0.5f) / convert_float16 (c + 1)));
+    prev = LOAD (state + i);
+    c = LOAD (count + i);
+    A = TO_INT (abs (9 * prev - B));
+    c = A <= (9 * s16 + 8) >> 4 ? min (c + 1, CMAX) :
+        A <= (15 * s16 + 8) >> 4 ? c >> 1 : (intP) (0);
+    O = TO_INT (floor ((TO_FLOAT (c * prev + S + ((c + 1) >> 1)) + 0.5f) /
+            TO_FLOAT (c + 1)));
   }
-  vstore16 (convert_uchar16 (O), 0, out + y * out_stride + x0);
-  vstore16 (convert_uchar16 (O), 0, state + i);
-  vstore16 (convert_uchar16 (c), 0, count + i);
+  STORE (O, out + y * out_stride + x0);
+  STORE (O, state + i);
+  STORE (c, count + i);
 }
 
 __kernel void
