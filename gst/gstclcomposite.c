@@ -53,6 +53,7 @@
 #include "gstclkernels.h"
 #include "cl/gstclkernel.h"
 #include "cl/gstclplan.h"
+#include "cl/gstclprogram.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_composite_debug);
 #define GST_CAT_DEFAULT gst_cl_composite_debug
@@ -473,6 +474,13 @@ gst_cl_composite_dispatch (GstClAggregator * agg, const GstVideoInfo * info,
   return ok;
 }
 
+/* its one program takes no options: built whatever the caps */
+static void
+gst_cl_composite_prebuild (GstClAggregator * agg, GstClContext * ctx)
+{
+  gst_cl_program_ready (ctx, gst_cl_kernel_composite, "");
+}
+
 static void
 gst_cl_composite_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -585,6 +593,7 @@ gst_cl_composite_class_init (GstClCompositeClass * klass)
       "device", "gstclfilters contributors");
 
   cl_class->dispatch = GST_DEBUG_FUNCPTR (gst_cl_composite_dispatch);
+  cl_class->prebuild = GST_DEBUG_FUNCPTR (gst_cl_composite_prebuild);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_COMPOSITE_BACKGROUND_PAD, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_COMPOSITE_OVERLAY_PAD, 0);

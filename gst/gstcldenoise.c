@@ -26,6 +26,7 @@
 
 #include "gstcldenoise.h"
 #include "gstclkernels.h"
+#include "cl/gstclprogram.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define GST_CAT_DEFAULT gst_cl_denoise_debug
@@ -89,10 +90,37 @@ reset_state (GstClDenoise * self)
   g_atomic_int_set (&self->reset, 1);
 }
 
+/* The samples of a row each work-item of denoise_plane takes: 16, in
+ * vectors, on a CPU; 4 on a GPU, whose neighbouring work-items then read
+ * neighbouring words together (at 4K on an H200, 1.8 times faster than
+ * 16, and ahead of 1 and 2: docs/cldenoise.md). */
+static guint
+samples_per_item (GstClBaseFilter * base)
+{
+  const GstClDeviceCaps *caps =
+      gst_cl_context_get_caps (gst_cl_base_filter_get_context (base));
+
+  return caps->type & CL_DEVICE_TYPE_GPU ? 4 : 16;
+}
+
+/* the build options of the element's one program, both its kernels */
+static void
+program_options (GstClBaseFilter * base, gchar * options, gsize size)
+{
+  g_snprintf (options, size, "-DPX=%u", samples_per_item (base));
+}
+
+/* the program starts building now, in the background where the caps are
+ * foreseen at READY to PAUSED (the base class's prebuild) */
 static gboolean
 gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info, GError ** error)
 {
+  gchar options[16];
+
+  program_options (base, options, sizeof (options));
+  gst_cl_program_ready (gst_cl_base_filter_get_context (base),
+      gst_cl_kernel_denoise, options);
   reset_state (GST_CL_DENOISE (base));
   return TRUE;
 }
@@ -109,7 +137,9 @@ histogram (GstClBaseFilter * base, GstClDenoise * self, const GstClPlane * luma,
     MAX (luma->height - 2 + 3, 0) / 4
   };
   cl_kernel k;
+  gchar options[16];
 
+  program_options (base, options, sizeof (options));
   bins.mem = gst_cl_base_filter_get_scratch (base, HISTOGRAM,
       BINS * sizeof (guint32), error);
   if (!bins.mem)
@@ -118,7 +148,7 @@ histogram (GstClBaseFilter * base, GstClDenoise * self, const GstClPlane * luma,
   bins.pstride = 1;
   bins.stride = bins.width;
   bins.height = 1;
-  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, "",
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_histogram", error);
   /* a luma under 3 x 3 has no inner sample: no count, a level of 0 */
   return gst_cl_base_filter_fill_plane (base, &bins, 0, error) && k &&
@@ -168,19 +198,6 @@ noise_level (GstClBaseFilter * base, GstClDenoise * self, const GstClFrame * in,
   return TRUE;
 }
 
-/* The samples of a row each work-item of denoise_plane takes: 16, in
- * vectors, on a CPU; 4 on a GPU, whose neighbouring work-items then read
- * neighbouring words together (at 4K on an H200, 1.8 times faster than
- * 16, and ahead of 1 and 2: docs/cldenoise.md). */
-static guint
-samples_per_item (GstClBaseFilter * base)
-{
-  const GstClDeviceCaps *caps =
-      gst_cl_context_get_caps (gst_cl_base_filter_get_context (base));
-
-  return caps->type & CL_DEVICE_TYPE_GPU ? 4 : 16;
-}
-
 static gboolean
 gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
@@ -200,7 +217,7 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
       || !noise_level (base, self, in, reset, &s16, error))
     goto failed;
   px = samples_per_item (base);
-  g_snprintf (options, sizeof (options), "-DPX=%u", px);
+  program_options (base, options, sizeof (options));
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
   for (p = 0; k && p < in->n_planes; p++) {

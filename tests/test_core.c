@@ -523,6 +523,8 @@ check_built_ahead (const gchar * filter, const gchar * source,
   gst_cl_program_wait_builds (ctx);
   f = gst_bin_get_by_name (GST_BIN (pipeline), "f");
   sink = gst_element_get_static_pad (f, "sink");
+  if (!sink)
+    sink = gst_element_get_static_pad (f, "sink_0");
   caps = gst_pad_get_current_caps (sink);
   fail_unless (caps == NULL, "%s: caps reached it", filter);
 
@@ -556,7 +558,8 @@ check_built_ahead (const gchar * filter, const gchar * source,
 
 /* Where upstream already says which caps will come (a capsfilter's
  * here), a filter builds its programs at READY to PAUSED, in the
- * background, before any caps or frame reach it. */
+ * background, before any caps or frame reach it; clcomposite its one
+ * program, which takes no caps. */
 GST_START_TEST (test_prebuild_ahead_of_caps)
 {
   cl_test_register_elements ();
@@ -570,6 +573,9 @@ GST_START_TEST (test_prebuild_ahead_of_caps)
   check_built_ahead ("clboxblur diameter=5", gst_cl_kernel_boxblur, NULL);
   check_built_ahead ("clsobel", gst_cl_kernel_sobel, NULL);
   check_built_ahead ("clintegral", gst_cl_kernel_integral, "");
+  check_built_ahead ("cldenoise", gst_cl_kernel_denoise, NULL);
+  /* a mixer's programs that take no caps, whatever comes */
+  check_built_ahead ("clcomposite", gst_cl_kernel_composite, "");
 
   gst_debug_set_threshold_for_name ("clprogram", GST_LEVEL_ERROR);
   gst_debug_remove_log_function (record_builds);

@@ -18,10 +18,12 @@
 #include "gstclaggregator.h"
 #include "gstclstamps.h"
 #include "gstclerror.h"
+#include "gstclkernels.h"
 #include "gstclmemory.h"
 #include "gstclpool.h"
 #include "gstclunlinked.h"
 #include "gstclcaps.h"
+#include "gstclprogram.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_aggregator_debug);
 #define GST_CAT_DEFAULT gst_cl_aggregator_debug
@@ -699,6 +701,22 @@ gst_cl_aggregator_aggregate_frames (GstVideoAggregator * vagg,
   return GST_FLOW_OK;
 }
 
+/* At READY to PAUSED, before any caps: the core's kernels and the
+ * element's programs that take no caps start building in the background,
+ * so that the first frame waits for less. */
+static void
+prebuild (GstClAggregator * self)
+{
+  GstClAggregatorClass *klass = GST_CL_AGGREGATOR_GET_CLASS (self);
+  GstClContext *ctx = gst_cl_core_get_context (GET_PRIV (self)->core);
+
+  if (!ctx)
+    return;
+  gst_cl_program_ready (ctx, gst_cl_kernel_plane, "");
+  if (klass->prebuild)
+    klass->prebuild (self, ctx);
+}
+
 static GstStateChangeReturn
 gst_cl_aggregator_change_state (GstElement * element, GstStateChange transition)
 {
@@ -709,9 +727,11 @@ gst_cl_aggregator_change_state (GstElement * element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_NULL_TO_READY &&
       !gst_cl_core_open (priv->core))
     return GST_STATE_CHANGE_FAILURE;
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
-      !gst_cl_core_start (priv->core))
-    return GST_STATE_CHANGE_FAILURE;
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    if (!gst_cl_core_start (priv->core))
+      return GST_STATE_CHANGE_FAILURE;
+    prebuild (self);
+  }
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
     gst_cl_unlinked_watch (priv->unlinked, FALSE);
 

@@ -39,6 +39,9 @@ G_DECLARE_DERIVABLE_TYPE (GstClAggregator, gst_cl_aggregator, GST,
  *   without a frame this time); @info is the output's format and size,
  *   as the kernels see them (packed 4:2:2 as Y42B, see
  *   gst_cl_video_info_kernel_view())
+ * @prebuild: (nullable): at READY to PAUSED, before any caps, start
+ *   building in the background the programs the element will need
+ *   whatever the caps (gst_cl_program_ready())
  *
  * A mixer declares its pads, its properties and its kernels. Every input
  * and the output share one format (the kernels do not convert); the
@@ -52,6 +55,7 @@ struct _GstClAggregatorClass
   gboolean (*dispatch) (GstClAggregator * agg, const GstVideoInfo * info,
                         const GstClFrame * const * inputs,
                         const GstClFrame * out, GError ** error);
+  void     (*prebuild) (GstClAggregator * agg, GstClContext * ctx);
 
   /*< private >*/
   gpointer _gst_reserved[GST_PADDING];

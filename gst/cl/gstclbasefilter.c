@@ -304,14 +304,14 @@ prebuild (GstClBaseFilter * self)
   GstVideoInfo info, view;
   GError *err = NULL;
 
-  if (!ctx || !foreseen_info (self, &info))
+  if (!ctx)
+    return;
+  gst_cl_program_ready (ctx, gst_cl_kernel_plane, "");
+  if (!klass->set_info || !foreseen_info (self, &info))
     return;
   GST_DEBUG_OBJECT (self, "building ahead of the caps, for %s %dx%d",
       gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),
       GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info));
-  gst_cl_program_ready (ctx, gst_cl_kernel_plane, "");
-  if (!klass->set_info)
-    return;
   gst_cl_video_info_kernel_view (&info, &view);
   gst_cl_plan_set_prebuild (GST_ELEMENT (self), TRUE);
   if (!klass->set_info (self, &view, &view, &err)) {
