@@ -74,7 +74,7 @@ def main():
         for run in range(1, args.runs + 1):
             start = time.monotonic()
             try:
-                p = subprocess.run(cmd, env=env, cwd=t["workdir"] or None,
+                p = subprocess.run(cmd, env=env, cwd=t["workdir"] or build,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    timeout=t["timeout"])
                 rc, out = p.returncode, p.stdout.decode(errors="replace")
