@@ -112,6 +112,7 @@ gst_cl_context_finalize (GObject * object)
 {
   GstClContext *self = GST_CL_CONTEXT (object);
 
+  GST_DEBUG_OBJECT (self, "freeing the context");
   if (self->wrapped)
     forget_wrapped (self);
   free_attached (self);

@@ -16,6 +16,7 @@
 #include "gstclkernel.h"
 #include "gstclkernels.h"
 #include "gstclmemory.h"
+#include "gstclprogram.h"
 #include "gstclqueue.h"
 #include "gstclutils.h"
 #include "gstclcuda.h"
@@ -321,6 +322,11 @@ void
 gst_cl_core_close (GstClCore * core)
 {
   release_device_state (core);
+  /* no build it may have started in the background outlives the element:
+   * the process may end as soon as its last element is gone, a driver's
+   * compiler still running (Intel's aborts then) */
+  if (core->ctx)
+    gst_cl_program_wait_builds (core->ctx);
   gst_clear_object (&core->ctx);
   gst_clear_object (&core->cuda_ctx);
   core->followed_index = -1;

@@ -10,8 +10,22 @@
  */
 #include "gstcllayout.h"
 
-GST_DEBUG_CATEGORY_EXTERN (gst_cl_frame_debug);
-#define GST_CAT_DEFAULT gst_cl_frame_debug
+GST_DEBUG_CATEGORY_STATIC (gst_cl_layout_debug);
+#define GST_CAT_DEFAULT gst_cl_layout_debug
+
+/* each function that logs calls it first: the file may be the first of
+ * the frame path to run (a negotiation refusing frames too large) */
+static void
+ensure_debug_category (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_layout_debug, "cllayout", 0,
+        "OpenCL frames' layouts");
+    g_once_init_leave (&done, 1);
+  }
+}
 
 /**
  * gst_cl_buffer_input_crop:
@@ -34,6 +48,7 @@ gst_cl_buffer_input_crop (const GstVideoInfo * info, GstBuffer * buffer)
   /* in 64 bits: a corner near G_MAXUINT must not wrap into the frame */
   if ((guint64) crop->x + GST_VIDEO_INFO_WIDTH (info) > meta->width ||
       (guint64) crop->y + GST_VIDEO_INFO_HEIGHT (info) > meta->height) {
+    ensure_debug_category ();
     GST_WARNING ("crop %ux%u at %u,%u does not fit in a %ux%u frame: ignored",
         GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), crop->x,
         crop->y, meta->width, meta->height);
@@ -199,6 +214,7 @@ gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
     guint64 bytes = (guint64) GST_VIDEO_INFO_PLANE_STRIDE (info, p) * rows;
 
     if (bytes > limit) {
+      ensure_debug_category ();
       GST_ELEMENT_ERROR (element, RESOURCE, NO_SPACE_LEFT,
           ("%dx%d frames are too large for OpenCL device \"%s\"",
               GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
