@@ -35,9 +35,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 
 #define DEFAULT_NOISE_LEVEL 0.0
 #define MAX_NOISE_LEVEL 60.0
-/* the scratch buffers: what is kept from frame to frame, the histogram */
+/* the scratch buffers: what is kept from frame to frame, the histogram,
+ * the estimate (kept too, on the device) */
 #define KEPT 0
 #define HISTOGRAM 1
+#define ESTIMATE 2
 #define BINS 256
 
 enum
@@ -56,33 +58,14 @@ struct _GstClDenoise
   gint estimate16;
   /* what is kept starts afresh at the next frame (atomic) */
   gint reset;
-  /* the histogram of the last frame, read back, not yet taken */
-  guint32 hist[BINS];
-  gboolean pending;
+  /* the device's estimate, read back for estimated-noise alone, taken
+   * once there, never waited for */
+  gint32 estimate_read;
 };
 
 G_DEFINE_TYPE (GstClDenoise, gst_cl_denoise, GST_TYPE_CL_BASE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cldenoise, "cldenoise", GST_RANK_NONE,
     GST_TYPE_CL_DENOISE);
-
-/* The noise level a histogram of |L| says, in 1/16 of an 8-bit step: for
- * Gaussian noise of sigma, L has a deviation of 6 sigma, and the median
- * of |L| is 0.6745 of that; textures and edges, a minority of a frame's
- * samples, move the median little. */
-static gint
-sigma16_from_histogram (const guint32 * hist)
-{
-  guint64 total = 0, below = 0;
-  gint b;
-
-  for (b = 0; b < BINS; b++)
-    total += hist[b];
-  if (total == 0)
-    return 0;
-  for (b = 0; b < BINS - 1 && 2 * (below + hist[b]) < total; b++)
-    below += hist[b];
-  return (b * 16000 + 2023) / 4047;
-}
 
 static void
 reset_state (GstClDenoise * self)
@@ -125,77 +108,67 @@ gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   return TRUE;
 }
 
-/* the histogram of @luma's |L| into the histogram scratch buffer, read
- * back without waiting */
+/* The frame's noise, measured on the device: the histogram of @luma's |L|,
+ * then the estimate moved towards what it says (or set to it where
+ * @first), in the estimate's scratch buffer. */
 static gboolean
-histogram (GstClBaseFilter * base, GstClDenoise * self, const GstClPlane * luma,
-    GError ** error)
+estimate (GstClBaseFilter * base, const GstClPlane * luma, gboolean first,
+    cl_mem * est, GError ** error)
 {
   GstClPlane bins = { 0, };
   /* every 4th sample of every 4th row, off the border */
   gsize global[2] = { MAX (luma->width - 2 + 3, 0) / 4,
     MAX (luma->height - 2 + 3, 0) / 4
   };
-  cl_kernel k;
+  gsize one = 1;
+  gint first_arg = first;
+  cl_kernel hk, ek;
   gchar options[16];
 
   program_options (base, options, sizeof (options));
   bins.mem = gst_cl_base_filter_get_scratch (base, HISTOGRAM,
       BINS * sizeof (guint32), error);
-  if (!bins.mem)
+  *est = gst_cl_base_filter_get_scratch (base, ESTIMATE, sizeof (gint32),
+      error);
+  if (!bins.mem || !*est)
     return FALSE;
   bins.width = BINS * sizeof (guint32);
   bins.pstride = 1;
   bins.stride = bins.width;
   bins.height = 1;
-  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
+  hk = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_histogram", error);
+  ek = hk ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise,
+      options, "denoise_estimate", error) : NULL;
   /* a luma under 3 x 3 has no inner sample: no count, a level of 0 */
-  return gst_cl_base_filter_fill_plane (base, &bins, 0, error) && k &&
-      gst_cl_kernel_set_args (k, error, 5, GST_CL_ARG (luma->mem),
+  return ek && gst_cl_base_filter_fill_plane (base, &bins, 0, error) &&
+      gst_cl_kernel_set_args (hk, error, 5, GST_CL_ARG (luma->mem),
       GST_CL_ARG (luma->stride), GST_CL_ARG (luma->width),
       GST_CL_ARG (luma->height), GST_CL_ARG (bins.mem)) &&
       (global[0] == 0 || global[1] == 0 ||
-      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL,
-          error)) &&gst_cl_base_filter_read_scratch (base, HISTOGRAM,
-      BINS * sizeof (guint32), self->hist, error);
+      gst_cl_base_filter_enqueue_kernel (base, hk, 2, global, NULL,
+          error)) &&gst_cl_kernel_set_args (ek, error, 3, GST_CL_ARG (bins.mem),
+      GST_CL_ARG (*est), GST_CL_ARG (first_arg)) &&
+      gst_cl_base_filter_enqueue_kernel (base, ek, 1, &one, NULL, error);
 }
 
-/* The level the frame is denoised for, in 1/16 of a step: the estimate,
- * taken afresh from the frame itself at a reset (a wait, once), else moved
- * a quarter of the way to the last frame's; or the property's. */
+/* estimated-noise: the last estimate read back that has arrived; a new
+ * read where none is under way */
 static gboolean
-noise_level (GstClBaseFilter * base, GstClDenoise * self, const GstClFrame * in,
-    gboolean reset, gint * s16, GError ** error)
+report_estimate (GstClBaseFilter * base, GstClDenoise * self, GError ** error)
 {
-  gint est, level;
+  gboolean arrived;
 
-  if (reset) {
-    /* a read of the frame before is dropped */
-    self->pending = FALSE;
-    if (!gst_cl_base_filter_read_wait (base, error) ||
-        !histogram (base, self, &in->planes[0], error) ||
-        !gst_cl_base_filter_read_wait (base, error))
-      return FALSE;
-    est = sigma16_from_histogram (self->hist);
-  } else {
+  if (!gst_cl_base_filter_read_poll (base, &arrived))
+    return TRUE;
+  if (arrived) {
     GST_OBJECT_LOCK (self);
-    est = self->estimate16;
+    self->estimate16 = self->estimate_read;
     GST_OBJECT_UNLOCK (self);
-    if (self->pending) {
-      self->pending = FALSE;
-      if (!gst_cl_base_filter_read_wait (base, error))
-        return FALSE;
-      est += (sigma16_from_histogram (self->hist) - est) / 4;
-    }
+    GST_LOG_OBJECT (self, "noise estimated %.2f", self->estimate_read / 16.0);
   }
-  GST_OBJECT_LOCK (self);
-  self->estimate16 = est;
-  level = (gint) (self->noise_level * 16 + 0.5);
-  GST_OBJECT_UNLOCK (self);
-  *s16 = level > 0 ? level : est;
-  GST_LOG_OBJECT (self, "noise %.2f (estimate %.2f)", *s16 / 16.0, est / 16.0);
-  return TRUE;
+  return gst_cl_base_filter_read_scratch (base, ESTIMATE, sizeof (gint32),
+      &self->estimate_read, error);
 }
 
 static gboolean
@@ -204,17 +177,20 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
 {
   GstClDenoise *self = GST_CL_DENOISE (base);
   gboolean reset = g_atomic_int_exchange (&self->reset, 0);
-  gint first = reset, s16, at = 0;
+  gint first = reset, level16, at = 0;
   gsize kept_size = 0;
-  cl_mem kept;
+  cl_mem kept, est;
   cl_kernel k;
   guint p, px;
   gchar options[16];
 
+  GST_OBJECT_LOCK (self);
+  level16 = (gint) (self->noise_level * 16 + 0.5);
+  GST_OBJECT_UNLOCK (self);
   for (p = 0; p < in->n_planes; p++)
     kept_size += 2 * gst_cl_plane_size (&in->planes[p]);
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
-      || !noise_level (base, self, in, reset, &s16, error))
+      || !estimate (base, &in->planes[0], reset, &est, error))
     goto failed;
   px = samples_per_item (base);
   program_options (base, options, sizeof (options));
@@ -228,24 +204,18 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
       src->height
     };
 
-    if (!gst_cl_kernel_set_args (k, error, 12, GST_CL_ARG (src->mem),
+    if (!gst_cl_kernel_set_args (k, error, 13, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
             GST_CL_ARG (dst->stride), GST_CL_ARG (kept), GST_CL_ARG (at),
             GST_CL_ARG (count_at), GST_CL_ARG (src->width),
             GST_CL_ARG (src->pstride), GST_CL_ARG (src->height),
-            GST_CL_ARG (s16), GST_CL_ARG (first)) ||
+            GST_CL_ARG (level16), GST_CL_ARG (est), GST_CL_ARG (first)) ||
         !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))
         goto failed;
     at += 2 * size;
   }
-  if (!k)
+  if (!k || !report_estimate (base, self, error))
     goto failed;
-  /* the next frame's estimate: a reset's frame was measured already */
-  if (!reset) {
-    if (!histogram (base, self, &in->planes[0], error))
-      goto failed;
-    self->pending = TRUE;
-  }
   return TRUE;
 
 failed:
@@ -285,7 +255,6 @@ gst_cl_denoise_stop (GstBaseTransform * trans)
   GstClDenoise *self = GST_CL_DENOISE (trans);
 
   reset_state (self);
-  self->pending = FALSE;
   return GST_BASE_TRANSFORM_CLASS (gst_cl_denoise_parent_class)->stop (trans);
 }
 

@@ -16,6 +16,11 @@
  * Laplacian-like response [1 -2 1; -2 4 -2; 1 -2 1] of the luma, over every
  * 4th sample of every 4th row from (1, 1), off the frame's border (a
  * work-item each); @hist holds 256 counts, zeroed first.
+ *
+ * denoise_estimate: one work-item: the noise level the histogram says, in
+ * 1/16 of an 8-bit step, and the estimate in @est moved a quarter of the
+ * way to it (set to it where @first), all on the device: the host never
+ * waits for it.
  */
 
 #define CMAX 31
@@ -101,16 +106,19 @@ denoise_sample (__global const uchar * in, int in_stride,
 #define TO_INT(v) CAT (convert_int, PX) (v)
 #endif
 
+/* @level16: the level set, in 1/16 of a step, or 0 for the estimate's in
+ * @est (denoise_estimate's) */
 __kernel void
 denoise_plane (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global uchar * kept,
     int state_at, int count_at, int pwidth, int pstride, int height,
-    int s16, int first)
+    int level16, __global const int *est, int first)
 {
   __global uchar *state = kept + state_at, *count = kept + count_at;
   int width = pwidth * pstride;
   int x0 = get_global_id (0) * PX, y = get_global_id (1);
   intP X, B, sum, cnt, S, O, c, prev, A;
+  int s16 = level16 > 0 ? level16 : est[0];
   int te = (2 * s16 + 8) >> 4, i;
 
   if (x0 >= width || y >= height)
@@ -179,4 +187,20 @@ denoise_histogram (__global const uchar * in, int stride, int width,
   for (int b = lid; b < 256; b += lsize)
     if (h[b])
       atomic_add (&hist[b], h[b]);
+}
+
+__kernel void
+denoise_estimate (__global const uint * hist, __global int *est, int first)
+{
+  ulong total = 0, below = 0;
+  int b = 0, m16 = 0;
+
+  for (int i = 0; i < 256; i++)
+    total += hist[i];
+  if (total > 0) {
+    while (b < 255 && 2 * (below + hist[b]) < total)
+      below += hist[b++];
+    m16 = (b * 16000 + 2023) / 4047;
+  }
+  est[0] = first ? m16 : est[0] + (m16 - est[0]) / 4;
 }

@@ -23,7 +23,7 @@ typedef struct
   gint est16, s16;
   gdouble level;                /* the element's noise-level */
   gboolean reset;
-  guint32 hist[256];            /* the last frame's, for the next */
+  guint32 hist[256];            /* the frame's */
 } Ref;
 
 static gint
@@ -71,8 +71,7 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
   cl_test_plane_of (in, plane, &p);
   w = p.width * p.pstride;
   if (plane == 0) {
-    if (r->reset)
-      luma_histogram (&p, r->hist);
+    luma_histogram (&p, r->hist);
     r->est16 = r->reset ? sigma16 (r->hist) :
         r->est16 + (sigma16 (r->hist) - r->est16) / 4;
     level = (gint) (r->level * 16 + 0.5);
@@ -122,16 +121,8 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
         r->state[plane][i] = O;
         r->count[plane][i] = k;
       }
-  if (plane + 1 == GST_VIDEO_FRAME_N_PLANES (in)) {
-    /* the frame done: the next one's estimate, then no reset */
-    if (!r->reset) {
-      ClRefPlane luma;
-
-      cl_test_plane_of (in, 0, &luma);
-      luma_histogram (&luma, r->hist);
-    }
+  if (plane + 1 == GST_VIDEO_FRAME_N_PLANES (in))
     r->reset = FALSE;
-  }
 }
 
 static void

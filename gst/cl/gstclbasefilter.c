@@ -197,6 +197,17 @@ gst_cl_base_filter_read_wait (GstClBaseFilter * filter, GError ** error)
 }
 
 /**
+ * gst_cl_base_filter_read_poll:
+ *
+ * See gst_cl_core_read_poll().
+ */
+gboolean
+gst_cl_base_filter_read_poll (GstClBaseFilter * filter, gboolean * arrived)
+{
+  return gst_cl_core_read_poll (GET_PRIV (filter)->core, arrived);
+}
+
+/**
  * gst_cl_base_filter_copy_plane:
  *
  * See gst_cl_core_copy_plane().

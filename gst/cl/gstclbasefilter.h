@@ -94,6 +94,9 @@ gboolean       gst_cl_base_filter_read_scratch (GstClBaseFilter * filter,
 gboolean       gst_cl_base_filter_read_wait (GstClBaseFilter * filter,
                                              GError ** error);
 
+gboolean       gst_cl_base_filter_read_poll (GstClBaseFilter * filter,
+                                             gboolean * arrived);
+
 gboolean       gst_cl_base_filter_copy_plane (GstClBaseFilter * filter,
                                               const GstClPlane * src,
                                               const GstClPlane * dst,

@@ -573,6 +573,37 @@ gst_cl_core_read_wait (GstClCore * core, GError ** error)
   return ok;
 }
 
+/**
+ * gst_cl_core_read_poll:
+ * @arrived: (out): whether the read that was under way delivered its bytes
+ *
+ * Asks, without waiting, whether gst_cl_core_read_scratch()'s read is
+ * over: for results the host only reports, which never hold up a frame.
+ *
+ * Returns: %TRUE when no read is under way any more (or there was none)
+ */
+gboolean
+gst_cl_core_read_poll (GstClCore * core, gboolean * arrived)
+{
+  cl_int status = CL_COMPLETE;
+
+  *arrived = FALSE;
+  if (!core->read)
+    return TRUE;
+  if (clGetEventInfo (core->read, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (status), &status, NULL) != CL_SUCCESS)
+    status = CL_INVALID_EVENT;
+  if (status > CL_COMPLETE)
+    return FALSE;
+  if (status < 0)
+    GST_WARNING_OBJECT (core->element, "a read of results failed: %s",
+        gst_cl_error_name (status));
+  *arrived = status == CL_COMPLETE;
+  clReleaseEvent (core->read);
+  core->read = NULL;
+  return TRUE;
+}
+
 /* work-items of kernels/plane.cl for a row: 16 bytes each */
 #define PLANE_CHUNKS(row_bytes) (((gsize) (row_bytes) + 15) / 16)
 

@@ -118,6 +118,8 @@ gboolean       gst_cl_core_read_scratch (GstClCore * core, guint slot,
 
 gboolean       gst_cl_core_read_wait (GstClCore * core, GError ** error);
 
+gboolean       gst_cl_core_read_poll (GstClCore * core, gboolean * arrived);
+
 gboolean       gst_cl_core_copy_plane (GstClCore * core,
                                        const GstClPlane * src,
                                        const GstClPlane * dst,
