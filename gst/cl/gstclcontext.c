@@ -431,12 +431,10 @@ gst_cl_context_get_attached (GstClContext * ctx, GstClContextAttachment * att,
   gpointer data;
   gsize i;
 
-  if (G_UNLIKELY (!att->index)) {
-    /* indices from 1: 0 is unassigned */
-    if (g_once_init_enter (&att->index))
-      g_once_init_leave (&att->index, g_atomic_pointer_add (&kinds, 1) + 1);
-  }
-  i = att->index - 1;
+  /* indices from 1: 0 is unassigned (an atomic read once assigned) */
+  if (g_once_init_enter (&att->index))
+    g_once_init_leave (&att->index, g_atomic_pointer_add (&kinds, 1) + 1);
+  i = (gsize) g_atomic_pointer_get (&att->index) - 1;
   g_assert (i < GST_CL_CONTEXT_MAX_ATTACHED);
   if (G_LIKELY ((data = g_atomic_pointer_get (&ctx->attached[i]))))
     return data;
