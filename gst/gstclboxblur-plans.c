@@ -11,7 +11,6 @@
 #include "config.h"
 #endif
 
-#include "gstclboxblur.h"
 #include "gstclboxblur-plans.h"
 #include "gstclkernels.h"
 

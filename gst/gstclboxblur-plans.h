@@ -10,6 +10,12 @@
 
 G_BEGIN_DECLS
 
+void gst_cl_box_blur_divisor (guint n, guint * magic, guint * shift);
+
+/* the largest diameter boxblur_band (kernels/boxblur.cl) divides by in
+ * single precision; beyond, it multiplies by gst_cl_box_blur_divisor()'s */
+#define GST_CL_BOX_BLUR_BAND_FLOAT_MAX_DIAMETER 31
+
 #define MAX_DIAMETER 255
 
 /* How the optimized kernels walk the image (the plans below; what each

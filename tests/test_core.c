@@ -19,6 +19,7 @@
 #include "cl/gstclmemory.h"
 #include "cl/gstclcuda.h"
 #include "gstclboxblur.h"
+#include "gstclboxblur-plans.h"
 #include "gstclkernels.h"
 
 GST_START_TEST (test_device_list)
