@@ -14,8 +14,10 @@
  *
  * denoise_histogram: the histogram of min (|L|, 255), L the 3 x 3
  * Laplacian-like response [1 -2 1; -2 4 -2; 1 -2 1] of the luma, over every
- * 4th sample of every 4th row from (1, 1), off the frame's border (a
- * work-item each); @hist holds 256 counts, zeroed first.
+ * 4th sample of every 4th row from (1, 1), off the frame's border (a run
+ * of HIST_RUN of them a work-item, so that a work-group's local histogram,
+ * cleared and added up once, counts many); @hist holds 256 counts, zeroed
+ * first.
  *
  * denoise_estimate: one work-item: the noise level the histogram says, in
  * 1/16 of an 8-bit step, and the estimate in @est moved a quarter of the
@@ -164,6 +166,12 @@ denoise_plane (__global const uchar * in, int in_stride,
   STORE (c, count + i);
 }
 
+/* HIST_RUN, a build option: 64 on CPUs, where each work-group's local
+ * histogram costs as much to clear and add up as many samples; 1 on GPUs */
+#ifndef HIST_RUN
+#define HIST_RUN 1
+#endif
+
 __kernel void
 denoise_histogram (__global const uchar * in, int stride, int width,
     int height, __global uint * hist)
@@ -171,12 +179,13 @@ denoise_histogram (__global const uchar * in, int stride, int width,
   __local uint h[256];
   int lid = get_local_id (1) * get_local_size (0) + get_local_id (0);
   int lsize = get_local_size (0) * get_local_size (1);
-  int x = 1 + 4 * get_global_id (0), y = 1 + 4 * get_global_id (1);
+  int x0 = 1 + 4 * HIST_RUN * get_global_id (0), y = 1 + 4 * get_global_id (1);
 
   for (int b = lid; b < 256; b += lsize)
     h[b] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (x < width - 1 && y < height - 1) {
+  for (int x = x0; y < height - 1 && x < min (x0 + 4 * HIST_RUN, width - 1);
+      x += 4) {
     __global const uchar *p = in + y * stride + x;
     int l = p[-stride - 1] + p[-stride + 1] + p[stride - 1] + p[stride + 1]
         - 2 * (p[-stride] + p[stride] + p[-1] + p[1]) + 4 * p[0];
