@@ -152,14 +152,16 @@ estimate (GstClBaseFilter * base, const GstClPlane * luma, gboolean first,
       "denoise_histogram", error);
   ek = hk ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise,
       options, "denoise_estimate", error) : NULL;
+  if (!ek || !gst_cl_base_filter_fill_plane (base, &bins, 0, error) ||
+      !gst_cl_kernel_set_args (hk, error, 5, GST_CL_ARG (luma->mem),
+          GST_CL_ARG (luma->stride), GST_CL_ARG (luma->width),
+          GST_CL_ARG (luma->height), GST_CL_ARG (bins.mem)))
+    return FALSE;
   /* a luma under 3 x 3 has no inner sample: no count, a level of 0 */
-  return ek && gst_cl_base_filter_fill_plane (base, &bins, 0, error) &&
-      gst_cl_kernel_set_args (hk, error, 5, GST_CL_ARG (luma->mem),
-      GST_CL_ARG (luma->stride), GST_CL_ARG (luma->width),
-      GST_CL_ARG (luma->height), GST_CL_ARG (bins.mem)) &&
-      (global[0] == 0 || global[1] == 0 ||
-      gst_cl_base_filter_enqueue_kernel (base, hk, 2, global, NULL,
-          error)) &&gst_cl_kernel_set_args (ek, error, 3, GST_CL_ARG (bins.mem),
+  if (global[0] > 0 && global[1] > 0 &&
+      !gst_cl_base_filter_enqueue_kernel (base, hk, 2, global, NULL, error))
+      return FALSE;
+  return gst_cl_kernel_set_args (ek, error, 3, GST_CL_ARG (bins.mem),
       GST_CL_ARG (*est), GST_CL_ARG (first_arg)) &&
       gst_cl_base_filter_enqueue_kernel (base, ek, 1, &one, NULL, error);
 }
