@@ -18,12 +18,10 @@
 #include "gstclaggregator.h"
 #include "gstclstamps.h"
 #include "gstclerror.h"
-#include "gstclkernels.h"
 #include "gstclmemory.h"
 #include "gstclpool.h"
 #include "gstclunlinked.h"
 #include "gstclcaps.h"
-#include "gstclprogram.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_aggregator_debug);
 #define GST_CAT_DEFAULT gst_cl_aggregator_debug
@@ -701,8 +699,8 @@ gst_cl_aggregator_aggregate_frames (GstVideoAggregator * vagg,
   return GST_FLOW_OK;
 }
 
-/* At READY to PAUSED, before any caps: the core's kernels and the
- * element's programs that take no caps start building in the background,
+/* At READY to PAUSED, before any caps: the element's programs that take
+ * no caps start building in the background (the core's started with it),
  * so that the first frame waits for less. */
 static void
 prebuild (GstClAggregator * self)
@@ -710,10 +708,7 @@ prebuild (GstClAggregator * self)
   GstClAggregatorClass *klass = GST_CL_AGGREGATOR_GET_CLASS (self);
   GstClContext *ctx = gst_cl_core_get_context (GET_PRIV (self)->core);
 
-  if (!ctx)
-    return;
-  gst_cl_program_ready (ctx, gst_cl_kernel_plane, "");
-  if (klass->prebuild)
+  if (ctx && klass->prebuild)
     klass->prebuild (self, ctx);
 }
 

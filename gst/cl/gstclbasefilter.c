@@ -18,9 +18,7 @@
 #include "gstclerror.h"
 #include "gstclgate.h"
 #include "gstclkernel.h"
-#include "gstclkernels.h"
 #include "gstclplan.h"
-#include "gstclprogram.h"
 #include "gstclutils.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
@@ -184,19 +182,6 @@ gst_cl_base_filter_read_scratch (GstClBaseFilter * filter, guint slot,
 }
 
 /**
- * gst_cl_base_filter_read_wait:
- *
- * See gst_cl_core_read_wait().
- *
- * Returns: %TRUE when the bytes are there
- */
-gboolean
-gst_cl_base_filter_read_wait (GstClBaseFilter * filter, GError ** error)
-{
-  return gst_cl_core_read_wait (GET_PRIV (filter)->core, error);
-}
-
-/**
  * gst_cl_base_filter_read_poll:
  *
  * See gst_cl_core_read_poll().
@@ -306,7 +291,7 @@ foreseen_info (GstClBaseFilter * self, GstVideoInfo * info)
  * element prepares for them as set_info() will, its programs building in
  * the background meanwhile: a source that takes its time to start (a
  * network camera, a decoder) hides the build, and the first frame waits
- * for less. The core's own kernels (copies, packed 4:2:2) too. */
+ * for less. The core's own kernels started with it (gst_cl_core_start()). */
 static void
 prebuild (GstClBaseFilter * self)
 {
@@ -315,10 +300,7 @@ prebuild (GstClBaseFilter * self)
   GstVideoInfo info, view;
   GError *err = NULL;
 
-  if (!ctx)
-    return;
-  gst_cl_program_ready (ctx, gst_cl_kernel_plane, "");
-  if (!klass->set_info || !foreseen_info (self, &info))
+  if (!ctx || !klass->set_info || !foreseen_info (self, &info))
     return;
   GST_DEBUG_OBJECT (self, "building ahead of the caps, for %s %dx%d",
       gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),

@@ -91,9 +91,6 @@ gboolean       gst_cl_base_filter_read_scratch (GstClBaseFilter * filter,
                                                 gpointer dest,
                                                 GError ** error);
 
-gboolean       gst_cl_base_filter_read_wait (GstClBaseFilter * filter,
-                                             GError ** error);
-
 gboolean       gst_cl_base_filter_read_poll (GstClBaseFilter * filter,
                                              gboolean * arrived);
 

@@ -49,7 +49,7 @@ struct _GstClCore
   GHashTable *kernels;          /* "source|options|name" -> cl_kernel */
   cl_mem scratch[N_SCRATCH];
   gsize scratch_size[N_SCRATCH];
-  /* gst_cl_core_read_scratch()'s read, until gst_cl_core_read_wait() */
+  /* gst_cl_core_read_scratch()'s read, until it is waited for or polled */
   cl_event read;
   GstClStaging staging[N_STAGING];
   GstClBufferFrame tables;      /* gst_cl_core_map_tables()'s */
@@ -261,12 +261,13 @@ gst_cl_core_open (GstClCore * core)
  * (`device-index` -1, no GST_CL_DEVICE): frames from upstream in CUDA
  * memory (a decoder's) are on the GPU of the CUDA context upstream
  * shares; the element moves to that GPU's OpenCL device, whose context is
- * shared in turn. Posts an element error where the move fails.
+ * shared in turn. Posts an element error where the move fails. The core's
+ * own programs start building in the background.
  *
  * Returns: %TRUE when the core has a context
  */
-gboolean
-gst_cl_core_start (GstClCore * core)
+static gboolean
+follow_upstream (GstClCore * core)
 {
   GstObject *cuda_ctx;
   gint index, device_index;
@@ -296,6 +297,17 @@ gst_cl_core_start (GstClCore * core)
   }
   gst_object_replace (&core->cuda_ctx, cuda_ctx);
   gst_object_unref (cuda_ctx);
+  return TRUE;
+}
+
+gboolean
+gst_cl_core_start (GstClCore * core)
+{
+  if (!follow_upstream (core))
+    return FALSE;
+  /* the core's own kernels (copies, packed 4:2:2) start building in the
+   * background, ahead of any caps */
+  gst_cl_program_ready (core->ctx, gst_cl_kernel_plane, "");
   return TRUE;
 }
 
@@ -527,8 +539,9 @@ gst_cl_core_get_scratch (GstClCore * core, guint slot, gsize size,
  * Enqueues a read of the first @size bytes of scratch buffer @slot into
  * @dest, after the commands enqueued so far, and submits it: an element's
  * results for the host (clcore never waits for it here). One read at a
- * time: the element waits for it with gst_cl_core_read_wait() before
- * @dest is read, or another is enqueued.
+ * time: before @dest is read, or another read is enqueued, the element
+ * waits for it with gst_cl_core_read_wait() or finds it over with
+ * gst_cl_core_read_poll().
  *
  * Returns: %TRUE on success
  */
