@@ -73,6 +73,13 @@ reset_state (GstClDenoise * self)
   g_atomic_int_set (&self->reset, 1);
 }
 
+static gboolean
+on_gpu (GstClBaseFilter * base)
+{
+  return gst_cl_context_get_caps (gst_cl_base_filter_get_context
+      (base))->type & CL_DEVICE_TYPE_GPU;
+}
+
 /* The samples of a row each work-item of denoise_plane takes: 16, in
  * vectors, on a CPU; 4 on a GPU, whose neighbouring work-items then read
  * neighbouring words together (at 4K on an H200, 1.8 times faster than
@@ -80,10 +87,7 @@ reset_state (GstClDenoise * self)
 static guint
 samples_per_item (GstClBaseFilter * base)
 {
-  const GstClDeviceCaps *caps =
-      gst_cl_context_get_caps (gst_cl_base_filter_get_context (base));
-
-  return caps->type & CL_DEVICE_TYPE_GPU ? 4 : 16;
+  return on_gpu (base) ? 4 : 16;
 }
 
 /* the samples of a row each work-item of denoise_histogram takes: 64 on
@@ -92,7 +96,7 @@ samples_per_item (GstClBaseFilter * base)
 static guint
 histogram_run (GstClBaseFilter * base)
 {
-  return samples_per_item (base) == 16 ? 64 : 1;
+  return on_gpu (base) ? 1 : 64;
 }
 
 /* the build options of the element's one program, both its kernels */
@@ -122,8 +126,8 @@ gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
  * then the estimate moved towards what it says (or set to it where
  * @first), in the estimate's scratch buffer. */
 static gboolean
-estimate (GstClBaseFilter * base, const GstClPlane * luma, gboolean first,
-    cl_mem * est, GError ** error)
+estimate (GstClBaseFilter * base, const gchar * options,
+    const GstClPlane * luma, gboolean first, cl_mem * est, GError ** error)
 {
   GstClPlane bins = { 0, };
   /* every 4th sample of every 4th row, off the border; a run of them a
@@ -135,9 +139,7 @@ estimate (GstClBaseFilter * base, const GstClPlane * luma, gboolean first,
   gsize one = 1;
   gint first_arg = first;
   cl_kernel hk, ek;
-  gchar options[32];
 
-  program_options (base, options, sizeof (options));
   bins.mem = gst_cl_base_filter_get_scratch (base, HISTOGRAM,
       BINS * sizeof (guint32), error);
   *est = gst_cl_base_filter_get_scratch (base, ESTIMATE, sizeof (gint32),
@@ -201,13 +203,13 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   GST_OBJECT_LOCK (self);
   level16 = (gint) (self->noise_level * 16 + 0.5);
   GST_OBJECT_UNLOCK (self);
+  px = samples_per_item (base);
+  program_options (base, options, sizeof (options));
   for (p = 0; p < in->n_planes; p++)
     kept_size += 2 * gst_cl_plane_size (&in->planes[p]);
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
-      || !estimate (base, &in->planes[0], reset, &est, error))
+      || !estimate (base, options, &in->planes[0], reset, &est, error))
     goto failed;
-  px = samples_per_item (base);
-  program_options (base, options, sizeof (options));
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
   for (p = 0; k && p < in->n_planes; p++) {
