@@ -18,6 +18,7 @@
 #include "gstclmemory.h"
 #include "gstclprogram.h"
 #include "gstclqueue.h"
+#include "gstclreadback.h"
 #include "gstclutils.h"
 #include "gstclcuda.h"
 #include "gstcldevice.h"
@@ -49,8 +50,8 @@ struct _GstClCore
   GHashTable *kernels;          /* "source|options|name" -> cl_kernel */
   cl_mem scratch[N_SCRATCH];
   gsize scratch_size[N_SCRATCH];
-  /* gst_cl_core_read_scratch()'s read, until it is waited for or polled */
-  cl_event read;
+  /* gst_cl_core_read_scratch()'s reads */
+  GstClReadback readback;
   GstClStaging staging[N_STAGING];
   GstClBufferFrame tables;      /* gst_cl_core_map_tables()'s */
 };
@@ -160,7 +161,7 @@ release_device_state (GstClCore * core)
 {
   guint i;
 
-  gst_cl_core_read_wait (core, NULL);
+  gst_cl_readback_clear (&core->readback, core->queue);
   g_hash_table_remove_all (core->kernels);
   for (i = 0; i < N_SCRATCH; i++) {
     if (core->scratch[i])
@@ -538,7 +539,8 @@ gst_cl_core_get_scratch (GstClCore * core, guint slot, gsize size,
  *
  * Enqueues a read of the first @size bytes of scratch buffer @slot into
  * @dest, after the commands enqueued so far, and submits it: an element's
- * results for the host (clcore never waits for it here). One read at a
+ * results for the host (clcore never waits for it here), through
+ * page-locked memory (GstClReadback). One read at a
  * time: before @dest is read, or another read is enqueued, the element
  * waits for it with gst_cl_core_read_wait() or finds it over with
  * gst_cl_core_read_poll().
@@ -549,7 +551,7 @@ gboolean
 gst_cl_core_read_scratch (GstClCore * core, guint slot, gsize size,
     gpointer dest, GError ** error)
 {
-  g_return_val_if_fail (slot < N_SCRATCH && !core->read, FALSE);
+  g_return_val_if_fail (slot < N_SCRATCH, FALSE);
 
   if (!core->scratch[slot] || core->scratch_size[slot] < size) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
@@ -557,13 +559,8 @@ gst_cl_core_read_scratch (GstClCore * core, guint slot, gsize size,
         size);
     return FALSE;
   }
-  if (!gst_cl_result (clEnqueueReadBuffer (gst_cl_queue_get_handle
-              (core->queue), core->scratch[slot], CL_FALSE, 0, size, dest, 0,
-              NULL, &core->read), error, "clEnqueueReadBuffer (scratch)")) {
-    core->read = NULL;
-    return FALSE;
-  }
-  return gst_cl_queue_flush (core->queue, error);
+  return gst_cl_readback_start (&core->readback, core->queue,
+      core->scratch[slot], size, dest, error);
 }
 
 /**
@@ -576,14 +573,7 @@ gst_cl_core_read_scratch (GstClCore * core, guint slot, gsize size,
 gboolean
 gst_cl_core_read_wait (GstClCore * core, GError ** error)
 {
-  gboolean ok;
-
-  if (!core->read)
-    return TRUE;
-  ok = gst_cl_queue_wait (core->queue, core->read, error);
-  clReleaseEvent (core->read);
-  core->read = NULL;
-  return ok;
+  return gst_cl_readback_wait (&core->readback, core->queue, error);
 }
 
 /**
@@ -598,22 +588,15 @@ gst_cl_core_read_wait (GstClCore * core, GError ** error)
 gboolean
 gst_cl_core_read_poll (GstClCore * core, gboolean * arrived)
 {
-  cl_int status = CL_COMPLETE;
+  GError *err = NULL;
 
-  *arrived = FALSE;
-  if (!core->read)
-    return TRUE;
-  if (clGetEventInfo (core->read, CL_EVENT_COMMAND_EXECUTION_STATUS,
-          sizeof (status), &status, NULL) != CL_SUCCESS)
-    status = CL_INVALID_EVENT;
-  if (status > CL_COMPLETE)
+  if (!gst_cl_readback_poll (&core->readback, arrived, &err))
     return FALSE;
-  if (status < 0)
+  if (err) {
     GST_WARNING_OBJECT (core->element, "a read of results failed: %s",
-        gst_cl_error_name (status));
-  *arrived = status == CL_COMPLETE;
-  clReleaseEvent (core->read);
-  core->read = NULL;
+        err->message);
+    g_error_free (err);
+  }
   return TRUE;
 }
 
