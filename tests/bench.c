@@ -60,8 +60,7 @@ check (cl_int status, const gchar * what)
 static gdouble
 copy_bandwidth (GstClContext * ctx)
 {
-  cl_command_queue queue =
-      gst_cl_queue_get_handle (gst_cl_queue_get_shared (ctx, NULL));
+  cl_command_queue queue = gst_cl_queue_get_shared_handle (ctx);
   gsize size =
       MIN (256 << 20, gst_cl_context_get_caps (ctx)->max_mem_alloc_size / 2);
   cl_int status;
@@ -99,8 +98,7 @@ copy_bandwidth (GstClContext * ctx)
 static gdouble
 launch_overhead_us (GstClContext * ctx)
 {
-  cl_command_queue queue =
-      gst_cl_queue_get_handle (gst_cl_queue_get_shared (ctx, NULL));
+  cl_command_queue queue = gst_cl_queue_get_shared_handle (ctx);
   cl_kernel k = gst_cl_kernel_new (ctx,
       "__kernel void empty (void) { }", "", "empty", NULL);
   gsize one = 1;
@@ -159,7 +157,7 @@ static Timing
 time_enqueues (GstClContext * ctx, GstClQueue * own,
     void (*enqueue) (gpointer), gpointer data)
 {
-  cl_command_queue queue = gst_cl_queue_get_handle (own);
+  cl_command_queue queue = own->handle;
   Timing t;
   gdouble start, elapsed, ms;
   guint n = 0, i, round;
@@ -511,8 +509,7 @@ static gdouble
 transfer_ms (GstClContext * ctx, cl_mem dev, gpointer host, gsize size,
     gboolean write)
 {
-  cl_command_queue queue =
-      gst_cl_queue_get_handle (gst_cl_queue_get_shared (ctx, NULL));
+  cl_command_queue queue = gst_cl_queue_get_shared_handle (ctx);
   gdouble start, best = G_MAXDOUBLE;
 
   for (guint i = 0; i < 10; i++) {

@@ -10,7 +10,6 @@
 #include "cllinked.h"
 #include "cl/gstcldevice.h"
 #include "cl/gstclcontext.h"
-#include "cl/gstclcontext-private.h"
 #include "cl/gstclevent.h"
 #include "cl/gstclgate.h"
 #include "cl/gstclprogram.h"
@@ -794,9 +793,9 @@ GST_START_TEST (test_sleeping_wait)
     g_unsetenv ("GST_CL_WAIT");
     fail_unless (ctx != NULL
         && gst_cl_context_get_caps (ctx)->wait == modes[m].wait);
-    own = gst_cl_queue_new (ctx);
+    own = gst_cl_queue_new (ctx, NULL);
     fail_unless (gst_cl_queue_follow_thread (own, NULL));
-    queue = gst_cl_queue_get_handle (own);
+    queue = own->handle;
     mem = clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE,
         64 << 20, NULL, NULL);
     fail_unless (queue != NULL && mem != NULL);
@@ -825,9 +824,9 @@ static gpointer
 wait_on_own_queue (gpointer data)
 {
   GstClContext *ctx = data;
-  GstClQueue *own = gst_cl_queue_new (ctx);
+  GstClQueue *own = gst_cl_queue_new (ctx, NULL);
   cl_command_queue queue = gst_cl_queue_follow_thread (own, NULL) ?
-      gst_cl_queue_get_handle (own) : NULL;
+      own->handle : NULL;
   cl_mem mem = clCreateBuffer (gst_cl_context_get_handle (ctx),
       CL_MEM_READ_WRITE, 16 << 20, NULL, NULL);
   guint8 value = 7, back = 0;

@@ -5,10 +5,9 @@
  * A context is made on a device of the list (gstcldevice.c), or wraps an
  * application's cl_context. It reads the device's capabilities once and
  * holds a part of state for each job of the core: programs, queues, waits,
- * profiling (gstclcontext-private.h says which file owns each).
+ * profiling (gstclcontext.h says which file owns each).
  */
 #include "gstclcontext.h"
-#include "gstclcontext-private.h"
 #include "gstcldevice.h"
 #include "gstclerror.h"
 

@@ -11,7 +11,7 @@
  */
 #include "gstclcore.h"
 #include "gstclerror.h"
-#include "gstclframe-private.h"
+#include "gstclframe.h"
 #include "gstclgate.h"
 #include "gstclkernel.h"
 #include "gstclkernels.h"
@@ -321,8 +321,8 @@ gst_cl_core_start (GstClCore * core)
 void
 gst_cl_core_stop (GstClCore * core)
 {
-  if (core->queue && gst_cl_queue_get_handle (core->queue))
-    clFinish (gst_cl_queue_get_handle (core->queue));
+  if (core->queue && core->queue->handle)
+    clFinish (core->queue->handle);
 }
 
 /**
@@ -484,8 +484,8 @@ gst_cl_core_follow_thread (GstClCore * core, GError ** error)
 {
   g_return_val_if_fail (core->ctx != NULL, FALSE);
 
-  if (!core->queue)
-    core->queue = gst_cl_queue_new (core->ctx);
+  if (!core->queue && !(core->queue = gst_cl_queue_new (core->ctx, error)))
+    return FALSE;
   return gst_cl_queue_follow_thread (core->queue, error);
 }
 
@@ -529,8 +529,9 @@ gst_cl_core_get_scratch (GstClCore * core, guint slot, gsize size,
 {
   g_return_val_if_fail (slot < N_SCRATCH, NULL);
   /* readable from the host: analysing elements read their results back */
-  return gst_cl_device_buffer_ensure (core->ctx, &core->scratch[slot],
-      &core->scratch_size[slot], size, "clCreateBuffer (scratch)", error);
+  return gst_cl_device_buffer_ensure (gst_cl_context_get_handle (core->ctx),
+      &core->scratch[slot], &core->scratch_size[slot], size,
+      "clCreateBuffer (scratch)", error);
 }
 
 /**
@@ -722,7 +723,8 @@ planar_frame (GstClCore * core, guint slot, const GstVideoInfo * view,
   gst_cl_frame_set_geometry (frame, view);
   g_return_val_if_fail (frame->n_planes == G_N_ELEMENTS (st->planar), FALSE);
   for (guint p = 0; p < frame->n_planes; p++)
-    if (!(frame->planes[p].mem = gst_cl_device_buffer_ensure (core->ctx,
+    if (!(frame->planes[p].mem =
+            gst_cl_device_buffer_ensure (gst_cl_context_get_handle (core->ctx),
                 &st->planar[p], &st->planar_size[p],
                 gst_cl_plane_size (&frame->planes[p]),
                 "clCreateBuffer (planes)", error)))

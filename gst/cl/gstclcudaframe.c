@@ -230,7 +230,7 @@ frames_acquire (GstClQueue * queue,
   }
   if (!k)
     return TRUE;
-  if (!gst_cl_result (st->acquire (gst_cl_queue_get_handle (queue), k, mems,
+  if (!gst_cl_result (st->acquire (queue->handle, k, mems,
               0, NULL, NULL), error, "clEnqueueAcquireExternalMemObjectsKHR"))
     return FALSE;
   for (i = 0; i < n; i++)
@@ -262,7 +262,7 @@ frames_release (GstClQueue * queue, GstClBufferFrame * const *frames,
   }
   if (!k)
     return TRUE;
-  ok = gst_cl_result (st->release (gst_cl_queue_get_handle (queue), k, mems,
+  ok = gst_cl_result (st->release (queue->handle, k, mems,
           0, NULL, released), error, "clEnqueueReleaseExternalMemObjectsKHR");
   for (i = 0; i < n; i++) {
     if (!OURS (frames[i]) || !frames[i]->foreign_acquired ||
@@ -281,7 +281,7 @@ frames_release (GstClQueue * queue, GstClBufferFrame * const *frames,
 static gboolean
 fence_release (GstClCudaStaging * st, GstClQueue * queue, GError ** error)
 {
-  if (gst_cl_result (st->release (gst_cl_queue_get_handle (queue), 1,
+  if (gst_cl_result (st->release (queue->handle, 1,
               &st->fence.mem, 0, NULL, NULL), error,
           "clEnqueueReleaseExternalMemObjectsKHR"))
     return TRUE;
@@ -303,7 +303,7 @@ fence_signal (GstClCudaStaging * st, GstClQueue * queue, Slot * slot,
   gboolean ok;
 
   slot->fence_host = value;
-  ok = gst_cl_result (clEnqueueWriteBuffer (gst_cl_queue_get_handle (queue),
+  ok = gst_cl_result (clEnqueueWriteBuffer (queue->handle,
           st->fence.mem, CL_FALSE, 0, sizeof (value), &slot->fence_host, 0,
           NULL, &written), error, "clEnqueueWriteBuffer (a CUDA fence)");
   /* released whatever the write did */
@@ -347,7 +347,7 @@ frame_map (GstClQueue * queue, GstClBufferFrame * frame,
     const GstVideoInfo * info, GstBuffer * buffer, gpointer * staging,
     GError ** error)
 {
-  GstClContext *ctx = gst_cl_queue_get_context (queue);
+  GstClContext *ctx = queue->ctx;
   GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
   GstObject *cuda_ctx = ((GstClCudaMemoryHead *) mem)->context;
   GstClCudaStaging *st;

@@ -13,7 +13,7 @@
 #include <CL/cl_ext.h>
 
 #include "gstclcudaloader.h"
-#include "gstclframe-private.h"
+#include "gstclframe.h"
 
 G_BEGIN_DECLS
 

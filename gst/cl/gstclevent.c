@@ -8,7 +8,7 @@
  * docs/design.md gives what each way was measured to do.
  */
 #include "gstclevent.h"
-#include "gstclcontext-private.h"
+#include "gstclcontext.h"
 #include "gstclerror.h"
 
 typedef struct _GstClWaits GstClWaits;

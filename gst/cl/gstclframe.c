@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include "gstclframe-private.h"
+#include "gstclframe.h"
 #include "gstcllayout.h"
 #include "gstclerror.h"
 #include "gstclevent.h"
@@ -160,7 +160,7 @@ gst_cl_plane_size (const GstClPlane * plane)
  *   writable, from the host too) where it holds fewer than @size bytes
  */
 cl_mem
-gst_cl_device_buffer_ensure (GstClContext * ctx, cl_mem * mem,
+gst_cl_device_buffer_ensure (cl_context context, cl_mem * mem,
     gsize * mem_size, gsize size, const gchar * what, GError ** error)
 {
   cl_int status = CL_SUCCESS;
@@ -169,8 +169,8 @@ gst_cl_device_buffer_ensure (GstClContext * ctx, cl_mem * mem,
     return *mem;
   if (*mem)
     clReleaseMemObject (*mem);
-  *mem = clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE,
-      MAX (size, 1), NULL, &status);
+  *mem = clCreateBuffer (context, CL_MEM_READ_WRITE, MAX (size, 1), NULL,
+      &status);
   *mem_size = status == CL_SUCCESS ? size : 0;
   if (!gst_cl_result (status, error, what))
     *mem = NULL;
@@ -178,10 +178,10 @@ gst_cl_device_buffer_ensure (GstClContext * ctx, cl_mem * mem,
 }
 
 static cl_mem
-ensure_staging (GstClContext * ctx, GstClStaging * staging, guint p,
+ensure_staging (cl_context context, GstClStaging * staging, guint p,
     gsize size, GError ** error)
 {
-  return gst_cl_device_buffer_ensure (ctx, &staging->mem[p],
+  return gst_cl_device_buffer_ensure (context, &staging->mem[p],
       &staging->size[p], size, "clCreateBuffer", error);
 }
 
@@ -191,15 +191,14 @@ import_plane (GstClQueue * queue, GstVideoFrame * vframe, guint p,
     gboolean output, GstClStaging * staging, GstClPlane * plane,
     gboolean * borrowed, cl_event * upload, GError ** error)
 {
-  GstClContext *ctx = gst_cl_queue_get_context (queue);
   gpointer data = GST_VIDEO_FRAME_PLANE_DATA (vframe, p);
   gsize size = gst_cl_plane_size (plane);
   cl_int status = CL_SUCCESS;
   cl_mem mem;
 
-  if (gst_cl_context_get_caps (ctx)->unified_memory) {
+  if (queue->caps->unified_memory) {
     plane->mem =
-        clCreateBuffer (gst_cl_context_get_handle (ctx),
+        clCreateBuffer (queue->context,
         CL_MEM_USE_HOST_PTR | (output ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY),
         size, data, &status);
     return gst_cl_result (status, error,
@@ -207,7 +206,7 @@ import_plane (GstClQueue * queue, GstVideoFrame * vframe, guint p,
   }
 
   /* whole rows, so that rectangle reads never end inside a row */
-  mem = ensure_staging (ctx, staging, p, (gsize) plane->stride *
+  mem = ensure_staging (queue->context, staging, p, (gsize) plane->stride *
       plane->height, error);
   if (!mem)
     return FALSE;
@@ -216,7 +215,7 @@ import_plane (GstClQueue * queue, GstVideoFrame * vframe, guint p,
   if (output)
     return TRUE;
   /* non-blocking: the frame stays mapped until the copy is done */
-  return gst_cl_result (clEnqueueWriteBuffer (gst_cl_queue_get_handle (queue),
+  return gst_cl_result (clEnqueueWriteBuffer (queue->handle,
           mem, CL_FALSE, 0, size, data, 0, NULL, upload), error,
       "clEnqueueWriteBuffer");
 }
@@ -226,10 +225,10 @@ import_plane (GstClQueue * queue, GstVideoFrame * vframe, guint p,
  * must leave everything else alone) rows hold pixels only: the bytes from
  * the first plane's start to the last one's end, else 0. */
 static gsize
-whole_frame_size (GstClContext * ctx, const GstVideoFrame * vframe,
+whole_frame_size (const GstClDeviceCaps * caps, const GstVideoFrame * vframe,
     const GstClFrame * frame, gboolean output)
 {
-  gsize align = MAX (gst_cl_context_get_caps (ctx)->mem_base_addr_align / 8, 1);
+  gsize align = MAX (caps->mem_base_addr_align / 8, 1);
   const guint8 *base = GST_VIDEO_FRAME_PLANE_DATA (vframe, 0);
   gsize end = 0;
   guint p;
@@ -252,7 +251,7 @@ whole_frame_size (GstClContext * ctx, const GstVideoFrame * vframe,
 /* Makes the planes of @frame sub-buffers of one staging buffer of @size
  * bytes, laid out as @vframe: kept while the layout stays. */
 static cl_mem
-ensure_whole_staging (GstClContext * ctx, GstClStaging * staging,
+ensure_whole_staging (cl_context context, GstClStaging * staging,
     const GstVideoFrame * vframe, GstClFrame * frame, gsize size,
     GError ** error)
 {
@@ -262,9 +261,8 @@ ensure_whole_staging (GstClContext * ctx, GstClStaging * staging,
 
   if (!staging->whole || staging->whole_size < size) {
     gst_cl_staging_clear (staging);
-    staging->whole =
-        clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE,
-        size, NULL, &status);
+    staging->whole = clCreateBuffer (context, CL_MEM_READ_WRITE, size, NULL,
+        &status);
     if (!gst_cl_result (status, error, "clCreateBuffer")) {
       staging->whole = NULL;
       return NULL;
@@ -321,7 +319,6 @@ static gboolean
 frame_import (GstClQueue * queue, GstClBufferFrame * bframe,
     GstClStaging * staging, GError ** error)
 {
-  GstClContext *ctx = gst_cl_queue_get_context (queue);
   GstClFrame *frame = &bframe->frame;
   guint p;
 
@@ -336,16 +333,18 @@ frame_import (GstClQueue * queue, GstClBufferFrame * bframe,
   }
   /* planes one after another: one copy each way for them all, where a
    * driver spends as much on each command as on the bytes it moves */
-  if (!gst_cl_context_get_caps (ctx)->unified_memory && (bframe->whole_size =
-          whole_frame_size (ctx, &bframe->vframe, frame, bframe->output))) {
+  if (!queue->caps->unified_memory && (bframe->whole_size =
+          whole_frame_size (queue->caps, &bframe->vframe, frame,
+              bframe->output))) {
     for (p = 0; p < frame->n_planes; p++)
       bframe->borrowed[p] = TRUE;
-    bframe->whole = ensure_whole_staging (ctx, staging, &bframe->vframe,
-        frame, bframe->whole_size, error);
+    bframe->whole =
+        ensure_whole_staging (queue->context, staging, &bframe->vframe, frame,
+        bframe->whole_size, error);
     if (!bframe->whole)
       goto failed;
     return bframe->output
-        || gst_cl_result (clEnqueueWriteBuffer (gst_cl_queue_get_handle (queue),
+        || gst_cl_result (clEnqueueWriteBuffer (queue->handle,
             bframe->whole, CL_FALSE, 0, bframe->whole_size,
             GST_VIDEO_FRAME_PLANE_DATA (&bframe->vframe, 0), 0, NULL,
             bframe->followed ? NULL : &bframe->upload), error,
@@ -371,9 +370,8 @@ failed:
 static gboolean
 frame_export (GstClQueue * queue, GstClBufferFrame * bframe, GError ** error)
 {
-  GstClContext *ctx = gst_cl_queue_get_context (queue);
-  gboolean unified = gst_cl_context_get_caps (ctx)->unified_memory;
-  cl_command_queue cq = gst_cl_queue_get_handle (queue);
+  gboolean unified = queue->caps->unified_memory;
+  cl_command_queue cq = queue->handle;
   GstVideoFrame *vframe = &bframe->vframe;
   GstClFrame *frame = &bframe->frame;
   cl_event done = NULL;
@@ -462,8 +460,7 @@ device_plane (GstClQueue * queue, GstBuffer * buffer,
     gsize offset, const GstClPlane * plane, gboolean output,
     GstClStaging * staging, guint p, GstMemory ** memory, gboolean * borrowed)
 {
-  GstClContext *ctx = gst_cl_queue_get_context (queue);
-  gsize align = MAX (gst_cl_context_get_caps (ctx)->mem_base_addr_align / 8, 1);
+  gsize align = MAX (queue->caps->mem_base_addr_align / 8, 1);
   guint idx, len;
   gsize skip, origin;
   GstMemory *mem;
@@ -474,9 +471,9 @@ device_plane (GstClQueue * queue, GstBuffer * buffer,
   if (!gst_buffer_find_memory (buffer, offset, 1, &idx, &len, &skip))
     return NULL;
   mem = gst_buffer_peek_memory (buffer, idx);
-  if (!gst_is_cl_memory (mem) || gst_cl_memory_get_context (mem) != ctx ||
-      skip + gst_cl_plane_size (plane) > mem->size ||
-      (output && GST_MEMORY_IS_READONLY (mem)))
+  if (!gst_is_cl_memory (mem) || gst_cl_memory_get_context (mem) != queue->ctx
+      || skip + gst_cl_plane_size (plane) > mem->size || (output
+          && GST_MEMORY_IS_READONLY (mem)))
     return NULL;
   *memory = mem;
   origin = mem->offset + skip;
@@ -490,9 +487,10 @@ device_plane (GstClQueue * queue, GstBuffer * buffer,
     cl_int copied = CL_INVALID_OPERATION;
 
     gst_cl_memory_get_dependencies (mem, FALSE, deps);
-    if (!output && staging && ensure_staging (ctx, staging, p, size, NULL))
+    if (!output && staging && ensure_staging (queue->context, staging, p, size,
+            NULL))
       copied =
-          clEnqueueCopyBuffer (gst_cl_queue_get_handle (queue),
+          clEnqueueCopyBuffer (queue->handle,
           gst_cl_memory_get_buffer (mem), staging->mem[p], origin, 0, size,
           deps->len, (cl_event *) deps->data, NULL);
     g_array_unref (deps);
@@ -681,7 +679,6 @@ gboolean
 gst_cl_buffer_frame_map_tables (GstClQueue * queue, GstClBufferFrame * frame,
     GstBuffer * const *buffers, guint n, GstMapFlags flags, GError ** error)
 {
-  GstClContext *ctx = gst_cl_queue_get_context (queue);
   GArray *deps;
   gboolean ok;
   guint p;
@@ -697,7 +694,7 @@ gst_cl_buffer_frame_map_tables (GstClQueue * queue, GstClBufferFrame * frame,
         gst_buffer_peek_memory (buffers[p], 0) : NULL;
 
     if (!mem || !gst_is_cl_memory (mem) || mem->offset != 0 ||
-        gst_cl_memory_get_context (mem) != ctx) {
+        gst_cl_memory_get_context (mem) != queue->ctx) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
           "a table is not one OpenCL buffer of the element's context");
       g_array_unref (deps);
@@ -780,7 +777,7 @@ device_frame_done (GstClQueue * queue, GstClBufferFrame * frame)
     if (!done && !(done = gst_cl_queue_mark (queue, NULL))) {
       /* no event to wait for: the commands end before anyone goes on */
       GST_WARNING ("no marker: waiting for the queue");
-      clFinish (gst_cl_queue_get_handle (queue));
+      clFinish (queue->handle);
       break;
     }
     gst_cl_memory_add_access (frame->device[p], frame->output, done);
@@ -802,7 +799,6 @@ device_frame_done (GstClQueue * queue, GstClBufferFrame * frame)
 void
 gst_cl_buffer_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
 {
-  GstClContext *ctx = gst_cl_queue_get_context (queue);
 
   if (frame->memory) {
     frame->memory->unmap (queue, frame);
@@ -815,8 +811,7 @@ gst_cl_buffer_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
   buffer_frame_release (frame);
   if (!frame->mapped)
     return;
-  if (frame->upload && !gst_cl_context_get_caps (ctx)->unified_memory
-      && !frame->output) {
+  if (frame->upload && !queue->caps->unified_memory && !frame->output) {
     /* mostly done already (the output's copy back, after it on the same
      * queue, was waited for): then neither flushed nor waited for */
     gst_cl_queue_wait (queue, frame->upload, NULL);

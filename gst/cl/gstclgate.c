@@ -10,7 +10,7 @@
  * one leaves. The gate is the device's, shared by every context on it.
  */
 #include "gstclgate.h"
-#include "gstclcontext-private.h"
+#include "gstclcontext.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_gate_debug);
 #define GST_CAT_DEFAULT gst_cl_gate_debug

@@ -8,7 +8,7 @@
  * benchmark times them as it times kernels.
  */
 #include "gstclkernel.h"
-#include "gstclcontext-private.h"
+#include "gstclcontext.h"
 #include "gstclerror.h"
 #include "gstclprogram.h"
 #include "gstclqueue.h"
@@ -183,24 +183,20 @@ profile_of (GstClContext * ctx)
   return gst_cl_context_get_attached (ctx, &profiles, NULL);
 }
 
-/* whether commands are timed now: read without the lock, as a hint */
-static gboolean
-profiling (GstClQueue * queue)
+/* where commands are timed now, an event's place for the next (read
+ * without the lock, as a hint), else NULL */
+static cl_event *
+profiling (GstClProfile * profile, cl_event * event)
 {
-  GstClProfile *profile = profile_of (gst_cl_queue_get_context (queue));
-
-  return g_atomic_pointer_get (&profile->events) != NULL;
+  return g_atomic_pointer_get (&profile->events) != NULL ? event : NULL;
 }
 
 /* @event: (transfer full) (nullable): a command's, kept while profiling */
 static void
-record_profile (GstClQueue * queue, cl_event event)
+record_profile (GstClProfile * profile, cl_event event)
 {
-  GstClProfile *profile;
-
   if (!event)
     return;
-  profile = profile_of (gst_cl_queue_get_context (queue));
   g_mutex_lock (&profile->lock);
   /* profiling may have stopped meanwhile */
   if (profile->events) {
@@ -223,20 +219,20 @@ gboolean
 gst_cl_kernel_enqueue (GstClQueue * queue, cl_kernel kernel, guint dims,
     const gsize * global, const gsize * local, GError ** error)
 {
+  GstClProfile *profile = profile_of (queue->ctx);
   gsize rounded[3];
   guint i;
   cl_event event = NULL;
-  gboolean ok;
+  cl_int status;
 
   g_return_val_if_fail (dims >= 1 && dims <= 3, FALSE);
   for (i = 0; i < dims; i++)
     rounded[i] = local ? (global[i] + local[i] - 1) /local[i] * local[i] :
         global[i];
-  ok = gst_cl_result (clEnqueueNDRangeKernel (gst_cl_queue_get_handle (queue),
-          kernel, dims, NULL, rounded, local, 0, NULL,
-          profiling (queue) ? &event : NULL), error, "clEnqueueNDRangeKernel");
-  record_profile (queue, event);
-  return ok;
+  status = clEnqueueNDRangeKernel (queue->handle, kernel, dims, NULL, rounded,
+      local, 0, NULL, profiling (profile, &event));
+  record_profile (profile, event);
+  return gst_cl_result (status, error, "clEnqueueNDRangeKernel");
 }
 
 /**
@@ -251,14 +247,14 @@ gboolean
 gst_cl_kernel_enqueue_copy (GstClQueue * queue, cl_mem src, cl_mem dst,
     gsize size, GError ** error)
 {
+  GstClProfile *profile = profile_of (queue->ctx);
   cl_event event = NULL;
-  gboolean ok;
+  cl_int status;
 
-  ok = gst_cl_result (clEnqueueCopyBuffer (gst_cl_queue_get_handle (queue),
-          src, dst, 0, 0, size, 0, NULL, profiling (queue) ? &event : NULL),
-      error, "clEnqueueCopyBuffer");
-  record_profile (queue, event);
-  return ok;
+  status = clEnqueueCopyBuffer (queue->handle, src, dst, 0, 0, size, 0, NULL,
+      profiling (profile, &event));
+  record_profile (profile, event);
+  return gst_cl_result (status, error, "clEnqueueCopyBuffer");
 }
 
 /**
@@ -273,14 +269,14 @@ gboolean
 gst_cl_kernel_enqueue_fill (GstClQueue * queue, cl_mem mem, guint8 value,
     gsize size, GError ** error)
 {
+  GstClProfile *profile = profile_of (queue->ctx);
   cl_event event = NULL;
-  gboolean ok;
+  cl_int status;
 
-  ok = gst_cl_result (clEnqueueFillBuffer (gst_cl_queue_get_handle (queue),
-          mem, &value, 1, 0, size, 0, NULL,
-          profiling (queue) ? &event : NULL), error, "clEnqueueFillBuffer");
-  record_profile (queue, event);
-  return ok;
+  status = clEnqueueFillBuffer (queue->handle, mem, &value, 1, 0, size, 0,
+      NULL, profiling (profile, &event));
+  record_profile (profile, event);
+  return gst_cl_result (status, error, "clEnqueueFillBuffer");
 }
 
 /**

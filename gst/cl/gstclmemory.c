@@ -252,7 +252,7 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
     GstClQueue *shared = gst_cl_queue_get_shared (self->ctx, &err);
 
     self->map_data = shared ?
-        clEnqueueMapBuffer (gst_cl_queue_get_handle (shared), self->buffer,
+        clEnqueueMapBuffer (shared->handle, self->buffer,
         CL_TRUE, cl_flags, 0, MAX (mem->maxsize, 1), deps->len,
         (cl_event *) deps->data, NULL, &status) : NULL;
     g_array_unref (deps);
@@ -317,9 +317,8 @@ gst_cl_memory_unmap (GstMemory * mem)
   if (self->map_count > 0 && --self->map_count == 0) {
     /* written bytes reach the device before anyone uses the buffer again */
     status =
-        clEnqueueUnmapMemObject (gst_cl_queue_get_handle
-        (gst_cl_queue_get_shared (self->ctx, NULL)), self->buffer,
-        self->map_data, 0, NULL, &done);
+        clEnqueueUnmapMemObject (gst_cl_queue_get_shared_handle (self->ctx),
+        self->buffer, self->map_data, 0, NULL, &done);
     if (status == CL_SUCCESS)
       status = clWaitForEvents (1, &done);
     if (status != CL_SUCCESS)
@@ -356,7 +355,7 @@ gst_cl_memory_copy (GstMemory * mem, gssize offset, gssize size)
   copy = gst_cl_memory_new (self->ctx, size, &err);
   gst_cl_memory_get_dependencies (mem, FALSE, deps);
   if (copy && size > 0 && !gst_cl_result (clEnqueueCopyBuffer
-          (gst_cl_queue_get_handle (gst_cl_queue_get_shared (self->ctx, NULL)),
+          (gst_cl_queue_get_shared_handle (self->ctx),
               self->buffer, ((GstClMemory *) copy)->buffer,
               mem->offset + offset, 0, size, deps->len, (cl_event *) deps->data,
               &done), &err, "clEnqueueCopyBuffer")) {
@@ -368,8 +367,7 @@ gst_cl_memory_copy (GstMemory * mem, gssize offset, gssize size)
     gst_cl_memory_add_access (mem, FALSE, done);
     gst_cl_memory_add_access (copy, TRUE, done);
     clReleaseEvent (done);
-    clFlush (gst_cl_queue_get_handle (gst_cl_queue_get_shared (self->ctx,
-                NULL)));
+    clFlush (gst_cl_queue_get_shared_handle (self->ctx));
   }
   if (!copy) {
     GST_ERROR ("no copy of an OpenCL memory: %s", err->message);

@@ -65,9 +65,8 @@ pinned_free (gpointer user_data)
 
   /* not through the device's gate: a pool frees its buffers holding its
    * lock, which a thread in the gate may want as it gives a buffer back */
-  if (clEnqueueUnmapMemObject (gst_cl_queue_get_handle (gst_cl_queue_get_shared
-              (pinned->ctx, NULL)), pinned->mem, pinned->data, 0, NULL,
-          &done) == CL_SUCCESS && done) {
+  if (clEnqueueUnmapMemObject (gst_cl_queue_get_shared_handle (pinned->ctx),
+          pinned->mem, pinned->data, 0, NULL, &done) == CL_SUCCESS && done) {
     clWaitForEvents (1, &done);
     clReleaseEvent (done);
   }
@@ -122,7 +121,7 @@ new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
     goto failed;
   if (!(shared = gst_cl_queue_get_shared (self->ctx, error)))
     goto failed;
-  pinned->data = clEnqueueMapBuffer (gst_cl_queue_get_handle (shared),
+  pinned->data = clEnqueueMapBuffer (shared->handle,
       pinned->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, MAX (size, 1), 0,
       NULL, NULL, &status);
   if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))

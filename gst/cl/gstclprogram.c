@@ -11,7 +11,7 @@
  * and rebuilt.
  */
 #include "gstclprogram.h"
-#include "gstclcontext-private.h"
+#include "gstclcontext.h"
 #include "gstclerror.h"
 
 #include <string.h>

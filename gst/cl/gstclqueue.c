@@ -11,21 +11,16 @@
  * of its last frame, which it follows from thread to thread.
  */
 #include "gstclqueue.h"
-#include "gstclcontext-private.h"
+#include "gstclcontext.h"
 #include "gstclerror.h"
 #include "gstclevent.h"
-
-struct _GstClQueue
-{
-  GstClContext *ctx;            /* a reference, but for the context's own */
-  cl_command_queue handle;
-  gboolean own;                 /* the context's: its handle is its own */
-};
 
 /* the queues of a context's threads (gst_cl_context_get_attached()) */
 typedef struct
 {
   GMutex lock;
+  cl_context context;
+  cl_device_id device;
   guint64 serial;               /* never reused, unlike the address */
   GHashTable *thread_queues;    /* GThread * -> one of queues */
   GPtrArray *queues;            /* cl_command_queue */
@@ -47,6 +42,8 @@ queue_table_new (GstClContext * ctx, GError ** error)
   const gchar *max = g_getenv ("GST_CL_MAX_QUEUES");
 
   g_mutex_init (&table->lock);
+  table->context = gst_cl_context_get_handle (ctx);
+  table->device = gst_cl_context_get_device (ctx);
   /* 0 is no table's, as a thread's cache starts */
   table->serial = __atomic_add_fetch (&serials, 1, __ATOMIC_RELAXED);
   table->thread_queues = g_hash_table_new (NULL, NULL);
@@ -70,15 +67,15 @@ queue_table_free (gpointer data)
  * GST_CL_PROFILING=1: it costs a quarter of the frames a second of many
  * streams on NVIDIA's driver, so only the benchmark asks for it. */
 static cl_command_queue
-create_handle (GstClContext * ctx, GError ** error)
+create_handle (cl_context context, cl_device_id device, GError ** error)
 {
   cl_int status = CL_SUCCESS;
   cl_command_queue queue;
 
-  queue = clCreateCommandQueue (gst_cl_context_get_handle (ctx),
-      gst_cl_context_get_device (ctx),
-      g_strcmp0 (g_getenv ("GST_CL_PROFILING"), "1") == 0 ?
-      CL_QUEUE_PROFILING_ENABLE : 0, &status);
+  queue =
+      clCreateCommandQueue (context, device,
+      g_strcmp0 (g_getenv ("GST_CL_PROFILING"),
+          "1") == 0 ? CL_QUEUE_PROFILING_ENABLE : 0, &status);
   if (!gst_cl_result (status, error, "clCreateCommandQueue"))
     return NULL;
   return queue;
@@ -88,13 +85,16 @@ create_handle (GstClContext * ctx, GError ** error)
 static gpointer
 queue_new_own (GstClContext * ctx, GError ** error)
 {
-  cl_command_queue handle = create_handle (ctx, error);
+  cl_command_queue handle = create_handle (gst_cl_context_get_handle (ctx),
+      gst_cl_context_get_device (ctx), error);
   GstClQueue *queue;
 
   if (!handle)
     return NULL;
   queue = g_new0 (GstClQueue, 1);
   queue->ctx = ctx;
+  queue->context = gst_cl_context_get_handle (ctx);
+  queue->caps = gst_cl_context_get_caps (ctx);
   queue->handle = handle;
   queue->own = TRUE;
   return queue;
@@ -131,22 +131,46 @@ gst_cl_queue_get_shared (GstClContext * ctx, GError ** error)
 }
 
 /**
+ * gst_cl_queue_get_shared_handle:
+ *
+ * The command queue of gst_cl_queue_get_shared(), for a single command of
+ * no frame.
+ *
+ * Returns: (transfer none) (nullable): it, or %NULL where it could not be
+ *   made (the OpenCL call then fails with CL_INVALID_COMMAND_QUEUE)
+ */
+cl_command_queue
+gst_cl_queue_get_shared_handle (GstClContext * ctx)
+{
+  GstClQueue *shared = gst_cl_queue_get_shared (ctx, NULL);
+
+  return shared ? shared->handle : NULL;
+}
+
+/**
  * gst_cl_queue_new:
  *
  * An element's device work on @ctx: it has no command queue until
  * gst_cl_queue_follow_thread() gives it the calling thread's.
  *
- * Returns: (transfer full): a new queue, freed with gst_cl_queue_free()
+ * Returns: (transfer full) (nullable): a new queue, freed with
+ *   gst_cl_queue_free(), or %NULL with @error set
  */
 GstClQueue *
-gst_cl_queue_new (GstClContext * ctx)
+gst_cl_queue_new (GstClContext * ctx, GError ** error)
 {
+  GstClQueueTable *table;
   GstClQueue *queue;
 
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
 
+  if (!(table = gst_cl_context_get_attached (ctx, &queue_tables, error)))
+    return NULL;
   queue = g_new0 (GstClQueue, 1);
   queue->ctx = gst_object_ref (ctx);
+  queue->context = gst_cl_context_get_handle (ctx);
+  queue->caps = gst_cl_context_get_caps (ctx);
+  queue->table = table;
   return queue;
 }
 
@@ -167,30 +191,6 @@ gst_cl_queue_free (GstClQueue * queue)
   g_free (queue);
 }
 
-/**
- * gst_cl_queue_get_context:
- *
- * Returns: (transfer none): the context of @queue
- */
-GstClContext *
-gst_cl_queue_get_context (GstClQueue * queue)
-{
-  return queue->ctx;
-}
-
-/**
- * gst_cl_queue_get_handle:
- *
- * Returns: (transfer none) (nullable): the in-order command queue of the
- *   last frame, %NULL before the first or without @queue (a shared queue
- *   that could not be made: the command then fails)
- */
-cl_command_queue
-gst_cl_queue_get_handle (GstClQueue * queue)
-{
-  return queue ? queue->handle : NULL;
-}
-
 /* the queue this thread took last, and of which table */
 static __thread struct
 {
@@ -201,14 +201,10 @@ static __thread struct
 /* The calling thread's in-order queue on @ctx, which owns the queues of
  * its threads and releases them with itself. */
 static cl_command_queue
-thread_handle (GstClContext * ctx, GError ** error)
+thread_handle (GstClQueueTable * table, GError ** error)
 {
-  GstClQueueTable *table = gst_cl_context_get_attached (ctx, &queue_tables,
-      error);
   cl_command_queue queue;
 
-  if (!table)
-    return NULL;
   if (G_LIKELY (thread_queue.serial == table->serial))
     return thread_queue.queue;
   g_mutex_lock (&table->lock);
@@ -216,7 +212,8 @@ thread_handle (GstClContext * ctx, GError ** error)
   if (!queue && table->max_queues && table->queues->len >= table->max_queues)
     queue = g_ptr_array_index (table->queues,
         g_hash_table_size (table->thread_queues) % table->max_queues);
-  else if (!queue && (queue = create_handle (ctx, error)))
+  else if (!queue && (queue = create_handle (table->context, table->device,
+              error)))
     g_ptr_array_add (table->queues, queue);
   if (queue)
     g_hash_table_insert (table->thread_queues, g_thread_self (), queue);
@@ -241,12 +238,12 @@ thread_handle (GstClContext * ctx, GError ** error)
 gboolean
 gst_cl_queue_follow_thread (GstClQueue * queue, GError ** error)
 {
-  cl_command_queue next = thread_handle (queue->ctx, error);
+  cl_command_queue next;
   cl_event last;
   gboolean ok;
 
   g_return_val_if_fail (!queue->own, FALSE);
-  if (!next)
+  if (!(next = thread_handle (queue->table, error)))
     return FALSE;
   if (queue->handle && queue->handle != next) {
     last = gst_cl_queue_mark (queue, error);

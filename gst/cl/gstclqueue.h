@@ -8,15 +8,36 @@
 
 G_BEGIN_DECLS
 
-GstClQueue *     gst_cl_queue_new (GstClContext * ctx);
+/**
+ * GstClQueue:
+ * @ctx: the context, which a queue keeps alive (but the context's own)
+ * @context: its cl_context
+ * @caps: its device's capabilities
+ * @handle: the command queue of the thread at hand: the calling thread's
+ *   since gst_cl_queue_follow_thread(), %NULL before
+ *
+ * An element's device work, and all that a frame call asks of its context:
+ * read, never written, by the files that take a queue, so that a frame's
+ * way down asks no layer back for what its queue already holds.
+ */
+struct _GstClQueue
+{
+  GstClContext *ctx;
+  cl_context context;
+  const GstClDeviceCaps *caps;
+  cl_command_queue handle;
+  /*< private >*/
+  gboolean own;                 /* the context's: its handle is its own */
+  gpointer table;               /* the context's queues, but the context's own */
+};
+
+GstClQueue *     gst_cl_queue_new (GstClContext * ctx, GError ** error);
 
 void             gst_cl_queue_free (GstClQueue * queue);
 
-GstClContext *   gst_cl_queue_get_context (GstClQueue * queue);
-
 GstClQueue *     gst_cl_queue_get_shared (GstClContext * ctx, GError ** error);
 
-cl_command_queue gst_cl_queue_get_handle (GstClQueue * queue);
+cl_command_queue gst_cl_queue_get_shared_handle (GstClContext * ctx);
 
 gboolean         gst_cl_queue_follow_thread (GstClQueue * queue,
                                              GError ** error);

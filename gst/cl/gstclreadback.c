@@ -25,7 +25,7 @@ release_host (GstClReadback * rb, GstClQueue * queue)
   if (!rb->host)
     return;
   if (queue
-      && clEnqueueUnmapMemObject (gst_cl_queue_get_handle (queue), rb->host,
+      && clEnqueueUnmapMemObject (queue->handle, rb->host,
           rb->data, 0, NULL, &done) == CL_SUCCESS && done) {
     clWaitForEvents (1, &done);
     clReleaseEvent (done);
@@ -47,11 +47,11 @@ ensure_host (GstClReadback * rb, GstClQueue * queue, gsize size,
   release_host (rb, queue);
   size = MAX (size, MIN_SIZE);
   rb->host = clCreateBuffer (gst_cl_context_get_handle
-      (gst_cl_queue_get_context (queue)),
+      (queue->ctx),
       CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &status);
   if (!gst_cl_result (status, error, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)"))
     goto failed;
-  rb->data = clEnqueueMapBuffer (gst_cl_queue_get_handle (queue), rb->host,
+  rb->data = clEnqueueMapBuffer (queue->handle, rb->host,
       CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size, 0, NULL, NULL, &status);
   if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
     goto failed;
@@ -84,7 +84,7 @@ gst_cl_readback_start (GstClReadback * rb, GstClQueue * queue, cl_mem src,
 
   if (!ensure_host (rb, queue, size, error))
     return FALSE;
-  if (!gst_cl_result (clEnqueueReadBuffer (gst_cl_queue_get_handle (queue),
+  if (!gst_cl_result (clEnqueueReadBuffer (queue->handle,
               src, CL_FALSE, 0, size, rb->data, 0, NULL, &rb->read), error,
           "clEnqueueReadBuffer (results)")) {
     rb->read = NULL;
