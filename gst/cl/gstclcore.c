@@ -540,9 +540,8 @@ gst_cl_core_get_scratch (GstClCore * core, guint slot, gsize size,
  *
  * Enqueues a read of the first @size bytes of scratch buffer @slot into
  * @dest, after the commands enqueued so far, and submits it: an element's
- * results for the host (clcore never waits for it here), through
- * page-locked memory (GstClReadback). One read at a
- * time: before @dest is read, or another read is enqueued, the element
+ * results for the host (clcore never waits for it here; GstClReadback).
+ * One read at a time: before @dest is read, or another read is enqueued, the element
  * waits for it with gst_cl_core_read_wait() or finds it over with
  * gst_cl_core_read_poll().
  *

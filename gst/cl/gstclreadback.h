@@ -12,20 +12,13 @@ G_BEGIN_DECLS
 /**
  * GstClReadback:
  *
- * One read of a device buffer's first bytes under way at a time, into
- * page-locked host memory (a CL_MEM_ALLOC_HOST_PTR buffer kept mapped) and
- * from there into the caller's @dest once it has arrived. A discrete GPU's
- * driver copies into such memory in the background, where a read into
- * ordinary memory goes through a bounce buffer of the driver's.
+ * One read of a device buffer's first bytes under way at a time, straight
+ * into the caller's memory, which the host reads once the read is found
+ * over: waited for, or polled without waiting.
  */
 typedef struct
 {
-  cl_mem host;                  /* CL_MEM_ALLOC_HOST_PTR, mapped at @data */
-  gpointer data;
-  gsize size;
   cl_event read;                /* the read under way, or NULL */
-  gpointer dest;                /* where its bytes go once there */
-  gsize dest_size;
 } GstClReadback;
 
 gboolean gst_cl_readback_start (GstClReadback * rb, GstClQueue * queue,
