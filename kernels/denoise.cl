@@ -7,10 +7,13 @@
  *
  * denoise_plane: PX samples a work-item, of a plane of @pwidth pixels of
  * @pstride interleaved channels (NV12's UV: 2), each channel on its own
- * grid, edges replicated. The state and the counts, at @state_at and
- * @count_at in @kept, @width x @height bytes each (rows of @width = pwidth
- * * pstride samples), hold the last output and how many frames each sample
- * has been still; @first starts them afresh.
+ * grid, edges replicated. The state and the counts, @width x @height
+ * bytes each in @kept (rows of @width = pwidth * pstride samples), hold the
+ * last output and how many frames each sample has been still: the last
+ * output read at @last_at, as its neighbours' work-items need it, and the
+ * new one written at @next_at (the two places swap each frame); the counts
+ * at @count_at, each read and written by its own sample's work-item alone;
+ * @first starts them afresh.
  *
  * denoise_histogram: the histogram of min (|L|, 255), L the 3 x 3
  * Laplacian-like response [1 -2 1; -2 4 -2; 1 -2 1] of the luma, over every
@@ -25,7 +28,17 @@
  * waits for it.
  */
 
+/* the longest memory, in frames */
 #define CMAX 31
+/* a sample is still where the 3 x 3 sums of the last output and of the
+ * present frame around it differ by at most STILL x sigma (their means by
+ * 0.56 sigma), half as still up to HALF x sigma; in its first YOUNG frames
+ * still, the present frame's part is its 5 x 5 window's mean within TW x
+ * sigma */
+#define STILL 5
+#define HALF 10
+#define YOUNG 2
+#define TW 3
 
 /* ceil (2^18 / d) for d = 1 to 32: floor (x / d) == (x * r) >> 18 for every
  * x below 8432 (checked for each d), the largest numerator here */
@@ -40,14 +53,14 @@ __constant uint recip[33] = {
 /* one sample, at (@x, @y), @x counting samples: the formulas as written */
 static void
 denoise_sample (__global const uchar * in, int in_stride,
-    __global uchar * out, int out_stride, __global uchar * state,
-    __global uchar * count, int pwidth, int pstride, int height, int s16,
-    int first, int x, int y)
+    __global uchar * out, int out_stride, __global const uchar * last,
+    __global uchar * next, __global uchar * count, int pwidth, int pstride,
+    int height, int s16, int first, int x, int y)
 {
   int width = pwidth * pstride;
   int px = x / pstride, ch = x - px * pstride;
   int X = in[y * in_stride + x], B = 0, sum = 0, cnt = 0, S, O, c, i;
-  int te = (2 * s16 + 8) >> 4;
+  int te = (2 * s16 + 8) >> 4, tw = (TW * s16 + 8) >> 4, prev = 0;
 
   for (int dy = -1; dy <= 1; dy++) {
     int row = clamp (y + dy, 0, height - 1) * in_stride;
@@ -65,18 +78,43 @@ denoise_sample (__global const uchar * in, int in_stride,
   S = ((uint) (2 * sum + cnt) * recip[2 * cnt]) >> 18;
   i = y * width + x;
   if (first) {
-    O = S;
     c = 0;
   } else {
-    int prev = state[i], A = abs (9 * prev - B);
+    int A;
 
+    int P = 0;
+
+    for (int dy = -1; dy <= 1; dy++) {
+      int row = clamp (y + dy, 0, height - 1) * width;
+
+      for (int dx = -1; dx <= 1; dx++)
+        P += last[row + clamp (px + dx, 0, pwidth - 1) * pstride + ch];
+    }
+    prev = last[i];
+    A = abs (P - B);
     c = count[i];
-    c = A <= (9 * s16 + 8) >> 4 ? min (c + 1, CMAX) :
-        A <= (15 * s16 + 8) >> 4 ? c >> 1 : 0;
-    O = ((uint) (c * prev + S + ((c + 1) >> 1)) * recip[c + 1]) >> 18;
+    c = A <= (STILL * s16 + 8) >> 4 ? min (c + 1, CMAX) :
+        A <= (HALF * s16 + 8) >> 4 ? c >> 1 : 0;
   }
+  if (c <= YOUNG) {
+    sum = cnt = 0;
+    for (int dy = -2; dy <= 2; dy++) {
+      int row = clamp (y + dy, 0, height - 1) * in_stride;
+
+      for (int dx = -2; dx <= 2; dx++) {
+        int n = in[row + clamp (px + dx, 0, pwidth - 1) * pstride + ch];
+
+        if (abs (n - X) <= tw) {
+          sum += n;
+          cnt++;
+        }
+      }
+    }
+    S = (2 * sum + cnt) / (2 * cnt);
+  }
+  O = ((uint) (c * prev + S + ((c + 1) >> 1)) * recip[c + 1]) >> 18;
   out[y * out_stride + x] = O;
-  state[i] = O;
+  next[i] = O;
   count[i] = c;
 }
 
@@ -84,7 +122,7 @@ denoise_sample (__global const uchar * in, int in_stride,
  * option: 16-lane vectors for CPUs, 4 for GPUs, whose neighbouring
  * work-items then read neighbouring words together), away from the
  * frame's edges; one by one along them. The vectors divide in floats, exactly: for
- * integers a < 2^14 and 0 < d <= 32, (a + 1/2) / d lies at least 1/64 from
+ * integers a < 2^14 and 0 < d <= 50, (a + 1/2) / d lies at least 1/100 from
  * any integer, far beyond the 2.5 ulp (about 0.0025 here) that OpenCL
  * allows a division, so its floor is floor (a / d) on every device. */
 #ifndef PX
@@ -93,6 +131,7 @@ denoise_sample (__global const uchar * in, int in_stride,
 #define CAT_(a, b) a ## b
 #define CAT(a, b) CAT_ (a, b)
 #if PX == 1
+#define ANY(v) (v)
 #define intP int
 #define floatP float
 #define LOAD(p) ((int) (p)[0])
@@ -100,6 +139,7 @@ denoise_sample (__global const uchar * in, int in_stride,
 #define TO_FLOAT(v) ((float) (v))
 #define TO_INT(v) ((int) (v))
 #else
+#define ANY(v) any (v)
 #define intP CAT (int, PX)
 #define floatP CAT (float, PX)
 #define LOAD(p) CAT (convert_int, PX) (CAT (vload, PX) (0, (p)))
@@ -113,23 +153,24 @@ denoise_sample (__global const uchar * in, int in_stride,
 __kernel void
 denoise_plane (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global uchar * kept,
-    int state_at, int count_at, int pwidth, int pstride, int height,
-    int level16, __global const int *est, int first)
+    int last_at, int next_at, int count_at, int pwidth, int pstride,
+    int height, int level16, __global const int *est, int first)
 {
-  __global uchar *state = kept + state_at, *count = kept + count_at;
+  __global const uchar *last = kept + last_at;
+  __global uchar *next = kept + next_at, *count = kept + count_at;
   int width = pwidth * pstride;
   int x0 = get_global_id (0) * PX, y = get_global_id (1);
   intP X, B, sum, cnt, S, O, c, prev, A;
   int s16 = level16 > 0 ? level16 : est[0];
-  int te = (2 * s16 + 8) >> 4, i;
+  int te = (2 * s16 + 8) >> 4, tw = (TW * s16 + 8) >> 4, i;
 
   if (x0 >= width || y >= height)
     return;
-  if (y == 0 || y == height - 1 || x0 < pstride ||
-      x0 + PX + pstride > width) {
+  if (y < 2 || y >= height - 2 || x0 < 2 * pstride ||
+      x0 + PX + 2 * pstride > width) {
     for (int x = x0; x < min (x0 + PX, width); x++)
-      denoise_sample (in, in_stride, out, out_stride, state, count, pwidth,
-          pstride, height, s16, first, x, y);
+      denoise_sample (in, in_stride, out, out_stride, last, next, count,
+          pwidth, pstride, height, s16, first, x, y);
     return;
   }
   X = LOAD (in + y * in_stride + x0);
@@ -150,19 +191,41 @@ denoise_plane (__global const uchar * in, int in_stride,
           TO_FLOAT (2 * cnt)));
   i = y * width + x0;
   if (first) {
-    O = S;
-    c = (intP) (0);
+    prev = c = (intP) (0);
   } else {
-    prev = LOAD (state + i);
+    intP P = (intP) (0);
+
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++)
+        P += LOAD (last + i + dy * width + dx * pstride);
+    prev = LOAD (last + i);
     c = LOAD (count + i);
-    A = TO_INT (abs (9 * prev - B));
-    c = A <= (9 * s16 + 8) >> 4 ? min (c + 1, CMAX) :
-        A <= (15 * s16 + 8) >> 4 ? c >> 1 : (intP) (0);
-    O = TO_INT (floor ((TO_FLOAT (c * prev + S + ((c + 1) >> 1)) + 0.5f) /
-            TO_FLOAT (c + 1)));
+    A = TO_INT (abs (P - B));
+    c = A <= (STILL * s16 + 8) >> 4 ? min (c + 1, CMAX) :
+        A <= (HALF * s16 + 8) >> 4 ? c >> 1 : (intP) (0);
   }
+  /* where the sample moved (or the state starts), the present frame
+   * alone: the wider window */
+  if (ANY (c <= YOUNG)) {
+    sum = cnt = (intP) (0);
+    for (int dy = -2; dy <= 2; dy++) {
+      __global const uchar *row = in + (y + dy) * in_stride + x0;
+
+      for (int dx = -2; dx <= 2; dx++) {
+        intP n = LOAD (row + dx * pstride);
+        intP near = abs (n - X) <= tw ? (intP) (1) : (intP) (0);
+
+        sum += n * near;
+        cnt += near;
+      }
+    }
+    S = c <= YOUNG ? TO_INT (floor ((TO_FLOAT (2 * sum + cnt) + 0.5f) /
+            TO_FLOAT (2 * cnt))) : S;
+  }
+  O = TO_INT (floor ((TO_FLOAT (c * prev + S + ((c + 1) >> 1)) + 0.5f) /
+          TO_FLOAT (c + 1)));
   STORE (O, out + y * out_stride + x0);
-  STORE (O, state + i);
+  STORE (O, next + i);
   STORE (c, count + i);
 }
 

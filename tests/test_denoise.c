@@ -14,7 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* kernels/denoise.cl's constants (docs/cldenoise.md) */
 #define CMAX 31
+#define STILL 5
+#define HALF 10
+#define YOUNG 2
+#define TW 3
 
 typedef struct
 {
@@ -66,7 +71,8 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
 {
   Ref *r = user_data;
   ClRefPlane p;
-  gint w, te, level;
+  gint w, te, tw, level;
+  guint8 *next;
 
   cl_test_plane_of (in, plane, &p);
   w = p.width * p.pstride;
@@ -89,10 +95,14 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
     r->count[plane] = g_malloc0 ((gsize) w * p.height);
   }
   te = (2 * r->s16 + 8) >> 4;
+  tw = (TW * r->s16 + 8) >> 4;
+  /* the last output stays as it was until the whole plane is done */
+  next = g_malloc ((gsize) w * p.height);
   for (gint y = 0; y < p.height; y++)
     for (gint x = 0; x < p.width; x++)
       for (gint c = 0; c < p.pstride; c++) {
         gint X = cl_ref_sample (&p, x, y, c), B = 0, sum = 0, cnt = 0, S, O, k;
+        gint prev, A;
         gsize i = (gsize) y * w + x * p.pstride + c;
 
         for (gint dy = -1; dy <= 1; dy++)
@@ -107,20 +117,44 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
           }
         S = (2 * sum + cnt) / (2 * cnt);
         if (r->reset) {
-          O = S;
-          k = 0;
+          k = prev = 0;
         } else {
-          gint prev = r->state[plane][i], A = abs (9 * prev - B);
+          gint P = 0;
 
+          for (gint dy = -1; dy <= 1; dy++)
+            for (gint dx = -1; dx <= 1; dx++) {
+              gint xx = CLAMP (x + dx, 0, p.width - 1);
+              gint yy = CLAMP (y + dy, 0, p.height - 1);
+
+              P += r->state[plane][(gsize) yy * w + xx * p.pstride + c];
+            }
+          prev = r->state[plane][i];
+          A = abs (P - B);
           k = r->count[plane][i];
-          k = A <= (9 * r->s16 + 8) >> 4 ? MIN (k + 1, CMAX) :
-              A <= (15 * r->s16 + 8) >> 4 ? k >> 1 : 0;
-          O = (k * prev + S + (k + 1) / 2) / (k + 1);
+          k = A <= (STILL * r->s16 + 8) >> 4 ? MIN (k + 1, CMAX) :
+              A <= (HALF * r->s16 + 8) >> 4 ? k >> 1 : 0;
         }
+        /* young, moved or starting: the present frame's 5 x 5 window */
+        if (k <= YOUNG) {
+          sum = cnt = 0;
+          for (gint dy = -2; dy <= 2; dy++)
+            for (gint dx = -2; dx <= 2; dx++) {
+              gint n = cl_ref_sample (&p, x + dx, y + dy, c);
+
+              if (abs (n - X) <= tw) {
+                sum += n;
+                cnt++;
+              }
+            }
+          S = (2 * sum + cnt) / (2 * cnt);
+        }
+        O = (k * prev + S + (k + 1) / 2) / (k + 1);
         out[(gsize) y * out_stride + x * p.pstride + c] = O;
-        r->state[plane][i] = O;
+        next[i] = O;
         r->count[plane][i] = k;
       }
+  g_free (r->state[plane]);
+  r->state[plane] = next;
   if (plane + 1 == GST_VIDEO_FRAME_N_PLANES (in))
     r->reset = FALSE;
 }
