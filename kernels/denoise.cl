@@ -32,12 +32,12 @@
 #define CMAX 31
 /* a sample is still where the 3 x 3 sums of the last output and of the
  * present frame around it differ by at most STILL x sigma (their means by
- * 0.56 sigma), half as still up to HALF x sigma; in its first YOUNG frames
- * still, the present frame's part is its 5 x 5 window's mean within TW x
- * sigma */
+ * 0.56 sigma), half as still up to HALF x sigma; where its count is at
+ * most YOUNG (0: where it moved, or its state starts), the present
+ * frame's part is its 5 x 5 window's mean within TW x sigma */
 #define STILL 5
 #define HALF 10
-#define YOUNG 2
+#define YOUNG 0
 #define TW 3
 
 /* ceil (2^18 / d) for d = 1 to 32: floor (x / d) == (x * r) >> 18 for every
@@ -132,6 +132,7 @@ denoise_sample (__global const uchar * in, int in_stride,
 #define CAT(a, b) CAT_ (a, b)
 #if PX == 1
 #define ANY(v) (v)
+#define MASK(v) (-(v))
 #define intP int
 #define floatP float
 #define LOAD(p) ((int) (p)[0])
@@ -140,6 +141,7 @@ denoise_sample (__global const uchar * in, int in_stride,
 #define TO_INT(v) ((int) (v))
 #else
 #define ANY(v) any (v)
+#define MASK(v) (v)
 #define intP CAT (int, PX)
 #define floatP CAT (float, PX)
 #define LOAD(p) CAT (convert_int, PX) (CAT (vload, PX) (0, (p)))
@@ -147,6 +149,19 @@ denoise_sample (__global const uchar * in, int in_stride,
 #define TO_FLOAT(v) CAT (convert_float, PX) (v)
 #define TO_INT(v) CAT (convert_int, PX) (v)
 #endif
+
+/* the sample at @p added to B and to the sums and counts of the
+ * neighbours within te (sum, cnt) and within tw (sumw, cntw); WIDE: to the
+ * latter alone. A vector comparison's true is -1, a scalar's 1 (MASK). */
+#define NEAR(p) do { \
+    intP n_ = LOAD (p); \
+    intP m_ = MASK (abs (n_ - X) <= te), w_ = MASK (abs (n_ - X) <= tw); \
+    B += n_; sum += n_ & m_; cnt -= m_; sumw += n_ & w_; cntw -= w_; \
+  } while (0)
+#define WIDE(p) do { \
+    intP n_ = LOAD (p), w_ = MASK (abs (n_ - X) <= tw); \
+    sumw += n_ & w_; cntw -= w_; \
+  } while (0)
 
 /* @level16: the level set, in 1/16 of a step, or 0 for the estimate's in
  * @est (denoise_estimate's) */
@@ -160,7 +175,7 @@ denoise_plane (__global const uchar * in, int in_stride,
   __global uchar *next = kept + next_at, *count = kept + count_at;
   int width = pwidth * pstride;
   int x0 = get_global_id (0) * PX, y = get_global_id (1);
-  intP X, B, sum, cnt, S, O, c, prev, A;
+  intP X, B, sum, cnt, sumw, cntw, S, O, c, prev, A;
   int s16 = level16 > 0 ? level16 : est[0];
   int te = (2 * s16 + 8) >> 4, tw = (TW * s16 + 8) >> 4, i;
 
@@ -173,19 +188,15 @@ denoise_plane (__global const uchar * in, int in_stride,
           pwidth, pstride, height, s16, first, x, y);
     return;
   }
+  /* the 3 x 3 window once, for both thresholds; the 5 x 5 one's outer
+   * ring only where it is needed */
   X = LOAD (in + y * in_stride + x0);
-  B = sum = cnt = (intP) (0);
+  B = sum = cnt = sumw = cntw = (intP) (0);
   for (int dy = -1; dy <= 1; dy++) {
     __global const uchar *row = in + (y + dy) * in_stride + x0;
 
-    for (int dx = -1; dx <= 1; dx++) {
-      intP n = LOAD (row + dx * pstride);
-      intP near = abs (n - X) <= te ? (intP) (1) : (intP) (0);
-
-      B += n;
-      sum += n * near;
-      cnt += near;
-    }
+    for (int dx = -1; dx <= 1; dx++)
+      NEAR (row + dx * pstride);
   }
   S = TO_INT (floor ((TO_FLOAT (2 * sum + cnt) + 0.5f) /
           TO_FLOAT (2 * cnt)));
@@ -204,23 +215,21 @@ denoise_plane (__global const uchar * in, int in_stride,
     c = A <= (STILL * s16 + 8) >> 4 ? min (c + 1, CMAX) :
         A <= (HALF * s16 + 8) >> 4 ? c >> 1 : (intP) (0);
   }
-  /* where the sample moved (or the state starts), the present frame
-   * alone: the wider window */
+  /* where the sample moved (or is young), the present frame alone: the
+   * wider window */
   if (ANY (c <= YOUNG)) {
-    sum = cnt = (intP) (0);
-    for (int dy = -2; dy <= 2; dy++) {
-      __global const uchar *row = in + (y + dy) * in_stride + x0;
+    __global const uchar *row = in + y * in_stride + x0;
 
-      for (int dx = -2; dx <= 2; dx++) {
-        intP n = LOAD (row + dx * pstride);
-        intP near = abs (n - X) <= tw ? (intP) (1) : (intP) (0);
-
-        sum += n * near;
-        cnt += near;
-      }
+    for (int dx = -2; dx <= 2; dx++) {
+      WIDE (row - 2 * in_stride + dx * pstride);
+      WIDE (row + 2 * in_stride + dx * pstride);
     }
-    S = c <= YOUNG ? TO_INT (floor ((TO_FLOAT (2 * sum + cnt) + 0.5f) /
-            TO_FLOAT (2 * cnt))) : S;
+    for (int dy = -1; dy <= 1; dy++) {
+      WIDE (row + dy * in_stride - 2 * pstride);
+      WIDE (row + dy * in_stride + 2 * pstride);
+    }
+    S = c <= YOUNG ? TO_INT (floor ((TO_FLOAT (2 * sumw + cntw) + 0.5f) /
+            TO_FLOAT (2 * cntw))) : S;
   }
   O = TO_INT (floor ((TO_FLOAT (c * prev + S + ((c + 1) >> 1)) + 0.5f) /
           TO_FLOAT (c + 1)));

@@ -18,7 +18,7 @@
 #define CMAX 31
 #define STILL 5
 #define HALF 10
-#define YOUNG 2
+#define YOUNG 0
 #define TW 3
 
 typedef struct
