@@ -574,9 +574,15 @@ run_dispatch (gpointer data, const GstClFrame * const *in,
     const GstClFrame * out, GError ** error)
 {
   GstClBaseFilter *self = data;
+  guint p;
 
-  if (GET_PRIV (self)->identity)
-    return gst_cl_core_copy_frame (GET_PRIV (self)->core, in[0], out, error);
+  if (GET_PRIV (self)->identity) {
+    for (p = 0; p < out->n_planes; p++)
+      if (!gst_cl_core_copy_plane (GET_PRIV (self)->core, &in[0]->planes[p],
+              &out->planes[p], error))
+        return FALSE;
+    return TRUE;
+  }
   return GST_CL_BASE_FILTER_GET_CLASS (self)->dispatch (self, in[0], out,
       error);
 }

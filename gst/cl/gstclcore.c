@@ -239,6 +239,31 @@ gst_cl_core_get_variant (GstClCore * core)
   return variant;
 }
 
+/* The element's context with a reference, or NULL, for the threads that
+ * query the element as it goes to NULL (a branch's caps query) */
+static GstClContext *
+context_ref (GstClCore * core)
+{
+  GstClContext *ctx;
+
+  GST_OBJECT_LOCK (core->element);
+  ctx = core->ctx ? gst_object_ref (core->ctx) : NULL;
+  GST_OBJECT_UNLOCK (core->element);
+  return ctx;
+}
+
+static void
+context_clear (GstClCore * core)
+{
+  GstClContext *ctx;
+
+  GST_OBJECT_LOCK (core->element);
+  ctx = core->ctx;
+  core->ctx = NULL;
+  GST_OBJECT_UNLOCK (core->element);
+  gst_clear_object (&ctx);
+}
+
 /**
  * gst_cl_core_open:
  *
@@ -288,7 +313,7 @@ follow_upstream (GstClCore * core)
         "of OpenCL device %d: moving there from \"%s\"", index,
         gst_cl_context_get_device_name (core->ctx));
     release_device_state (core);
-    gst_clear_object (&core->ctx);
+    context_clear (core);
     /* a context the pipeline shares is taken only if it is that device's */
     core->followed_index = index;
     if (!gst_cl_ensure_element_context (core->element, index, &core->ctx)) {
@@ -340,7 +365,7 @@ gst_cl_core_close (GstClCore * core)
    * compiler still running (Intel's aborts then) */
   if (core->ctx)
     gst_cl_program_wait_builds (core->ctx);
-  gst_clear_object (&core->ctx);
+  context_clear (core);
   gst_clear_object (&core->cuda_ctx);
   core->followed_index = -1;
 }
@@ -369,9 +394,13 @@ gst_cl_core_set_context (GstClCore * core, GstContext * context)
 gboolean
 gst_cl_core_query (GstClCore * core, GstQuery * query)
 {
-  return GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      (gst_cl_handle_context_query (core->element, query, core->ctx) ||
+  GstClContext *ctx = context_ref (core);
+  gboolean answered = GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      (gst_cl_handle_context_query (core->element, query, ctx) ||
       gst_cl_cuda_handle_context_query (core->element, query, core->cuda_ctx));
+
+  gst_clear_object (&ctx);
+  return answered;
 }
 
 /**
@@ -388,10 +417,13 @@ gst_cl_core_query (GstClCore * core, GstQuery * query)
 GstCaps *
 gst_cl_core_usable_caps (GstClCore * core, GstCaps * caps)
 {
+  GstClContext *ctx = context_ref (core);
+  gboolean all = !ctx || !gst_cl_cuda_available () ||
+      gst_caps_is_any (caps) || gst_cl_cuda_context_takes (ctx);
   guint i;
 
-  if (!core->ctx || !gst_cl_cuda_available () || gst_caps_is_any (caps) ||
-      gst_cl_cuda_context_takes (core->ctx))
+  gst_clear_object (&ctx);
+  if (all)
     return caps;
   caps = gst_caps_make_writable (caps);
   for (i = gst_caps_get_size (caps); i > 0; i--) {
@@ -536,14 +568,13 @@ gst_cl_core_get_scratch (GstClCore * core, guint slot, gsize size,
 
 /**
  * gst_cl_core_read_scratch:
- * @dest: where the bytes go, valid until gst_cl_core_read_wait()
+ * @dest: where the bytes go, valid until the read is found over
  *
  * Enqueues a read of the first @size bytes of scratch buffer @slot into
  * @dest, after the commands enqueued so far, and submits it: an element's
  * results for the host (clcore never waits for it here; GstClReadback).
- * One read at a time: before @dest is read, or another read is enqueued, the element
- * waits for it with gst_cl_core_read_wait() or finds it over with
- * gst_cl_core_read_poll().
+ * One read at a time: before @dest is read, or another read is enqueued,
+ * the element finds it over with gst_cl_core_read_poll().
  *
  * Returns: %TRUE on success
  */
@@ -561,19 +592,6 @@ gst_cl_core_read_scratch (GstClCore * core, guint slot, gsize size,
   }
   return gst_cl_readback_start (&core->readback, core->queue,
       core->scratch[slot], size, dest, error);
-}
-
-/**
- * gst_cl_core_read_wait:
- *
- * Waits for gst_cl_core_read_scratch()'s read, if one is under way.
- *
- * Returns: %TRUE when its bytes are there (or there was none)
- */
-gboolean
-gst_cl_core_read_wait (GstClCore * core, GError ** error)
-{
-  return gst_cl_readback_wait (&core->readback, core->queue, error);
 }
 
 /**
@@ -665,25 +683,6 @@ gst_cl_core_fill_plane (GstClCore * core, const GstClPlane * plane,
 }
 
 /**
- * gst_cl_core_copy_frame:
- *
- * gst_cl_core_copy_plane() for every plane of @dst.
- *
- * Returns: %TRUE on success
- */
-gboolean
-gst_cl_core_copy_frame (GstClCore * core, const GstClFrame * src,
-    const GstClFrame * dst, GError ** error)
-{
-  guint p;
-
-  for (p = 0; p < dst->n_planes; p++)
-    if (!gst_cl_core_copy_plane (core, &src->planes[p], &dst->planes[p], error))
-      return FALSE;
-  return TRUE;
-}
-
-/**
  * gst_cl_core_fits_device:
  *
  * Returns: whether frames of @info fit the device (see
@@ -693,8 +692,11 @@ gst_cl_core_copy_frame (GstClCore * core, const GstClFrame * src,
 gboolean
 gst_cl_core_fits_device (GstClCore * core, const GstVideoInfo * info)
 {
-  return !core->ctx || gst_cl_frame_fits_device (core->element, core->ctx,
-      info);
+  GstClContext *ctx = context_ref (core);
+  gboolean fits = !ctx || gst_cl_frame_fits_device (core->element, ctx, info);
+
+  gst_clear_object (&ctx);
+  return fits;
 }
 
 /**

@@ -116,7 +116,6 @@ gboolean       gst_cl_core_read_scratch (GstClCore * core, guint slot,
                                          gsize size, gpointer dest,
                                          GError ** error);
 
-gboolean       gst_cl_core_read_wait (GstClCore * core, GError ** error);
 
 gboolean       gst_cl_core_read_poll (GstClCore * core, gboolean * arrived);
 
@@ -128,11 +127,6 @@ gboolean       gst_cl_core_copy_plane (GstClCore * core,
 gboolean       gst_cl_core_fill_plane (GstClCore * core,
                                        const GstClPlane * plane,
                                        guint8 value, GError ** error);
-
-gboolean       gst_cl_core_copy_frame (GstClCore * core,
-                                       const GstClFrame * src,
-                                       const GstClFrame * dst,
-                                       GError ** error);
 
 gboolean       gst_cl_core_fits_device (GstClCore * core,
                                         const GstVideoInfo * info);
