@@ -80,9 +80,7 @@ denoise_sample (__global const uchar * in, int in_stride,
   if (first) {
     c = 0;
   } else {
-    int A;
-
-    int P = 0;
+    int P = 0, A;
 
     for (int dy = -1; dy <= 1; dy++) {
       int row = clamp (y + dy, 0, height - 1) * width;
@@ -154,8 +152,8 @@ denoise_sample (__global const uchar * in, int in_stride,
  * neighbours within te (sum, cnt) and within tw (sumw, cntw); WIDE: to the
  * latter alone. A vector comparison's true is -1, a scalar's 1 (MASK). */
 #define NEAR(p) do { \
-    intP n_ = LOAD (p); \
-    intP m_ = MASK (abs (n_ - X) <= te), w_ = MASK (abs (n_ - X) <= tw); \
+    intP n_ = LOAD (p), d_ = TO_INT (abs (n_ - X)); \
+    intP m_ = MASK (d_ <= te), w_ = MASK (d_ <= tw); \
     B += n_; sum += n_ & m_; cnt -= m_; sumw += n_ & w_; cntw -= w_; \
   } while (0)
 #define WIDE(p) do { \

@@ -161,7 +161,7 @@ release_device_state (GstClCore * core)
 {
   guint i;
 
-  gst_cl_readback_clear (&core->readback, core->queue);
+  gst_cl_readback_wait (&core->readback, core->queue, NULL);
   g_hash_table_remove_all (core->kernels);
   for (i = 0; i < N_SCRATCH; i++) {
     if (core->scratch[i])
@@ -239,8 +239,7 @@ gst_cl_core_get_variant (GstClCore * core)
   return variant;
 }
 
-/* The element's context with a reference, or NULL, for the threads that
- * query the element as it goes to NULL (a branch's caps query) */
+/* the context, referenced, for queries from threads racing to NULL */
 static GstClContext *
 context_ref (GstClCore * core)
 {
@@ -394,11 +393,14 @@ gst_cl_core_set_context (GstClCore * core, GstContext * context)
 gboolean
 gst_cl_core_query (GstClCore * core, GstQuery * query)
 {
-  GstClContext *ctx = context_ref (core);
-  gboolean answered = GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      (gst_cl_handle_context_query (core->element, query, ctx) ||
-      gst_cl_cuda_handle_context_query (core->element, query, core->cuda_ctx));
+  GstClContext *ctx;
+  gboolean answered;
 
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return FALSE;
+  ctx = context_ref (core);
+  answered = gst_cl_handle_context_query (core->element, query, ctx) ||
+      gst_cl_cuda_handle_context_query (core->element, query, core->cuda_ctx);
   gst_clear_object (&ctx);
   return answered;
 }

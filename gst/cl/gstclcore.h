@@ -116,7 +116,6 @@ gboolean       gst_cl_core_read_scratch (GstClCore * core, guint slot,
                                          gsize size, gpointer dest,
                                          GError ** error);
 
-
 gboolean       gst_cl_core_read_poll (GstClCore * core, gboolean * arrived);
 
 gboolean       gst_cl_core_copy_plane (GstClCore * core,

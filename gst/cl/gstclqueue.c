@@ -69,13 +69,13 @@ queue_table_free (gpointer data)
 static cl_command_queue
 create_handle (cl_context context, cl_device_id device, GError ** error)
 {
+  cl_command_queue_properties props =
+      g_strcmp0 (g_getenv ("GST_CL_PROFILING"), "1") == 0 ?
+      CL_QUEUE_PROFILING_ENABLE : 0;
   cl_int status = CL_SUCCESS;
   cl_command_queue queue;
 
-  queue =
-      clCreateCommandQueue (context, device,
-      g_strcmp0 (g_getenv ("GST_CL_PROFILING"),
-          "1") == 0 ? CL_QUEUE_PROFILING_ENABLE : 0, &status);
+  queue = clCreateCommandQueue (context, device, props, &status);
   if (!gst_cl_result (status, error, "clCreateCommandQueue"))
     return NULL;
   return queue;

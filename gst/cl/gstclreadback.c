@@ -82,20 +82,3 @@ gst_cl_readback_poll (GstClReadback * rb, gboolean * arrived, GError ** error)
   g_clear_pointer (&rb->read, clReleaseEvent);
   return TRUE;
 }
-
-/**
- * gst_cl_readback_clear:
- * @queue: (nullable): the queue of the reads
- *
- * Waits for the read under way, if there is one.
- */
-void
-gst_cl_readback_clear (GstClReadback * rb, GstClQueue * queue)
-{
-  if (queue) {
-    gst_cl_readback_wait (rb, queue, NULL);
-  } else if (rb->read) {
-    clWaitForEvents (1, &rb->read);
-    g_clear_pointer (&rb->read, clReleaseEvent);
-  }
-}

@@ -28,6 +28,5 @@ gboolean gst_cl_readback_wait  (GstClReadback * rb, GstClQueue * queue,
                                 GError ** error);
 gboolean gst_cl_readback_poll  (GstClReadback * rb, gboolean * arrived,
                                 GError ** error);
-void     gst_cl_readback_clear (GstClReadback * rb, GstClQueue * queue);
 
 G_END_DECLS
