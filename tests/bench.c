@@ -17,6 +17,7 @@
 #include "cl/gstclbasefilter.h"
 #include "cl/gstcldevice.h"
 #include "cl/gstclerror.h"
+#include "cl/gstclevent.h"
 #include "cl/gstclpool.h"
 #include "cl/gstclutils.h"
 #include "bench-cases.h"
@@ -180,10 +181,10 @@ time_enqueues (GstClContext * ctx, GstClQueue * own,
   t.device_ms = G_MAXDOUBLE;
   start = now ();
   for (round = 0; round < 8; round++) {
-    gst_cl_kernel_profile_start (ctx);
+    gst_cl_event_profile_start (ctx);
     for (i = 0; i < n; i++)
       enqueue (data);
-    ms = gst_cl_kernel_profile_stop (ctx) / n;
+    ms = gst_cl_event_profile_stop (ctx) / n;
     t.device_ms = MIN (t.device_ms, ms);
     if (now () - start > min_seconds)
       break;

@@ -810,7 +810,7 @@ GST_START_TEST (test_sleeping_wait)
         CL_SUCCESS);
     fail_unless_equals_int (state, CL_COMPLETE);
     fail_unless (gst_cl_event_wait (ctx, done, NULL));
-    fail_unless (gst_cl_queue_finish (own, NULL));
+    fail_unless (gst_cl_queue_wait (own, NULL, NULL));
     clReleaseEvent (done);
     clReleaseMemObject (mem);
     gst_cl_queue_free (own);
@@ -883,14 +883,14 @@ pass_gate (gpointer data)
   for (guint i = 0; i < 20; i++) {
     gint now;
 
-    gst_cl_gate_enter (run->ctx);
+    gst_cl_gate_enter (gst_cl_gate_get (run->ctx));
     now = g_atomic_int_add (&run->inside, 1) + 1;
     for (gint most = g_atomic_int_get (&run->most); now > most &&
         !g_atomic_int_compare_and_exchange (&run->most, most, now);
         most = g_atomic_int_get (&run->most));
     g_usleep (1000);
     g_atomic_int_add (&run->inside, -1);
-    gst_cl_gate_leave (run->ctx);
+    gst_cl_gate_leave (gst_cl_gate_get (run->ctx));
   }
   return NULL;
 }
@@ -911,8 +911,8 @@ gate_most_inside (GstClContext * ctx)
 static gpointer
 enter_and_leave (gpointer data)
 {
-  gst_cl_gate_enter (data);
-  gst_cl_gate_leave (data);
+  gst_cl_gate_enter (gst_cl_gate_get (data));
+  gst_cl_gate_leave (gst_cl_gate_get (data));
   return GINT_TO_POINTER (TRUE);
 }
 
@@ -931,14 +931,14 @@ hold_place (gpointer data)
 {
   Holders *h = data;
 
-  gst_cl_gate_enter (h->ctx);
+  gst_cl_gate_enter (gst_cl_gate_get (h->ctx));
   g_mutex_lock (&h->lock);
   h->in++;
   g_cond_broadcast (&h->cond);
   while (!h->go)
     g_cond_wait (&h->cond, &h->lock);
   g_mutex_unlock (&h->lock);
-  gst_cl_gate_leave (h->ctx);
+  gst_cl_gate_leave (gst_cl_gate_get (h->ctx));
   return NULL;
 }
 
@@ -1011,12 +1011,12 @@ GST_START_TEST (test_device_threads)
   fail_unless_equals_int (gate_most_inside (ctx), 3);
 
   /* a thread in goes in again without taking another place */
-  gst_cl_gate_enter (ctx);
-  gst_cl_gate_enter (other);
+  gst_cl_gate_enter (gst_cl_gate_get (ctx));
+  gst_cl_gate_enter (gst_cl_gate_get (other));
   fail_unless_equals_int (gate_most_inside (ctx), 2);
-  gst_cl_gate_leave (other);
+  gst_cl_gate_leave (gst_cl_gate_get (other));
   fail_unless_equals_int (gate_most_inside (ctx), 2);
-  gst_cl_gate_leave (ctx);
+  gst_cl_gate_leave (gst_cl_gate_get (ctx));
   fail_unless_equals_int (gate_most_inside (ctx), 3);
   gst_object_unref (other);
   gst_object_unref (ctx);

@@ -552,12 +552,11 @@ gst_cl_aggregator_sink_event_pre_queue (GstAggregator * agg,
 static gboolean
 gst_cl_aggregator_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
 {
-  if (!gst_cl_core_caps_fit_device (GET_PRIV (GST_CL_AGGREGATOR (agg))->core,
-          caps))
-    return FALSE;
-  return
-      GST_AGGREGATOR_CLASS (gst_cl_aggregator_parent_class)->negotiated_src_caps
-      (agg, caps);
+  /* the output's info, and the inputs' format with it */
+  return GST_AGGREGATOR_CLASS
+      (gst_cl_aggregator_parent_class)->negotiated_src_caps (agg, caps) &&
+      gst_cl_core_set_info (GET_PRIV (GST_CL_AGGREGATOR (agg))->core,
+      &GST_VIDEO_AGGREGATOR (agg)->info);
 }
 
 static gboolean

@@ -407,7 +407,8 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   /* at its identity setting, such a filter copies frames to the device
    * (or from one device memory to the other) */
   priv->uploads = !gst_cl_caps_pass_as (incaps, outcaps);
-  if (!gst_cl_core_fits_device (priv->core, &priv->in_info))
+  if (!gst_cl_core_set_info (priv->core, &priv->in_info) ||
+      !gst_cl_core_set_info (priv->core, &priv->out_info))
     return FALSE;
   if (klass->set_info) {
     GstVideoInfo in_view, out_view;

@@ -35,7 +35,7 @@ struct _GstClContext
   /* the state of the core's jobs above the context
    * (gst_cl_context_get_attached()), by their attachment's index, and
    * each one's attachment, to free it */
-  GMutex attach_lock;
+  GRecMutex attach_lock;         /* a make may ask for another kind's state */
   gpointer attached[GST_CL_CONTEXT_MAX_ATTACHED];
   GstClContextAttachment *attachment[GST_CL_CONTEXT_MAX_ATTACHED];
 };
@@ -118,7 +118,7 @@ gst_cl_context_finalize (GObject * object)
   /* balances the retain taken at creation or wrapping */
   if (self->context)
     clReleaseContext (self->context);
-  g_mutex_clear (&self->attach_lock);
+  g_rec_mutex_clear (&self->attach_lock);
   g_free (self->device_name);
   g_free (self->cache_key);
 
@@ -135,7 +135,7 @@ static void
 gst_cl_context_init (GstClContext * self)
 {
   self->device_index = -1;
-  g_mutex_init (&self->attach_lock);
+  g_rec_mutex_init (&self->attach_lock);
 }
 
 /* the first failure of a device query is kept in @status */
@@ -417,7 +417,8 @@ gst_cl_context_get_caps (GstClContext * ctx)
  * @att: the attachment of a kind of state, static in the module that keeps it
  *
  * The state of @att's kind on @ctx, made on the first call (@att's make,
- * once however many threads ask at once).
+ * once however many threads ask at once; a make may ask for the state of
+ * another kind).
  *
  * Returns: (transfer none) (nullable): the state, or %NULL with @error set
  *   where it cannot be made
@@ -437,12 +438,12 @@ gst_cl_context_get_attached (GstClContext * ctx, GstClContextAttachment * att,
   g_assert (i < GST_CL_CONTEXT_MAX_ATTACHED);
   if (G_LIKELY ((data = g_atomic_pointer_get (&ctx->attached[i]))))
     return data;
-  g_mutex_lock (&ctx->attach_lock);
+  g_rec_mutex_lock (&ctx->attach_lock);
   if (!(data = ctx->attached[i]) && (data = att->make (ctx, error))) {
     ctx->attachment[i] = att;
     g_atomic_pointer_set (&ctx->attached[i], data);
   }
-  g_mutex_unlock (&ctx->attach_lock);
+  g_rec_mutex_unlock (&ctx->attach_lock);
   return data;
 }
 

@@ -118,7 +118,7 @@ const GstClDeviceCaps * gst_cl_context_get_caps (GstClContext * ctx);
  *   whose builds use the rest, before the gate they pass)
  *
  * State a module above the context keeps per context (the queues, the
- * programs, the gate, the waits, the profile): the module owns its type
+ * programs, the gate, the events' waits and timing): the module owns its type
  * and says how it is made and freed, and the context holds it for as
  * long as it lives without knowing what it is. One static attachment a
  * kind of state.

@@ -16,6 +16,7 @@
 #include "gstclkernel.h"
 #include "gstclkernels.h"
 #include "gstclmemory.h"
+#include "gstclpacked.h"
 #include "gstclprogram.h"
 #include "gstclqueue.h"
 #include "gstclreadback.h"
@@ -43,11 +44,13 @@ struct _GstClCore
   gint followed_index;
 
   GstClContext *ctx;
+  GstClGate *gate;              /* the context's device's */
   /* GStreamer's CUDA context (GstCudaContext) of CUDA memory output */
   GstObject *cuda_ctx;
   /* the element's work on the device: the queue of its last frame */
   GstClQueue *queue;
   GHashTable *kernels;          /* "source|options|name" -> cl_kernel */
+  GstClPacked packed;           /* made with the caps */
   cl_mem scratch[N_SCRATCH];
   gsize scratch_size[N_SCRATCH];
   /* gst_cl_core_read_scratch()'s reads */
@@ -162,6 +165,7 @@ release_device_state (GstClCore * core)
   guint i;
 
   gst_cl_readback_wait (&core->readback, core->queue, NULL);
+  gst_cl_packed_clear (&core->packed);
   g_hash_table_remove_all (core->kernels);
   for (i = 0; i < N_SCRATCH; i++) {
     if (core->scratch[i])
@@ -259,6 +263,7 @@ context_clear (GstClCore * core)
   GST_OBJECT_LOCK (core->element);
   ctx = core->ctx;
   core->ctx = NULL;
+  core->gate = NULL;
   GST_OBJECT_UNLOCK (core->element);
   gst_clear_object (&ctx);
 }
@@ -287,7 +292,8 @@ gst_cl_core_open (GstClCore * core)
  * memory (a decoder's) are on the GPU of the CUDA context upstream
  * shares; the element moves to that GPU's OpenCL device, whose context is
  * shared in turn. Posts an element error where the move fails. The core's
- * own programs start building in the background.
+ * own programs start building in the background, and the element's queue
+ * is made.
  *
  * Returns: %TRUE when the core has a context
  */
@@ -328,11 +334,19 @@ follow_upstream (GstClCore * core)
 gboolean
 gst_cl_core_start (GstClCore * core)
 {
+  GError *err = NULL;
+
   if (!follow_upstream (core))
     return FALSE;
   /* the core's own kernels (copies, packed 4:2:2) start building in the
    * background, ahead of any caps */
   gst_cl_program_ready (core->ctx, gst_cl_kernel_plane, "");
+  core->gate = gst_cl_gate_get (core->ctx);
+  if (!core->queue && !(core->queue = gst_cl_queue_new (core->ctx, &err))) {
+    GST_CL_POST_ERROR (core->element, err);
+    g_clear_error (&err);
+    return FALSE;
+  }
   return TRUE;
 }
 
@@ -516,10 +530,8 @@ gst_cl_core_get_queue (GstClCore * core)
 gboolean
 gst_cl_core_follow_thread (GstClCore * core, GError ** error)
 {
-  g_return_val_if_fail (core->ctx != NULL, FALSE);
+  g_return_val_if_fail (core->queue != NULL, FALSE);
 
-  if (!core->queue && !(core->queue = gst_cl_queue_new (core->ctx, error)))
-    return FALSE;
   return gst_cl_queue_follow_thread (core->queue, error);
 }
 
@@ -563,7 +575,7 @@ gst_cl_core_get_scratch (GstClCore * core, guint slot, gsize size,
 {
   g_return_val_if_fail (slot < N_SCRATCH, NULL);
   /* readable from the host: analysing elements read their results back */
-  return gst_cl_device_buffer_ensure (gst_cl_context_get_handle (core->ctx),
+  return gst_cl_device_buffer_ensure (core->queue->context,
       &core->scratch[slot], &core->scratch_size[slot], size,
       "clCreateBuffer (scratch)", error);
 }
@@ -715,57 +727,30 @@ gst_cl_core_caps_fit_device (GstClCore * core, GstCaps * caps)
       gst_cl_core_fits_device (core, &info);
 }
 
-/* The planes of @view (Y42B) in the buffers of staging @slot, grown where
- * they are too small. */
-static gboolean
-planar_frame (GstClCore * core, guint slot, const GstVideoInfo * view,
-    GstClFrame * frame, GError ** error)
+/**
+ * gst_cl_core_set_info:
+ *
+ * In the thread of the frame passes, for frames of @info that the element
+ * settles on, in or out: gst_cl_core_fits_device(), and the kernels they
+ * need beyond the element's (those that unpack packed 4:2:2 to planes and
+ * pack it back) made, not left to the first frame. Posts an element error
+ * where a kernel cannot be made.
+ *
+ * Returns: %TRUE when frames of @info can go through the core
+ */
+gboolean
+gst_cl_core_set_info (GstClCore * core, const GstVideoInfo * info)
 {
-  GstClStaging *st = &core->staging[slot];
+  GError *err = NULL;
 
-  gst_cl_frame_set_geometry (frame, view);
-  g_return_val_if_fail (frame->n_planes == G_N_ELEMENTS (st->planar), FALSE);
-  for (guint p = 0; p < frame->n_planes; p++)
-    if (!(frame->planes[p].mem =
-            gst_cl_device_buffer_ensure (gst_cl_context_get_handle (core->ctx),
-                &st->planar[p], &st->planar_size[p],
-                gst_cl_plane_size (&frame->planes[p]),
-                "clCreateBuffer (planes)", error)))
-      return FALSE;
-  return TRUE;
-}
-
-/* Enqueues the kernel that unpacks the packed 4:2:2 @packed of @info into
- * @planar's planes, or packs them into it. */
-static gboolean
-convert_packed_422 (GstClCore * core, const GstVideoInfo * info,
-    const GstClPlane * packed, const GstClFrame * planar, gboolean pack,
-    GError ** error)
-{
-  const GstClPlane *y = &planar->planes[0], *u = &planar->planes[1];
-  const GstClPlane *v = &planar->planes[2];
-  gint width = GST_VIDEO_INFO_WIDTH (info), off[3];
-  /* kernels/plane.cl: 4 macropixels a work-item */
-  gsize global[2] = { ((width + 1) / 2 + 3) / 4, packed->height };
-  cl_kernel k;
-
-  gst_cl_format_get_packed_422 (GST_VIDEO_INFO_FORMAT (info), off);
-  k = gst_cl_core_get_kernel (core, gst_cl_kernel_plane, "",
-      pack ? "plane_pack_422" : "plane_unpack_422", error);
-  if (!k)
+  if (!gst_cl_core_fits_device (core, info))
     return FALSE;
-  if (pack ? !gst_cl_kernel_set_args (k, error, 8, GST_CL_ARG (y->mem),
-          GST_CL_ARG (y->stride), GST_CL_ARG (u->mem), GST_CL_ARG (u->stride),
-          GST_CL_ARG (v->mem), GST_CL_ARG (v->stride),
-          GST_CL_ARG (packed->mem), GST_CL_ARG (packed->stride)) :
-      !gst_cl_kernel_set_args (k, error, 8, GST_CL_ARG (packed->mem),
-          GST_CL_ARG (packed->stride), GST_CL_ARG (y->mem),
-          GST_CL_ARG (y->stride), GST_CL_ARG (u->mem), GST_CL_ARG (u->stride),
-          GST_CL_ARG (v->mem), GST_CL_ARG (v->stride)))
-    return FALSE;
-  return gst_cl_kernel_set_args_from (k, 8, error, 4, GST_CL_ARG (width),
-      GST_CL_ARG (off[0]), GST_CL_ARG (off[1]), GST_CL_ARG (off[2])) &&
-      gst_cl_kernel_enqueue (core->queue, k, 2, global, NULL, error);
+  if (!core->ctx || gst_cl_packed_prepare (&core->packed, core->ctx, info,
+          &err))
+    return TRUE;
+  GST_CL_POST_ERROR (core->element, err);
+  g_clear_error (&err);
+  return FALSE;
 }
 
 /**
@@ -805,7 +790,7 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
 
   g_return_val_if_fail (n_inputs <= GST_CL_CORE_MAX_INPUTS, FALSE);
 
-  gst_cl_gate_enter (core->ctx);
+  gst_cl_gate_enter (core->gate);
   /* the output first: where it is copied back to the host, waiting for
    * that copy waits for the inputs' copies to the device too */
   ok = gst_cl_core_follow_thread (core, error);
@@ -833,22 +818,22 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
     /* a frame still mapped when this fails: unmapped below */
     if (frames[i] && gst_cl_video_info_kernel_view (in_infos[i], &view)) {
       frames[i] = &planar[1 + i];
-      ok = planar_frame (core, 1 + i, &view, &planar[1 + i], error) &&
-          convert_packed_422 (core, in_infos[i], &in[i].frame.planes[0],
-          &planar[1 + i], FALSE, error);
+      ok = gst_cl_packed_convert (&core->packed, core->queue, in_infos[i],
+          &in[i].frame.planes[0], &core->staging[1 + i], &planar[1 + i], error);
     }
   }
   if (ok && output) {
     out_frame = &out.frame;
     out_packed = gst_cl_video_info_kernel_view (out_info, &view);
     if (out_packed) {
-      ok = planar_frame (core, 0, &view, &planar[0], error);
+      ok = gst_cl_staging_planar (&core->staging[0], core->queue->context,
+          out_info, &planar[0], error);
       out_frame = &planar[0];
     }
   }
   ok = ok && run (data, frames, out_frame, error) &&
-      (!out_packed || convert_packed_422 (core, out_info,
-          &out.frame.planes[0], &planar[0], TRUE, error)) &&
+      (!out_packed || gst_cl_packed_convert (&core->packed, core->queue,
+          out_info, &out.frame.planes[0], NULL, &planar[0], error)) &&
       (!output || gst_cl_buffer_frame_finish (core->queue, &out, mapped + 1,
           n_in, error));
   if (out_mapped)
@@ -857,7 +842,7 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
   for (i = n_mapped; i > 0; i--)
     if (frames[i - 1])
       gst_cl_buffer_frame_unmap (core->queue, &in[i - 1]);
-  gst_cl_gate_leave (core->ctx);
+  gst_cl_gate_leave (core->gate);
   return ok;
 }
 

@@ -133,6 +133,9 @@ gboolean       gst_cl_core_fits_device (GstClCore * core,
 gboolean       gst_cl_core_caps_fit_device (GstClCore * core,
                                             GstCaps * caps);
 
+gboolean       gst_cl_core_set_info (GstClCore * core,
+                                     const GstVideoInfo * info);
+
 gboolean       gst_cl_core_process (GstClCore * core, GstBuffer * output,
                                     const GstVideoInfo * out_info,
                                     guint n_inputs,

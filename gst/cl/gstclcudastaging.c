@@ -445,7 +445,7 @@ gst_cl_cuda_slot_done_here (GstClQueue * queue, Slot * slot, cl_event last)
           NULL));
   if (!slot->done) {
     GST_WARNING ("no marker: waiting for the queue");
-    gst_cl_queue_finish (queue, NULL);
+    gst_cl_queue_wait (queue, NULL, NULL);
   }
   gst_cl_queue_flush (queue, NULL);
 }

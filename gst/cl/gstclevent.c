@@ -11,33 +11,81 @@
 #include "gstclcontext.h"
 #include "gstclerror.h"
 
-typedef struct _GstClWaits GstClWaits;
-
-struct _GstClWaits
+struct _GstClEvents
 {
+  GstClWait how;                /* the device's way to wait */
   gint waiting;                 /* threads in a wait now */
   gint spinning_waits;          /* the most that wait in clWaitForEvents */
+  GMutex lock;
+  GArray *timed;                /* cl_event of each command, while profiling */
 };
 
 static gpointer
-waits_new (GstClContext * ctx, GError ** error)
+events_new (GstClContext * ctx, GError ** error)
 {
-  GstClWaits *waits = g_new0 (GstClWaits, 1);
+  GstClEvents *events = g_new0 (GstClEvents, 1);
   const gchar *env = g_getenv ("GST_CL_SPINNING_WAITS");
 
+  events->how = gst_cl_context_get_caps (ctx)->wait;
   /* GST_CL_SPINNING_WAITS=N: at most N threads in clWaitForEvents */
-  waits->spinning_waits = env ? (gint) g_ascii_strtoll (env, NULL, 10) :
+  events->spinning_waits = env ? (gint) g_ascii_strtoll (env, NULL, 10) :
       (gint) g_get_num_processors ();
-  return waits;
+  g_mutex_init (&events->lock);
+  return events;
 }
 
-static GstClContextAttachment waits_of_contexts = { waits_new, g_free, 2, 0 };
-
-/* the waits on @ctx (made on the first call, which cannot fail) */
-static GstClWaits *
-waits_of (GstClContext * ctx)
+static gdouble
+take_timed (GstClEvents * events)
 {
-  return gst_cl_context_get_attached (ctx, &waits_of_contexts, NULL);
+  GArray *timed;
+  gdouble ms = 0;
+  guint i;
+
+  g_mutex_lock (&events->lock);
+  timed = events->timed;
+  events->timed = NULL;
+  g_mutex_unlock (&events->lock);
+  if (!timed)
+    return 0;
+  for (i = 0; i < timed->len; i++) {
+    cl_event event = g_array_index (timed, cl_event, i);
+    cl_ulong start = 0, end = 0;
+
+    if (clWaitForEvents (1, &event) == CL_SUCCESS &&
+        clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_START,
+            sizeof (start), &start, NULL) == CL_SUCCESS &&
+        clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_END,
+            sizeof (end), &end, NULL) == CL_SUCCESS && end > start)
+      ms += (end - start) / 1e6;
+    clReleaseEvent (event);
+  }
+  g_array_free (timed, TRUE);
+  return ms;
+}
+
+static void
+events_free (gpointer data)
+{
+  GstClEvents *events = data;
+
+  take_timed (events);
+  g_mutex_clear (&events->lock);
+  g_free (events);
+}
+
+static GstClContextAttachment events_of_contexts =
+    { events_new, events_free, 2, 0 };
+
+/**
+ * gst_cl_events_get:
+ *
+ * Returns: (transfer none): how @ctx's commands are waited for and timed,
+ *   made on the first call (which cannot fail) and kept as long as @ctx
+ */
+GstClEvents *
+gst_cl_events_get (GstClContext * ctx)
+{
+  return gst_cl_context_get_attached (ctx, &events_of_contexts, NULL);
 }
 
 /**
@@ -48,7 +96,82 @@ waits_of (GstClContext * ctx)
 gint
 gst_cl_event_get_waiting (GstClContext * ctx)
 {
-  return g_atomic_int_get (&waits_of (ctx)->waiting);
+  return g_atomic_int_get (&gst_cl_events_get (ctx)->waiting);
+}
+
+/**
+ * gst_cl_events_timing:
+ * @event: where a command may put its event
+ *
+ * Returns: (nullable): @event while commands are timed
+ *   (gst_cl_event_profile_start()), else %NULL; read without the lock, as
+ *   a hint
+ */
+cl_event *
+gst_cl_events_timing (GstClEvents * events, cl_event * event)
+{
+  return g_atomic_pointer_get (&events->timed) != NULL ? event : NULL;
+}
+
+/**
+ * gst_cl_events_record:
+ * @event: (transfer full) (nullable): a command's event, from
+ *   gst_cl_events_timing()
+ *
+ * Keeps @event while commands are timed, else releases it.
+ */
+void
+gst_cl_events_record (GstClEvents * events, cl_event event)
+{
+  if (!event)
+    return;
+  g_mutex_lock (&events->lock);
+  /* profiling may have stopped meanwhile */
+  if (events->timed) {
+    g_array_append_val (events->timed, event);
+    event = NULL;
+  }
+  g_mutex_unlock (&events->lock);
+  if (event)
+    clReleaseEvent (event);
+}
+
+/**
+ * gst_cl_event_profile_start:
+ *
+ * From now on, records the device time of every command that
+ * gst_cl_kernel_enqueue() and its copies and fills run on @ctx, until
+ * gst_cl_event_profile_stop(); for benchmarks, which time kernels without
+ * the cost of launching them. Only queues made with GST_CL_PROFILING=1 in
+ * the environment time their commands.
+ */
+void
+gst_cl_event_profile_start (GstClContext * ctx)
+{
+  GstClEvents *events;
+
+  g_return_if_fail (GST_IS_CL_CONTEXT (ctx));
+
+  events = gst_cl_events_get (ctx);
+  g_mutex_lock (&events->lock);
+  if (!events->timed)
+    events->timed = g_array_new (FALSE, FALSE, sizeof (cl_event));
+  g_mutex_unlock (&events->lock);
+}
+
+/**
+ * gst_cl_event_profile_stop:
+ *
+ * Waits for the commands recorded since gst_cl_event_profile_start().
+ *
+ * Returns: the milliseconds they ran on the device, start to end, added up
+ */
+gdouble
+gst_cl_event_profile_stop (GstClContext * ctx)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), 0);
+
+  return take_timed (gst_cl_events_get (ctx));
 }
 
 static void
@@ -162,11 +285,10 @@ gst_cl_event_status (cl_event event)
 
 /* Waits for @event; @queue (where not %NULL) is its queue, not flushed yet. */
 static gboolean
-event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
+event_wait (GstClEvents * events, cl_command_queue queue, cl_event event,
     GError ** error)
 {
-  GstClWaits *waits = waits_of (ctx);
-  GstClWait how = gst_cl_context_get_caps (ctx)->wait;
+  GstClWait how = events->how;
   gboolean ok;
 
   /* often done already: a later command was waited for */
@@ -178,7 +300,7 @@ event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
    * next commands. So threads beyond as many as the cores nap
    * (GST_CL_SPINNING_WAITS=N to try other numbers; on an H100, 8 and 4 did
    * no better, see docs/benchmarks-journal.md). */
-  if (g_atomic_int_add (&waits->waiting, 1) >= waits->spinning_waits &&
+  if (g_atomic_int_add (&events->waiting, 1) >= events->spinning_waits &&
       how == GST_CL_WAIT_AUTO)
     how = GST_CL_WAIT_POLL;
   /* clWaitForEvents flushes the event's queue itself (the spec says so):
@@ -193,7 +315,7 @@ event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
     ok = wait_polling (event, error);
   else
     ok = gst_cl_result (clWaitForEvents (1, &event), error, "clWaitForEvents");
-  g_atomic_int_add (&waits->waiting, -1);
+  g_atomic_int_add (&events->waiting, -1);
   return ok;
 }
 
@@ -209,12 +331,12 @@ event_wait (GstClContext * ctx, cl_command_queue queue, cl_event event,
 gboolean
 gst_cl_event_wait (GstClContext * ctx, cl_event event, GError ** error)
 {
-  return event_wait (ctx, NULL, event, error);
+  return event_wait (gst_cl_events_get (ctx), NULL, event, error);
 }
 
 /**
  * gst_cl_event_wait_queued:
- * @ctx: the context of @queue
+ * @events: those of @queue's context (gst_cl_events_get())
  * @event: a command's on @queue, which may not be flushed yet
  *
  * Blocks until @event is complete, @queue's commands sent to the device
@@ -223,8 +345,8 @@ gst_cl_event_wait (GstClContext * ctx, cl_event event, GError ** error)
  * Returns: %TRUE when the command ended without an error
  */
 gboolean
-gst_cl_event_wait_queued (GstClContext * ctx, cl_command_queue queue,
+gst_cl_event_wait_queued (GstClEvents * events, cl_command_queue queue,
     cl_event event, GError ** error)
 {
-  return event_wait (ctx, queue, event, error);
+  return event_wait (events, queue, event, error);
 }

@@ -177,6 +177,35 @@ gst_cl_device_buffer_ensure (cl_context context, cl_mem * mem,
   return *mem;
 }
 
+/**
+ * gst_cl_staging_planar:
+ * @info: a packed 4:2:2 frame's
+ * @planar: (out): the planes of @info's kernel view
+ *   (gst_cl_video_info_kernel_view()), in @staging's buffers, grown where
+ *   they are too small
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+gst_cl_staging_planar (GstClStaging * staging, cl_context context,
+    const GstVideoInfo * info, GstClFrame * planar, GError ** error)
+{
+  GstVideoInfo view;
+  guint p;
+
+  gst_cl_video_info_kernel_view (info, &view);
+  gst_cl_frame_set_geometry (planar, &view);
+  g_return_val_if_fail (planar->n_planes == G_N_ELEMENTS (staging->planar),
+      FALSE);
+  for (p = 0; p < planar->n_planes; p++)
+    if (!(planar->planes[p].mem = gst_cl_device_buffer_ensure (context,
+                &staging->planar[p], &staging->planar_size[p],
+                gst_cl_plane_size (&planar->planes[p]),
+                "clCreateBuffer (planes)", error)))
+      return FALSE;
+  return TRUE;
+}
+
 static cl_mem
 ensure_staging (cl_context context, GstClStaging * staging, guint p,
     gsize size, GError ** error)
@@ -426,10 +455,10 @@ frame_export (GstClQueue * queue, GstClBufferFrame * bframe, GError ** error)
                 NULL), error, "clEnqueueUnmapMemObject"))
       return FALSE;
   }
-  if (!done)
-    return gst_cl_queue_finish (queue, error);
+  /* no copy back: everything so far */
   ok = gst_cl_queue_wait (queue, done, error);
-  clReleaseEvent (done);
+  if (done)
+    clReleaseEvent (done);
   return ok;
 }
 
@@ -799,6 +828,7 @@ device_frame_done (GstClQueue * queue, GstClBufferFrame * frame)
 void
 gst_cl_buffer_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
 {
+  gboolean upload;
 
   if (frame->memory) {
     frame->memory->unmap (queue, frame);
@@ -811,12 +841,12 @@ gst_cl_buffer_frame_unmap (GstClQueue * queue, GstClBufferFrame * frame)
   buffer_frame_release (frame);
   if (!frame->mapped)
     return;
-  if (frame->upload && !queue->caps->unified_memory && !frame->output) {
-    /* mostly done already (the output's copy back, after it on the same
-     * queue, was waited for): then neither flushed nor waited for */
-    gst_cl_queue_wait (queue, frame->upload, NULL);
-  } else if (frame->pending && !frame->followed)
-    gst_cl_queue_finish (queue, NULL);
+  /* the upload mostly done already (the output's copy back, after it on
+   * the same queue, was waited for): then neither flushed nor waited for;
+   * without one, everything on the queue */
+  upload = frame->upload && !queue->caps->unified_memory && !frame->output;
+  if (upload || (frame->pending && !frame->followed))
+    gst_cl_queue_wait (queue, upload ? frame->upload : NULL, NULL);
   if (frame->upload)
     clReleaseEvent (frame->upload);
   frame->upload = NULL;

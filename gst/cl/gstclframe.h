@@ -166,6 +166,10 @@ gboolean gst_cl_buffer_frame_finish (GstClQueue * queue,
 void     gst_cl_buffer_frame_unmap (GstClQueue * queue,
                                     GstClBufferFrame * frame);
 
+gboolean gst_cl_staging_planar (GstClStaging * staging, cl_context context,
+                                const GstVideoInfo * info,
+                                GstClFrame * planar, GError ** error);
+
 void     gst_cl_staging_clear (GstClStaging * staging);
 
 cl_mem   gst_cl_device_buffer_ensure (cl_context context, cl_mem * mem,

@@ -27,8 +27,6 @@ ensure_debug_category (void)
   }
 }
 
-typedef struct _GstClGate GstClGate;
-
 struct _GstClGate
 {
   GMutex lock;
@@ -161,14 +159,20 @@ gate_unref (gpointer data)
 static GstClContextAttachment gates_of_contexts =
     { gate_get, gate_unref, 2, 0 };
 
-static GstClGate *
-gate_of (GstClContext * ctx)
+/**
+ * gst_cl_gate_get:
+ *
+ * Returns: (transfer none) (nullable): the gate of @ctx's device, kept as
+ *   long as @ctx, for gst_cl_gate_enter() and gst_cl_gate_leave()
+ */
+GstClGate *
+gst_cl_gate_get (GstClContext * ctx)
 {
   return gst_cl_context_get_attached (ctx, &gates_of_contexts, NULL);
 }
 
 static void
-gate_acquire (GstClGate * gate, GstClContext * ctx)
+gate_acquire (GstClGate * gate)
 {
   GCond cond;
   GList link = { &cond, NULL, NULL };
@@ -188,8 +192,8 @@ gate_acquire (GstClGate * gate, GstClContext * ctx)
     if (!g_cond_wait_until (&cond, &gate->lock, deadline) && link.data) {
       g_queue_unlink (&gate->waiters, &link);
       gate->free--;
-      GST_WARNING_OBJECT (ctx, "waited a second for one of %d threads to "
-          "leave the device: going in past the limit", gate->limit);
+      GST_WARNING ("waited a second for one of %d threads to leave device "
+          "%p: going in past the limit", gate->limit, gate->device);
       break;
     }
   }
@@ -227,7 +231,9 @@ static __thread struct
 /**
  * gst_cl_gate_enter:
  *
- * Before a thread calls into @ctx's device driver: returns at once while
+ * @gate: (nullable): a device's gate (gst_cl_gate_get()); %NULL for none
+ *
+ * Before a thread calls into the device's driver: returns at once while
  * fewer than gst_cl_gate_get_limit() threads are in, else when the
  * threads that came first are in and one more may be (or, should the wait
  * last a second, past the limit). A thread already in goes in again at
@@ -236,9 +242,8 @@ static __thread struct
  * once its commands are flushed and it is done waiting for them.
  */
 void
-gst_cl_gate_enter (GstClContext * ctx)
+gst_cl_gate_enter (GstClGate * gate)
 {
-  GstClGate *gate = gate_of (ctx);
   gboolean inside = FALSE;
   gint i, slot = -1;
 
@@ -260,7 +265,7 @@ gst_cl_gate_enter (GstClContext * ctx)
    * another's memory) goes in without a place: gates of two devices that
    * waited for each other would wait a second each time */
   if (!inside)
-    gate_acquire (gate, ctx);
+    gate_acquire (gate);
   thread_gates[slot].gate = gate;
   thread_gates[slot].depth = 1;
   thread_gates[slot].placed = !inside;
@@ -273,9 +278,8 @@ gst_cl_gate_enter (GstClContext * ctx)
  * thread has left as many times as it went in.
  */
 void
-gst_cl_gate_leave (GstClContext * ctx)
+gst_cl_gate_leave (GstClGate * gate)
 {
-  GstClGate *gate = gate_of (ctx);
   guint i;
 
   if (!gate || g_atomic_int_get (&gate->limit) == 0)
@@ -302,7 +306,7 @@ gst_cl_gate_leave (GstClContext * ctx)
 guint
 gst_cl_gate_get_limit (GstClContext * ctx)
 {
-  GstClGate *gate = gate_of (ctx);
+  GstClGate *gate = gst_cl_gate_get (ctx);
 
   return gate ? (guint) g_atomic_int_get (&gate->limit) : 0;
 }

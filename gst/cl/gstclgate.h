@@ -8,10 +8,14 @@
 
 G_BEGIN_DECLS
 
-void  gst_cl_gate_enter (GstClContext * ctx);
+typedef struct _GstClGate GstClGate;
 
-void  gst_cl_gate_leave (GstClContext * ctx);
+GstClGate * gst_cl_gate_get (GstClContext * ctx);
 
-guint gst_cl_gate_get_limit (GstClContext * ctx);
+void        gst_cl_gate_enter (GstClGate * gate);
+
+void        gst_cl_gate_leave (GstClGate * gate);
+
+guint       gst_cl_gate_get_limit (GstClContext * ctx);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "gstclkernel.h"
 #include "gstclcontext.h"
 #include "gstclerror.h"
+#include "gstclevent.h"
 #include "gstclprogram.h"
 #include "gstclqueue.h"
 
@@ -118,96 +119,6 @@ set_kernel_args (cl_kernel kernel, guint first, GError ** error,
   return TRUE;
 }
 
-typedef struct _GstClProfile GstClProfile;
-
-struct _GstClProfile
-{
-  GMutex lock;
-  GArray *events;               /* cl_event of each command, while profiling */
-};
-
-static gpointer
-profile_new (GstClContext * ctx, GError ** error)
-{
-  GstClProfile *profile = g_new0 (GstClProfile, 1);
-
-  g_mutex_init (&profile->lock);
-  return profile;
-}
-
-static gdouble
-profile_take (GstClProfile * profile)
-{
-  GArray *events;
-  gdouble ms = 0;
-  guint i;
-
-  g_mutex_lock (&profile->lock);
-  events = profile->events;
-  profile->events = NULL;
-  g_mutex_unlock (&profile->lock);
-  if (!events)
-    return 0;
-  for (i = 0; i < events->len; i++) {
-    cl_event event = g_array_index (events, cl_event, i);
-    cl_ulong start = 0, end = 0;
-
-    if (clWaitForEvents (1, &event) == CL_SUCCESS &&
-        clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_START,
-            sizeof (start), &start, NULL) == CL_SUCCESS &&
-        clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_END,
-            sizeof (end), &end, NULL) == CL_SUCCESS && end > start)
-      ms += (end - start) / 1e6;
-    clReleaseEvent (event);
-  }
-  g_array_free (events, TRUE);
-  return ms;
-}
-
-static void
-profile_free (gpointer data)
-{
-  GstClProfile *profile = data;
-
-  profile_take (profile);
-  g_mutex_clear (&profile->lock);
-  g_free (profile);
-}
-
-static GstClContextAttachment profiles = { profile_new, profile_free, 1, 0 };
-
-/* the profile of @ctx (made on the first call, which cannot fail) */
-static GstClProfile *
-profile_of (GstClContext * ctx)
-{
-  return gst_cl_context_get_attached (ctx, &profiles, NULL);
-}
-
-/* where commands are timed now, an event's place for the next (read
- * without the lock, as a hint), else NULL */
-static cl_event *
-profiling (GstClProfile * profile, cl_event * event)
-{
-  return g_atomic_pointer_get (&profile->events) != NULL ? event : NULL;
-}
-
-/* @event: (transfer full) (nullable): a command's, kept while profiling */
-static void
-record_profile (GstClProfile * profile, cl_event event)
-{
-  if (!event)
-    return;
-  g_mutex_lock (&profile->lock);
-  /* profiling may have stopped meanwhile */
-  if (profile->events) {
-    g_array_append_val (profile->events, event);
-    event = NULL;
-  }
-  g_mutex_unlock (&profile->lock);
-  if (event)
-    clReleaseEvent (event);
-}
-
 /**
  * gst_cl_kernel_enqueue:
  * @global: work size per dimension; rounded up to a multiple of @local
@@ -219,7 +130,6 @@ gboolean
 gst_cl_kernel_enqueue (GstClQueue * queue, cl_kernel kernel, guint dims,
     const gsize * global, const gsize * local, GError ** error)
 {
-  GstClProfile *profile = profile_of (queue->ctx);
   gsize rounded[3];
   guint i;
   cl_event event = NULL;
@@ -230,8 +140,8 @@ gst_cl_kernel_enqueue (GstClQueue * queue, cl_kernel kernel, guint dims,
     rounded[i] = local ? (global[i] + local[i] - 1) /local[i] * local[i] :
         global[i];
   status = clEnqueueNDRangeKernel (queue->handle, kernel, dims, NULL, rounded,
-      local, 0, NULL, profiling (profile, &event));
-  record_profile (profile, event);
+      local, 0, NULL, gst_cl_events_timing (queue->events, &event));
+  gst_cl_events_record (queue->events, event);
   return gst_cl_result (status, error, "clEnqueueNDRangeKernel");
 }
 
@@ -247,13 +157,12 @@ gboolean
 gst_cl_kernel_enqueue_copy (GstClQueue * queue, cl_mem src, cl_mem dst,
     gsize size, GError ** error)
 {
-  GstClProfile *profile = profile_of (queue->ctx);
   cl_event event = NULL;
   cl_int status;
 
   status = clEnqueueCopyBuffer (queue->handle, src, dst, 0, 0, size, 0, NULL,
-      profiling (profile, &event));
-  record_profile (profile, event);
+      gst_cl_events_timing (queue->events, &event));
+  gst_cl_events_record (queue->events, event);
   return gst_cl_result (status, error, "clEnqueueCopyBuffer");
 }
 
@@ -269,50 +178,11 @@ gboolean
 gst_cl_kernel_enqueue_fill (GstClQueue * queue, cl_mem mem, guint8 value,
     gsize size, GError ** error)
 {
-  GstClProfile *profile = profile_of (queue->ctx);
   cl_event event = NULL;
   cl_int status;
 
   status = clEnqueueFillBuffer (queue->handle, mem, &value, 1, 0, size, 0,
-      NULL, profiling (profile, &event));
-  record_profile (profile, event);
+      NULL, gst_cl_events_timing (queue->events, &event));
+  gst_cl_events_record (queue->events, event);
   return gst_cl_result (status, error, "clEnqueueFillBuffer");
-}
-
-/**
- * gst_cl_kernel_profile_start:
- *
- * From now on, records the device time of every command that
- * gst_cl_kernel_enqueue() and its copies and fills run on @ctx, until
- * gst_cl_kernel_profile_stop(); for benchmarks, which time kernels without
- * the cost of launching them. Only queues made with GST_CL_PROFILING=1 in
- * the environment time their commands.
- */
-void
-gst_cl_kernel_profile_start (GstClContext * ctx)
-{
-  GstClProfile *profile;
-
-  g_return_if_fail (GST_IS_CL_CONTEXT (ctx));
-
-  profile = profile_of (ctx);
-  g_mutex_lock (&profile->lock);
-  if (!profile->events)
-    profile->events = g_array_new (FALSE, FALSE, sizeof (cl_event));
-  g_mutex_unlock (&profile->lock);
-}
-
-/**
- * gst_cl_kernel_profile_stop:
- *
- * Waits for the commands recorded since gst_cl_kernel_profile_start().
- *
- * Returns: the milliseconds they ran on the device, start to end, added up
- */
-gdouble
-gst_cl_kernel_profile_stop (GstClContext * ctx)
-{
-  g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), 0);
-
-  return profile_take (profile_of (ctx));
 }

@@ -38,8 +38,4 @@ gboolean  gst_cl_kernel_enqueue_fill (GstClQueue * queue, cl_mem mem,
                                       guint8 value, gsize size,
                                       GError ** error);
 
-void      gst_cl_kernel_profile_start (GstClContext * ctx);
-
-gdouble   gst_cl_kernel_profile_stop (GstClContext * ctx);
-
 G_END_DECLS

@@ -101,15 +101,17 @@ wrap (GstClContext * ctx, cl_mem buffer, GstMemoryFlags flags,
 GstMemory *
 gst_cl_memory_new (GstClContext * ctx, gsize size, GError ** error)
 {
+  GstClGate *gate;
   cl_int status = CL_SUCCESS;
   cl_mem buffer;
 
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
-  gst_cl_gate_enter (ctx);
+  gate = gst_cl_gate_get (ctx);
+  gst_cl_gate_enter (gate);
   buffer =
       clCreateBuffer (gst_cl_context_get_handle (ctx), CL_MEM_READ_WRITE,
       MAX (size, 1), NULL, &status);
-  gst_cl_gate_leave (ctx);
+  gst_cl_gate_leave (gate);
   if (!gst_cl_result (status, error, "clCreateBuffer"))
     return NULL;
   return GST_MEMORY_CAST (wrap (ctx, buffer, 0, NULL, size, 0, size));
@@ -237,7 +239,7 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
   gpointer data;
 
   /* the device's gate before the memory's lock, never the other way */
-  gst_cl_gate_enter (self->ctx);
+  gst_cl_gate_enter (gst_cl_gate_get (self->ctx));
   g_mutex_lock (&self->lock);
   if (self->map_count == 0) {
     /* GstMemory refuses a write map while a read one lasts: the first map's
@@ -269,7 +271,7 @@ gst_cl_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
     self->map_count++;
   data = self->map_data;
   g_mutex_unlock (&self->lock);
-  gst_cl_gate_leave (self->ctx);
+  gst_cl_gate_leave (gst_cl_gate_get (self->ctx));
   return data;
 }
 
@@ -312,7 +314,7 @@ gst_cl_memory_unmap (GstMemory * mem)
   cl_event done = NULL;
   cl_int status;
 
-  gst_cl_gate_enter (self->ctx);
+  gst_cl_gate_enter (gst_cl_gate_get (self->ctx));
   g_mutex_lock (&self->lock);
   if (self->map_count > 0 && --self->map_count == 0) {
     /* written bytes reach the device before anyone uses the buffer again */
@@ -329,7 +331,7 @@ gst_cl_memory_unmap (GstMemory * mem)
     self->map_data = NULL;
   }
   g_mutex_unlock (&self->lock);
-  gst_cl_gate_leave (self->ctx);
+  gst_cl_gate_leave (gst_cl_gate_get (self->ctx));
 }
 
 static void

@@ -113,7 +113,7 @@ new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
 
   /* hundreds of streams start at once: their pools' allocations take turns
    * at the device too */
-  gst_cl_gate_enter (self->ctx);
+  gst_cl_gate_enter (gst_cl_gate_get (self->ctx));
   pinned->mem =
       clCreateBuffer (gst_cl_context_get_handle (self->ctx),
       CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, MAX (size, 1), NULL, &status);
@@ -126,7 +126,7 @@ new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
       NULL, NULL, &status);
   if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
     goto failed;
-  gst_cl_gate_leave (self->ctx);
+  gst_cl_gate_leave (gst_cl_gate_get (self->ctx));
   pinned->ctx = gst_object_ref (self->ctx);
   return gst_memory_new_wrapped (0, pinned->data, MAX (size, 1), 0, size,
       pinned, pinned_free);
@@ -134,7 +134,7 @@ new_pinned_memory (GstClBufferPool * self, gsize size, GError ** error)
 failed:
   if (pinned->mem)
     clReleaseMemObject (pinned->mem);
-  gst_cl_gate_leave (self->ctx);
+  gst_cl_gate_leave (gst_cl_gate_get (self->ctx));
   g_free (pinned);
   return NULL;
 }

@@ -63,7 +63,7 @@ queue_table_free (gpointer data)
   g_free (table);
 }
 
-/* Profiling, which gst_cl_kernel_profile_start() needs, is on with
+/* Profiling, which gst_cl_event_profile_start() needs, is on with
  * GST_CL_PROFILING=1: it costs a quarter of the frames a second of many
  * streams on NVIDIA's driver, so only the benchmark asks for it. */
 static cl_command_queue
@@ -95,6 +95,7 @@ queue_new_own (GstClContext * ctx, GError ** error)
   queue->ctx = ctx;
   queue->context = gst_cl_context_get_handle (ctx);
   queue->caps = gst_cl_context_get_caps (ctx);
+  queue->events = gst_cl_events_get (ctx);
   queue->handle = handle;
   queue->own = TRUE;
   return queue;
@@ -170,6 +171,7 @@ gst_cl_queue_new (GstClContext * ctx, GError ** error)
   queue->ctx = gst_object_ref (ctx);
   queue->context = gst_cl_context_get_handle (ctx);
   queue->caps = gst_cl_context_get_caps (ctx);
+  queue->events = gst_cl_events_get (ctx);
   queue->table = table;
   return queue;
 }
@@ -179,7 +181,7 @@ gst_cl_queue_new (GstClContext * ctx, GError ** error)
  *
  * Frees @queue; its command queue is the context's. What the element
  * enqueued on it and may still use its own buffers is waited for first
- * (gst_cl_queue_finish()).
+ * (gst_cl_queue_wait()).
  */
 void
 gst_cl_queue_free (GstClQueue * queue)
@@ -292,40 +294,29 @@ gst_cl_queue_flush (GstClQueue * queue, GError ** error)
 
 /**
  * gst_cl_queue_wait:
- * @event: a command's on @queue
+ * @event: (nullable): a command's on @queue, or %NULL for everything
+ *   enqueued on it so far
  *
  * Blocks until @event is complete, @queue's commands sent to the device
- * first (see gst_cl_event_wait_queued()).
+ * first (see gst_cl_event_wait_queued()). Without an event, a marker's
+ * (clFinish() itself where the marker cannot be enqueued: host memory that
+ * a copy still reads is released after this returns).
  *
- * Returns: %TRUE when the command ended without an error
+ * Returns: %TRUE when the commands ended without an error
  */
 gboolean
 gst_cl_queue_wait (GstClQueue * queue, cl_event event, GError ** error)
 {
-  return gst_cl_event_wait_queued (queue->ctx, queue->handle, event, error);
-}
-
-/**
- * gst_cl_queue_finish:
- *
- * clFinish() through gst_cl_queue_wait(): waits for everything enqueued on
- * @queue so far, by clFinish() itself where its marker cannot be enqueued
- * (host memory that a copy still reads is released after this returns).
- *
- * Returns: %TRUE when it all ended without an error
- */
-gboolean
-gst_cl_queue_finish (GstClQueue * queue, GError ** error)
-{
-  cl_event done = gst_cl_queue_mark (queue, error);
+  cl_event done = event ? event : gst_cl_queue_mark (queue, error);
   gboolean ok;
 
   if (!done) {
     clFinish (queue->handle);
     return FALSE;
   }
-  ok = gst_cl_queue_wait (queue, done, error);
-  clReleaseEvent (done);
+  ok = gst_cl_event_wait_queued (queue->events, queue->handle, done, error);
+  if (!event)
+    clReleaseEvent (done);
   return ok;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gstclcontext.h"
+#include "gstclevent.h"
 
 G_BEGIN_DECLS
 
@@ -13,6 +14,7 @@ G_BEGIN_DECLS
  * @ctx: the context, which a queue keeps alive (but the context's own)
  * @context: its cl_context
  * @caps: its device's capabilities
+ * @events: how its commands are waited for and timed
  * @handle: the command queue of the thread at hand: the calling thread's
  *   since gst_cl_queue_follow_thread(), %NULL before
  *
@@ -25,6 +27,7 @@ struct _GstClQueue
   GstClContext *ctx;
   cl_context context;
   const GstClDeviceCaps *caps;
+  GstClEvents *events;
   cl_command_queue handle;
   /*< private >*/
   gboolean own;                 /* the context's: its handle is its own */
@@ -51,7 +54,5 @@ gboolean         gst_cl_queue_wait (GstClQueue * queue, cl_event event,
 
 gboolean         gst_cl_queue_wait_for (GstClQueue * queue, GArray * events,
                                         GError ** error);
-
-gboolean         gst_cl_queue_finish (GstClQueue * queue, GError ** error);
 
 G_END_DECLS
