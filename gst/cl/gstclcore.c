@@ -814,14 +814,7 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
   mapped[0] = &out;
   ok = ok && gst_cl_buffer_frames_acquire (core->queue, out_mapped ? mapped :
       mapped + 1, n_in + (out_mapped ? 1 : 0), error);
-  for (i = 0; ok && i < n_inputs; i++) {
-    /* a frame still mapped when this fails: unmapped below */
-    if (frames[i] && gst_cl_video_info_kernel_view (in_infos[i], &view)) {
-      frames[i] = &planar[1 + i];
-      ok = gst_cl_packed_convert (&core->packed, core->queue, in_infos[i],
-          &in[i].frame.planes[0], &core->staging[1 + i], &planar[1 + i], error);
-    }
-  }
+  /* a packed output's planar staging, before the inputs' conversions */
   if (ok && output) {
     out_frame = &out.frame;
     out_packed = gst_cl_video_info_kernel_view (out_info, &view);
@@ -829,6 +822,14 @@ gst_cl_core_process (GstClCore * core, GstBuffer * output,
       ok = gst_cl_staging_planar (&core->staging[0], core->queue->context,
           out_info, &planar[0], error);
       out_frame = &planar[0];
+    }
+  }
+  for (i = 0; ok && i < n_inputs; i++) {
+    /* a frame still mapped when this fails: unmapped below */
+    if (frames[i] && gst_cl_video_info_kernel_view (in_infos[i], &view)) {
+      frames[i] = &planar[1 + i];
+      ok = gst_cl_packed_convert (&core->packed, core->queue, in_infos[i],
+          &in[i].frame.planes[0], &core->staging[1 + i], &planar[1 + i], error);
     }
   }
   ok = ok && run (data, frames, out_frame, error) &&

@@ -217,12 +217,13 @@ waiter_wake (cl_event event, cl_int status, void *data)
 
 /* Some drivers spin a core in clWaitForEvents; a callback lets the thread
  * sleep until the driver says the event is complete. */
-static gboolean
-wait_sleeping (cl_event event, GError ** error)
+static cl_int
+wait_sleeping (cl_event event, const gchar ** what)
 {
   Waiter w = { 0, };
   cl_int status;
 
+  *what = "clSetEventCallback (waiting for a command)";
   g_mutex_init (&w.lock);
   g_cond_init (&w.cond);
   status = clSetEventCallback (event, CL_COMPLETE, waiter_wake, &w);
@@ -236,8 +237,7 @@ wait_sleeping (cl_event event, GError ** error)
   }
   g_mutex_clear (&w.lock);
   g_cond_clear (&w.cond);
-  return gst_cl_result (status, error, "clSetEventCallback (waiting for a "
-      "command)");
+  return status;
 }
 
 /* Naps between looks at the status, no core spinning and no driver thread
@@ -245,8 +245,8 @@ wait_sleeping (cl_event event, GError ** error)
  * few looks a wait. Not one nap of most of the wait: a stream's thread has
  * one frame in flight, so what a nap overshoots, the stream loses (that
  * cost 8 streams a quarter of their frames on an H100). */
-static gboolean
-wait_polling (cl_event event, GError ** error)
+static cl_int
+wait_polling (cl_event event, const gchar ** what)
 {
   gulong nap = 20;
   cl_int state = CL_QUEUED;
@@ -258,11 +258,12 @@ wait_polling (cl_event event, GError ** error)
     g_usleep (nap);
     nap = MIN (nap * 2, 160);
   }
-  if (status != CL_SUCCESS)
-    return gst_cl_result (clWaitForEvents (1, &event), error,
-        "clWaitForEvents");
-  return gst_cl_result (state < 0 ? state : CL_SUCCESS, error,
-      "clGetEventInfo (waiting for a command)");
+  if (status != CL_SUCCESS) {
+    *what = "clWaitForEvents";
+    return clWaitForEvents (1, &event);
+  }
+  *what = "clGetEventInfo (waiting for a command)";
+  return state < 0 ? state : CL_SUCCESS;
 }
 
 /**
@@ -289,7 +290,8 @@ event_wait (GstClEvents * events, cl_command_queue queue, cl_event event,
     GError ** error)
 {
   GstClWait how = events->how;
-  gboolean ok;
+  const gchar *what = "clWaitForEvents";
+  cl_int status = CL_SUCCESS;
 
   /* often done already: a later command was waited for */
   if (gst_cl_event_status (event) == CL_COMPLETE)
@@ -306,17 +308,19 @@ event_wait (GstClEvents * events, cl_command_queue queue, cl_event event,
   /* clWaitForEvents flushes the event's queue itself (the spec says so):
    * a flush before it would be one more turn at the driver's lock a frame.
    * The other ways only look at the event, so the queue is flushed first. */
-  if (queue && how != GST_CL_WAIT_BLOCK && how != GST_CL_WAIT_AUTO &&
-      !gst_cl_result (clFlush (queue), error, "clFlush"))
-    ok = FALSE;
+  if (queue && how != GST_CL_WAIT_BLOCK && how != GST_CL_WAIT_AUTO)
+    status = clFlush (queue);
+  if (status != CL_SUCCESS)
+    what = "clFlush";
   else if (how == GST_CL_WAIT_CALLBACK)
-    ok = wait_sleeping (event, error);
+    status = wait_sleeping (event, &what);
   else if (how == GST_CL_WAIT_POLL)
-    ok = wait_polling (event, error);
+    status = wait_polling (event, &what);
   else
-    ok = gst_cl_result (clWaitForEvents (1, &event), error, "clWaitForEvents");
+    status = clWaitForEvents (1, &event);
   g_atomic_int_add (&events->waiting, -1);
-  return ok;
+  /* one check for every way */
+  return gst_cl_result (status, error, what);
 }
 
 /**

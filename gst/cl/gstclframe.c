@@ -150,6 +150,27 @@ gst_cl_plane_size (const GstClPlane * plane)
       (gsize) plane->width * plane->pstride;
 }
 
+/* The frame layer's OpenCL calls return their status, with the call's name
+ * in *what where it failed: each public function checks it once, at its
+ * end. */
+static cl_int
+device_buffer_make (cl_context context, cl_mem * mem, gsize * mem_size,
+    gsize size)
+{
+  cl_int status = CL_SUCCESS;
+
+  if (*mem && *mem_size >= size)
+    return CL_SUCCESS;
+  if (*mem)
+    clReleaseMemObject (*mem);
+  *mem = clCreateBuffer (context, CL_MEM_READ_WRITE, MAX (size, 1), NULL,
+      &status);
+  *mem_size = status == CL_SUCCESS ? size : 0;
+  if (status != CL_SUCCESS)
+    *mem = NULL;
+  return status;
+}
+
 /**
  * gst_cl_device_buffer_ensure:
  * @mem: (inout): a device buffer kept from frame to frame, or %NULL
@@ -163,18 +184,9 @@ cl_mem
 gst_cl_device_buffer_ensure (cl_context context, cl_mem * mem,
     gsize * mem_size, gsize size, const gchar * what, GError ** error)
 {
-  cl_int status = CL_SUCCESS;
+  cl_int status = device_buffer_make (context, mem, mem_size, size);
 
-  if (*mem && *mem_size >= size)
-    return *mem;
-  if (*mem)
-    clReleaseMemObject (*mem);
-  *mem = clCreateBuffer (context, CL_MEM_READ_WRITE, MAX (size, 1), NULL,
-      &status);
-  *mem_size = status == CL_SUCCESS ? size : 0;
-  if (!gst_cl_result (status, error, what))
-    *mem = NULL;
-  return *mem;
+  return gst_cl_result (status, error, what) ? *mem : NULL;
 }
 
 /**
@@ -206,47 +218,46 @@ gst_cl_staging_planar (GstClStaging * staging, cl_context context,
   return TRUE;
 }
 
-static cl_mem
-ensure_staging (cl_context context, GstClStaging * staging, guint p,
-    gsize size, GError ** error)
+static cl_int
+ensure_staging (cl_context context, GstClStaging * staging, guint p, gsize size)
 {
-  return gst_cl_device_buffer_ensure (context, &staging->mem[p],
-      &staging->size[p], size, "clCreateBuffer", error);
+  return device_buffer_make (context, &staging->mem[p], &staging->size[p],
+      size);
 }
 
 /* @upload: (nullable): set to the copy's event */
-static gboolean
+static cl_int
 import_plane (GstClQueue * queue, GstVideoFrame * vframe, guint p,
     gboolean output, GstClStaging * staging, GstClPlane * plane,
-    gboolean * borrowed, cl_event * upload, GError ** error)
+    gboolean * borrowed, cl_event * upload, const gchar ** what)
 {
   gpointer data = GST_VIDEO_FRAME_PLANE_DATA (vframe, p);
   gsize size = gst_cl_plane_size (plane);
   cl_int status = CL_SUCCESS;
-  cl_mem mem;
 
   if (queue->caps->unified_memory) {
+    *what = "clCreateBuffer (CL_MEM_USE_HOST_PTR)";
     plane->mem =
         clCreateBuffer (queue->context,
         CL_MEM_USE_HOST_PTR | (output ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY),
         size, data, &status);
-    return gst_cl_result (status, error,
-        "clCreateBuffer (CL_MEM_USE_HOST_PTR)");
+    return status;
   }
 
   /* whole rows, so that rectangle reads never end inside a row */
-  mem = ensure_staging (queue->context, staging, p, (gsize) plane->stride *
-      plane->height, error);
-  if (!mem)
-    return FALSE;
-  plane->mem = mem;
+  *what = "clCreateBuffer";
+  status = ensure_staging (queue->context, staging, p, (gsize) plane->stride *
+      plane->height);
+  if (status != CL_SUCCESS)
+    return status;
+  plane->mem = staging->mem[p];
   *borrowed = TRUE;
   if (output)
-    return TRUE;
+    return CL_SUCCESS;
   /* non-blocking: the frame stays mapped until the copy is done */
-  return gst_cl_result (clEnqueueWriteBuffer (queue->handle,
-          mem, CL_FALSE, 0, size, data, 0, NULL, upload), error,
-      "clEnqueueWriteBuffer");
+  *what = "clEnqueueWriteBuffer";
+  return clEnqueueWriteBuffer (queue->handle, plane->mem, CL_FALSE, 0, size,
+      data, 0, NULL, upload);
 }
 
 /* Where the planes of @vframe follow each other in memory, each at an
@@ -279,10 +290,10 @@ whole_frame_size (const GstClDeviceCaps * caps, const GstVideoFrame * vframe,
 
 /* Makes the planes of @frame sub-buffers of one staging buffer of @size
  * bytes, laid out as @vframe: kept while the layout stays. */
-static cl_mem
+static cl_int
 ensure_whole_staging (cl_context context, GstClStaging * staging,
     const GstVideoFrame * vframe, GstClFrame * frame, gsize size,
-    GError ** error)
+    const gchar ** what)
 {
   const guint8 *base = GST_VIDEO_FRAME_PLANE_DATA (vframe, 0);
   cl_int status = CL_SUCCESS;
@@ -290,11 +301,12 @@ ensure_whole_staging (cl_context context, GstClStaging * staging,
 
   if (!staging->whole || staging->whole_size < size) {
     gst_cl_staging_clear (staging);
+    *what = "clCreateBuffer";
     staging->whole = clCreateBuffer (context, CL_MEM_READ_WRITE, size, NULL,
         &status);
-    if (!gst_cl_result (status, error, "clCreateBuffer")) {
+    if (status != CL_SUCCESS) {
       staging->whole = NULL;
-      return NULL;
+      return status;
     }
     staging->whole_size = size;
   }
@@ -316,14 +328,15 @@ ensure_whole_staging (cl_context context, GstClStaging * staging,
           CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
       staging->sub_offset[p] = offset;
       staging->sub_size[p] = region.size;
-      if (!gst_cl_result (status, error, "clCreateSubBuffer")) {
+      if (status != CL_SUCCESS) {
+        *what = "clCreateSubBuffer";
         staging->sub[p] = NULL;
-        return NULL;
+        return status;
       }
     }
     frame->planes[p].mem = staging->sub[p];
   }
-  return staging->whole;
+  return CL_SUCCESS;
 }
 
 static void
@@ -349,6 +362,8 @@ frame_import (GstClQueue * queue, GstClBufferFrame * bframe,
     GstClStaging * staging, GError ** error)
 {
   GstClFrame *frame = &bframe->frame;
+  const gchar *what = NULL;
+  cl_int status = CL_SUCCESS;
   guint p;
 
   gst_cl_frame_set_geometry (frame, &bframe->vframe.info);
@@ -367,27 +382,25 @@ frame_import (GstClQueue * queue, GstClBufferFrame * bframe,
               bframe->output))) {
     for (p = 0; p < frame->n_planes; p++)
       bframe->borrowed[p] = TRUE;
-    bframe->whole =
-        ensure_whole_staging (queue->context, staging, &bframe->vframe, frame,
-        bframe->whole_size, error);
-    if (!bframe->whole)
-      goto failed;
-    return bframe->output
-        || gst_cl_result (clEnqueueWriteBuffer (queue->handle,
-            bframe->whole, CL_FALSE, 0, bframe->whole_size,
-            GST_VIDEO_FRAME_PLANE_DATA (&bframe->vframe, 0), 0, NULL,
-            bframe->followed ? NULL : &bframe->upload), error,
-        "clEnqueueWriteBuffer");
+    status = ensure_whole_staging (queue->context, staging, &bframe->vframe,
+        frame, bframe->whole_size, &what);
+    bframe->whole = status == CL_SUCCESS ? staging->whole : NULL;
+    if (bframe->whole && !bframe->output) {
+      what = "clEnqueueWriteBuffer";
+      status = clEnqueueWriteBuffer (queue->handle, bframe->whole, CL_FALSE,
+          0, bframe->whole_size, GST_VIDEO_FRAME_PLANE_DATA (&bframe->vframe,
+              0), 0, NULL, bframe->followed ? NULL : &bframe->upload);
+    }
   }
-  for (p = 0; p < frame->n_planes; p++) {
-    /* in order: the last copy ends after the others */
-    if (!import_plane (queue, &bframe->vframe, p, bframe->output,
-            staging, &frame->planes[p], &bframe->borrowed[p],
-            p + 1 == frame->n_planes && !bframe->followed ?
-            &bframe->upload : NULL, error))
-      goto failed;
-  }
-  return TRUE;
+  /* in order: the last copy ends after the others */
+  for (p = 0; !bframe->whole_size && status == CL_SUCCESS &&
+      p < frame->n_planes; p++)
+    status = import_plane (queue, &bframe->vframe, p, bframe->output,
+        staging, &frame->planes[p], &bframe->borrowed[p],
+        p + 1 == frame->n_planes && !bframe->followed ?
+        &bframe->upload : NULL, &what);
+  if (gst_cl_result (status, error, what))
+    return TRUE;
 
 failed:
   buffer_frame_release (bframe);
@@ -403,19 +416,20 @@ frame_export (GstClQueue * queue, GstClBufferFrame * bframe, GError ** error)
   cl_command_queue cq = queue->handle;
   GstVideoFrame *vframe = &bframe->vframe;
   GstClFrame *frame = &bframe->frame;
+  const gchar *what = "clEnqueueReadBuffer";
+  cl_int status = CL_SUCCESS;
   cl_event done = NULL;
-  gboolean ok;
+  gboolean ok = TRUE;
   guint p;
 
-  if (bframe->whole
-      && !gst_cl_result (clEnqueueReadBuffer (cq, bframe->whole, CL_FALSE, 0,
-              bframe->whole_size, GST_VIDEO_FRAME_PLANE_DATA (vframe, 0), 0,
-              NULL, &done), error, "clEnqueueReadBuffer"))
-    return FALSE;
-  for (p = 0; p < frame->n_planes && !bframe->whole; p++) {
+  if (bframe->whole)
+    status = clEnqueueReadBuffer (cq, bframe->whole, CL_FALSE, 0,
+        bframe->whole_size, GST_VIDEO_FRAME_PLANE_DATA (vframe, 0), 0, NULL,
+        &done);
+  for (p = 0; p < frame->n_planes && !bframe->whole && status == CL_SUCCESS;
+      p++) {
     GstClPlane *plane = &frame->planes[p];
     gsize size = gst_cl_plane_size (plane);
-    cl_int status = CL_SUCCESS;
     gpointer ptr;
     /* the queue is in order: the last copy back ends after everything.
      * Not a blocking copy: NVIDIA's driver holds a lock through one, which
@@ -425,41 +439,38 @@ frame_export (GstClQueue * queue, GstClBufferFrame * bframe, GError ** error)
 
     if (!unified && plane->stride == plane->width * plane->pstride) {
       /* rows without padding: one plain copy, which drivers do fastest */
-      if (!gst_cl_result (clEnqueueReadBuffer (cq, plane->mem, CL_FALSE, 0,
-                  size, GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, event),
-              error, "clEnqueueReadBuffer"))
-        return FALSE;
-      continue;
-    }
-    if (!unified) {
+      status = clEnqueueReadBuffer (cq, plane->mem, CL_FALSE, 0, size,
+          GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, event);
+    } else if (!unified) {
       /* the pixels only: a row's padding may hold another plane */
       const gsize origin[3] = { 0, 0, 0 };
       const gsize region[3] = { (gsize) plane->width * plane->pstride,
         plane->height, 1
       };
 
-      if (!gst_cl_result (clEnqueueReadBufferRect (cq, plane->mem, CL_FALSE,
-                  origin, origin, region, plane->stride, 0, plane->stride, 0,
-                  GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, event),
-              error, "clEnqueueReadBufferRect"))
-        return FALSE;
-      continue;
+      what = "clEnqueueReadBufferRect";
+      status = clEnqueueReadBufferRect (cq, plane->mem, CL_FALSE, origin,
+          origin, region, plane->stride, 0, plane->stride, 0,
+          GST_VIDEO_FRAME_PLANE_DATA (vframe, p), 0, NULL, event);
+    } else {
+      /* a map is what makes a CL_MEM_USE_HOST_PTR buffer's host copy
+       * current; on unified memory it returns the host pointer itself */
+      what = "clEnqueueMapBuffer";
+      ptr = clEnqueueMapBuffer (cq, plane->mem, CL_TRUE, CL_MAP_READ, 0, size,
+          0, NULL, NULL, &status);
+      if (status == CL_SUCCESS) {
+        what = "clEnqueueUnmapMemObject";
+        status = clEnqueueUnmapMemObject (cq, plane->mem, ptr, 0, NULL, NULL);
+      }
     }
-    /* a map is what makes a CL_MEM_USE_HOST_PTR buffer's host copy current;
-     * on unified memory it returns the host pointer itself */
-    ptr = clEnqueueMapBuffer (cq, plane->mem, CL_TRUE, CL_MAP_READ, 0, size,
-        0, NULL, NULL, &status);
-    if (!gst_cl_result (status, error, "clEnqueueMapBuffer"))
-      return FALSE;
-    if (!gst_cl_result (clEnqueueUnmapMemObject (cq, plane->mem, ptr, 0, NULL,
-                NULL), error, "clEnqueueUnmapMemObject"))
-      return FALSE;
   }
-  /* no copy back: everything so far */
-  ok = gst_cl_queue_wait (queue, done, error);
+  /* no copy back: everything so far; a copy that failed: nothing to wait
+   * for, its error is the one told */
+  if (status == CL_SUCCESS)
+    ok = gst_cl_queue_wait (queue, done, error);
   if (done)
     clReleaseEvent (done);
-  return ok;
+  return ok && gst_cl_result (status, error, what);
 }
 
 /**
@@ -516,8 +527,8 @@ device_plane (GstClQueue * queue, GstBuffer * buffer,
     cl_int copied = CL_INVALID_OPERATION;
 
     gst_cl_memory_get_dependencies (mem, FALSE, deps);
-    if (!output && staging && ensure_staging (queue->context, staging, p, size,
-            NULL))
+    if (!output && staging && ensure_staging (queue->context, staging, p,
+            size) == CL_SUCCESS)
       copied =
           clEnqueueCopyBuffer (queue->handle,
           gst_cl_memory_get_buffer (mem), staging->mem[p], origin, 0, size,
@@ -784,12 +795,13 @@ gst_cl_buffer_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
 {
   if (frame->memory)
     return frame->memory->finish (queue, frame, inputs, n_inputs, error);
-  if (!frame->mapped)
-    return gst_cl_queue_flush (queue, error);
-  if (!frame_export (queue, frame, error))
-    return FALSE;
-  frame->pending = FALSE;
-  return TRUE;
+  if (frame->mapped) {
+    if (!frame_export (queue, frame, error))
+      return FALSE;
+    frame->pending = FALSE;
+    return TRUE;
+  }
+  return gst_cl_queue_flush (queue, error);
 }
 
 /* The commands enqueued so far on @queue become the last use of the
@@ -797,23 +809,22 @@ gst_cl_buffer_frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
 static void
 device_frame_done (GstClQueue * queue, GstClBufferFrame * frame)
 {
-  cl_event done = NULL;
+  cl_event done;
   guint p;
 
-  for (p = 0; p < frame->frame.n_planes; p++) {
-    if (!frame->device[p])
-      continue;
-    if (!done && !(done = gst_cl_queue_mark (queue, NULL))) {
-      /* no event to wait for: the commands end before anyone goes on */
-      GST_WARNING ("no marker: waiting for the queue");
-      clFinish (queue->handle);
-      break;
-    }
-    gst_cl_memory_add_access (frame->device[p], frame->output, done);
-  }
-  if (done) {
-    clReleaseEvent (done);
+  for (p = 0; p < frame->frame.n_planes && !frame->device[p]; p++);
+  if (p == frame->frame.n_planes)
+    return;
+  if (!(done = gst_cl_queue_mark (queue, NULL))) {
+    /* no event to wait for: the commands end before anyone goes on */
+    GST_WARNING ("no marker: waiting for the queue");
+    clFinish (queue->handle);
+  } else {
     gst_cl_queue_flush (queue, NULL);
+    for (p = 0; p < frame->frame.n_planes; p++)
+      if (frame->device[p])
+        gst_cl_memory_add_access (frame->device[p], frame->output, done);
+    clReleaseEvent (done);
   }
   memset (frame->device, 0, sizeof (frame->device));
 }
@@ -868,27 +879,16 @@ gst_cl_staging_clear (GstClStaging * staging)
   for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
     if (staging->mem[p])
       clReleaseMemObject (staging->mem[p]);
-    staging->mem[p] = NULL;
-    staging->size[p] = 0;
     if (staging->sub[p])
       clReleaseMemObject (staging->sub[p]);
-    staging->sub[p] = NULL;
-    staging->sub_offset[p] = 0;
-    staging->sub_size[p] = 0;
   }
   if (staging->whole)
     clReleaseMemObject (staging->whole);
-  staging->whole = NULL;
-  staging->whole_size = 0;
-  for (p = 0; p < GST_CL_MAX_FRAME_MEMORIES; p++) {
+  for (p = 0; p < GST_CL_MAX_FRAME_MEMORIES; p++)
     if (staging->foreign[p])
       memories[p]->staging_free (staging->foreign[p]);
-    staging->foreign[p] = NULL;
-  }
-  for (p = 0; p < G_N_ELEMENTS (staging->planar); p++) {
+  for (p = 0; p < G_N_ELEMENTS (staging->planar); p++)
     if (staging->planar[p])
       clReleaseMemObject (staging->planar[p]);
-    staging->planar[p] = NULL;
-    staging->planar_size[p] = 0;
-  }
+  memset (staging, 0, sizeof (*staging));
 }
