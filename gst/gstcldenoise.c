@@ -209,7 +209,7 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   px = samples_per_item (base);
   program_options (base, options, sizeof (options));
   for (p = 0; p < in->n_planes; p++)
-    kept_size += 3 * gst_cl_plane_size (&in->planes[p]);
+    kept_size += 4 * gst_cl_plane_size (&in->planes[p]);
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
       || !estimate (base, options, &in->planes[0], reset, &est, error))
     goto failed;
@@ -218,23 +218,23 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   for (p = 0; k && p < in->n_planes; p++) {
     const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
     gint size = src->width * src->pstride * src->height;
-    /* a plane's last output, its counts, and the place of its next */
-    gint count_at = at + size, last_at = self->swapped ? at + 2 * size : at;
-    gint next_at = self->swapped ? at : at + 2 * size;
+    /* a plane's state, and the place of its next: 16-bit words */
+    gint last_at = self->swapped ? at + size : at;
+    gint next_at = self->swapped ? at : at + size;
     gsize global[2] = { ((gsize) src->width * src->pstride + px - 1) / px,
       src->height
     };
 
-    if (!gst_cl_kernel_set_args (k, error, 14, GST_CL_ARG (src->mem),
+    if (!gst_cl_kernel_set_args (k, error, 13, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
             GST_CL_ARG (dst->stride), GST_CL_ARG (kept), GST_CL_ARG (last_at),
-            GST_CL_ARG (next_at), GST_CL_ARG (count_at),
+            GST_CL_ARG (next_at),
             GST_CL_ARG (src->width), GST_CL_ARG (src->pstride),
             GST_CL_ARG (src->height), GST_CL_ARG (level16), GST_CL_ARG (est),
             GST_CL_ARG (first))
         || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))
         goto failed;
-    at += 3 * size;
+    at += 2 * size;
   }
   if (!k || !report_estimate (base, self, error))
     goto failed;

@@ -18,13 +18,16 @@
 #define CMAX 31
 #define STILL 5
 #define HALF 10
-#define YOUNG 0
+#define STILL5 6
+#define HALF5 12
+#define YOUNG 1
 #define TW 3
 
 typedef struct
 {
-  /* per plane of the frame as the kernels see it (packed 4:2:2: Y42B's) */
-  guint8 *state[3], *count[3];
+  /* per plane of the frame as the kernels see it (packed 4:2:2: Y42B's):
+   * the last output in 1/8 of a step, and the count */
+  gint *state[3], *count[3];
   gint est16, s16;
   gdouble level;                /* the element's noise-level */
   gboolean reset;
@@ -64,6 +67,25 @@ luma_histogram (const ClRefPlane * p, guint32 * hist)
     }
 }
 
+/* the rounded mean of the samples of the (2 r + 1)^2 window around (x, y)
+ * within t of its centre */
+static gint
+epsilon_mean (const ClRefPlane * p, gint x, gint y, gint c, gint r, gint t)
+{
+  gint X = cl_ref_sample (p, x, y, c), sum = 0, cnt = 0;
+
+  for (gint dy = -r; dy <= r; dy++)
+    for (gint dx = -r; dx <= r; dx++) {
+      gint n = cl_ref_sample (p, x + dx, y + dy, c);
+
+      if (abs (n - X) <= t) {
+        sum += n;
+        cnt++;
+      }
+    }
+  return (2 * sum + cnt) / (2 * cnt);
+}
+
 /* one plane of one frame: plane 0 first, which sets the level */
 static void
 ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
@@ -72,7 +94,7 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
   Ref *r = user_data;
   ClRefPlane p;
   gint w, te, tw, level;
-  guint8 *next;
+  gint *next;
 
   cl_test_plane_of (in, plane, &p);
   w = p.width * p.pstride;
@@ -91,66 +113,57 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
     }
   }
   if (!r->state[plane]) {
-    r->state[plane] = g_malloc0 ((gsize) w * p.height);
-    r->count[plane] = g_malloc0 ((gsize) w * p.height);
+    r->state[plane] = g_new0 (gint, (gsize) w * p.height);
+    r->count[plane] = g_new0 (gint, (gsize) w * p.height);
   }
   te = (2 * r->s16 + 8) >> 4;
   tw = (TW * r->s16 + 8) >> 4;
   /* the last output stays as it was until the whole plane is done */
-  next = g_malloc ((gsize) w * p.height);
+  next = g_new (gint, (gsize) w * p.height);
   for (gint y = 0; y < p.height; y++)
     for (gint x = 0; x < p.width; x++)
       for (gint c = 0; c < p.pstride; c++) {
-        gint X = cl_ref_sample (&p, x, y, c), B = 0, sum = 0, cnt = 0, S, O, k;
-        gint prev, A;
+        gint B = 0, B5 = 0, k = 0, prev = 0, S, V;
         gsize i = (gsize) y * w + x * p.pstride + c;
 
-        for (gint dy = -1; dy <= 1; dy++)
-          for (gint dx = -1; dx <= 1; dx++) {
+        for (gint dy = -2; dy <= 2; dy++)
+          for (gint dx = -2; dx <= 2; dx++) {
             gint n = cl_ref_sample (&p, x + dx, y + dy, c);
 
-            B += n;
-            if (abs (n - X) <= te) {
-              sum += n;
-              cnt++;
-            }
+            B5 += n;
+            if (ABS (dx) <= 1 && ABS (dy) <= 1)
+              B += n;
           }
-        S = (2 * sum + cnt) / (2 * cnt);
-        if (r->reset) {
-          k = prev = 0;
-        } else {
-          gint P = 0;
+        if (!r->reset) {
+          gint P = 0, P5 = 0, A, A5;
 
-          for (gint dy = -1; dy <= 1; dy++)
-            for (gint dx = -1; dx <= 1; dx++) {
-              gint xx = CLAMP (x + dx, 0, p.width - 1);
-              gint yy = CLAMP (y + dy, 0, p.height - 1);
-
-              P += r->state[plane][(gsize) yy * w + xx * p.pstride + c];
-            }
-          prev = r->state[plane][i];
-          A = abs (P - B);
-          k = r->count[plane][i];
-          k = A <= (STILL * r->s16 + 8) >> 4 ? MIN (k + 1, CMAX) :
-              A <= (HALF * r->s16 + 8) >> 4 ? k >> 1 : 0;
-        }
-        /* young, moved or starting: the present frame's 5 x 5 window */
-        if (k <= YOUNG) {
-          sum = cnt = 0;
           for (gint dy = -2; dy <= 2; dy++)
             for (gint dx = -2; dx <= 2; dx++) {
-              gint n = cl_ref_sample (&p, x + dx, y + dy, c);
+              gint xx = CLAMP (x + dx, 0, p.width - 1);
+              gint yy = CLAMP (y + dy, 0, p.height - 1);
+              gint v = r->state[plane][(gsize) yy * w + xx * p.pstride + c];
 
-              if (abs (n - X) <= tw) {
-                sum += n;
-                cnt++;
-              }
+              P5 += v;
+              if (ABS (dx) <= 1 && ABS (dy) <= 1)
+                P += v;
             }
-          S = (2 * sum + cnt) / (2 * cnt);
+          prev = r->state[plane][i];
+          /* the sums' differences in 1/8 of a step; the 5 x 5 one
+           * scaled to the 3 x 3 one's noise */
+          A = abs (P - 8 * B);
+          A5 = abs (P5 - 8 * B5) * 3 / 5;
+          k = r->count[plane][i];
+          k = A <= STILL * r->s16 / 2 && A5 <= STILL5 * r->s16 / 2 ?
+              MIN (k + 1, CMAX) : A <= HALF * r->s16 / 2 &&
+              A5 <= HALF5 * r->s16 / 2 ? k / 2 : 0;
         }
-        O = (k * prev + S + (k + 1) / 2) / (k + 1);
-        out[(gsize) y * out_stride + x * p.pstride + c] = O;
-        next[i] = O;
+        /* young, moved or starting: the present frame's 5 x 5 window;
+         * else its 3 x 3 one */
+        S = epsilon_mean (&p, x, y, c, k <= YOUNG ? 2 : 1, k <= YOUNG ? tw :
+            te);
+        V = (k * prev + 8 * S + (k + 1) / 2) / (k + 1);
+        out[(gsize) y * out_stride + x * p.pstride + c] = (V + 4) / 8;
+        next[i] = V;
         r->count[plane][i] = k;
       }
   g_free (r->state[plane]);

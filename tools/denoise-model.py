@@ -96,6 +96,57 @@ def run(noisy, clean, s16, exact=False, young=0, motion5=None, cmax=31):
             float(count.mean()))
 
 
+def run_fixed(noisy, clean, s16, frac=4, young=1, motion5=(6, 12), cmax=31,
+              twk=3, ps=None, noblend=False, st=(5, 10)):
+    """The same in integers, the last output kept in fixed point with @frac
+    bits below the 8-bit step: the motion tests compare the sums of the
+    kept values with the present frame's, in those units."""
+    te, tw = (2 * s16 + 8) >> 4, (twk * s16 + 8) >> 4
+    one = 1 << frac
+
+    def thr(k):
+        return (k * s16 << frac) >> 4
+
+    v = count = None
+    sq, moved_sq, moved_n = [], 0.0, 0
+    for t, x in enumerate(noisy):
+        s = epsilon_mean(x, 1, te)
+        if v is None:
+            count = np.zeros_like(x)
+        else:
+            a3 = np.abs(window_sum(v, 1) - (window_sum(x, 1) << frac))
+            ok_still, ok_half = a3 <= thr(st[0]), a3 <= thr(st[1])
+            if motion5:
+                a5 = np.abs(window_sum(v, 2) - (window_sum(x, 2) << frac)) \
+                    * 3 // 5
+                ok_still &= a5 <= thr(motion5[0])
+                ok_half &= a5 <= thr(motion5[1])
+            if ps:
+                d = np.abs((s << frac) - v)
+                ok_still &= d <= (ps[0] * s16 << frac) // 160
+                ok_half &= d <= (ps[1] * s16 << frac) // 160
+            count = np.where(ok_still, np.minimum(count + 1, cmax),
+                             np.where(ok_half, count >> 1, 0))
+        s = np.where(count <= young, epsilon_mean(x, 2, tw), s)
+        if v is None:
+            v = s << frac
+        elif noblend:
+            k = np.where(count <= young, 0, count)
+            v = (k * v + (s << frac) + (k + 1) // 2) // (k + 1)
+        else:
+            v = (count * v + (s << frac) + (count + 1) // 2) // (count + 1)
+        out = (v + one // 2) >> frac
+        err = (out - clean[t]) ** 2
+        sq.append(err.mean())
+        if t:
+            moved = np.abs(clean[t] - clean[t - 1]) > 8
+            moved_sq += err[moved].sum()
+            moved_n += moved.sum()
+    return (10 * np.log10(255.0 ** 2 / np.mean(sq)),
+            10 * np.log10(255.0 ** 2 / max(moved_sq / max(moved_n, 1), 1e-9)),
+            float(count.mean()))
+
+
 def parse_variant(name):
     kw = {}
     for part in name.split("+"):
@@ -120,6 +171,8 @@ def main():
     ap.add_argument("--frames", type=int, default=60)
     ap.add_argument("--sigma", type=float, default=10)
     ap.add_argument("--variants", default="")
+    ap.add_argument("--level", type=float, default=None,
+                    help="the level the formula is told (default: sigma)")
     args = ap.parse_args()
     path = os.path.join(dq.FOOTAGE, args.clip)
     if not os.path.exists(path):
@@ -129,15 +182,39 @@ def main():
     noisy = dq.add_noise(clean, ("gauss", args.sigma))
     y0 = dq.planes(clean, w, h)[0].astype(np.int64)
     yn = dq.planes(noisy, w, h)[0].astype(np.int64)
-    s16 = int(round(args.sigma * 16))
+    s16 = int(round((args.level or args.sigma) * 16))
     print(f"{args.clip}, {w}x{h}, {args.frames} frames, sigma "
-          f"{args.sigma:g}, the level set\n")
+          f"{args.sigma:g}, the level set to {s16 / 16:g}\n")
     print("| formula | luma PSNR | moving luma PSNR | mean count |")
     print("|---|---:|---:|---:|")
     for name in ["the present one"] + [v for v in args.variants.split(",")
                                        if v]:
-        kw = {} if name == "the present one" else parse_variant(name)
-        p, pm, c = run(yn, y0, s16, **kw)
+        if name.startswith("fixed"):
+            fkw = {}
+            for part in name.split("+"):
+                if part.startswith("fixed"):
+                    fkw["frac"] = int(part[5:])
+                elif part.startswith("young"):
+                    fkw["young"] = int(part[5:])
+                elif part.startswith("cmax"):
+                    fkw["cmax"] = int(part[4:])
+                elif part.startswith("st"):
+                    a, b = part[2:].split("_")
+                    fkw["st"] = (int(a), int(b))
+                elif part == "noblend":
+                    fkw["noblend"] = True
+                elif part.startswith("ps"):
+                    a, b = part[2:].split("_")
+                    fkw["ps"] = (int(a), int(b))
+                elif part.startswith("tw"):
+                    fkw["twk"] = int(part[2:])
+                elif part.startswith("m5_"):
+                    a, b = part[3:].split("_")
+                    fkw["motion5"] = (int(a), int(b))
+            p, pm, c = run_fixed(yn, y0, s16, **fkw)
+        else:
+            kw = {} if name == "the present one" else parse_variant(name)
+            p, pm, c = run(yn, y0, s16, **kw)
         print(f"| {name} | {p:.2f} | {pm:.2f} | {c:.1f} |", flush=True)
 
 
