@@ -440,6 +440,12 @@ time_composite (GstVideoFormat format, gint width, gint height,
     g_printerr ("clcomposite did not reach READY\n");
     exit (1);
   }
+  /* its frames passed here, not through its pads: started as on the way
+   * to PAUSED, which makes its queue */
+  if (!gst_cl_core_start (gst_cl_aggregator_get_core (job.composite))) {
+    g_printerr ("clcomposite could not start\n");
+    exit (1);
+  }
   ctx = gst_cl_core_get_context (gst_cl_aggregator_get_core (job.composite));
   gst_video_info_set_format (&job.info, format, width, height);
   gst_video_info_set_format (&ov_info, format, width / 2, height / 2);

@@ -530,8 +530,12 @@ gst_cl_core_get_queue (GstClCore * core)
 gboolean
 gst_cl_core_follow_thread (GstClCore * core, GError ** error)
 {
-  g_return_val_if_fail (core->queue != NULL, FALSE);
-
+  if (!core->queue) {
+    /* the queue is made on the way to PAUSED (gst_cl_core_start()) */
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_STATE_CHANGE,
+        "a frame came before the element was started (READY to PAUSED)");
+    return FALSE;
+  }
   return gst_cl_queue_follow_thread (core->queue, error);
 }
 
