@@ -13,6 +13,7 @@
 #include "cl/gstclevent.h"
 #include "cl/gstclgate.h"
 #include "cl/gstclprogram.h"
+#include "cl/gstclaggregator.h"
 #include "cl/gstclqueue.h"
 #include "cl/gstclutils.h"
 #include "cl/gstclmemory.h"
@@ -697,6 +698,52 @@ GST_START_TEST (test_background_build)
 
 GST_END_TEST;
 
+/* A frame pass before the element was started (READY, not on its way
+ * to PAUSED, where its queue is made) is an error told to the caller, not
+ * an assertion; the benchmark once passed clcomposite's frames so. */
+static gboolean
+run_nothing (gpointer data, const GstClFrame * const *inputs,
+    const GstClFrame * output, GError ** error)
+{
+  *(gboolean *) data = TRUE;
+  return TRUE;
+}
+
+GST_START_TEST (test_frame_pass_before_start)
+{
+  GstElement *element;
+  GstClCore *core;
+  GstVideoInfo info;
+  GstBuffer *out;
+  GError *err = NULL;
+  gboolean ran = FALSE;
+
+  cl_test_register_elements ();
+  element = gst_element_factory_make ("clcomposite", NULL);
+  fail_unless (element != NULL);
+  fail_unless_equals_int (gst_element_set_state (element, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  core = gst_cl_aggregator_get_core (GST_CL_AGGREGATOR (element));
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 16, 8);
+  out = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  fail_if (gst_cl_core_process (core, out, &info, 0, NULL, NULL, 0,
+          run_nothing, &ran, &err));
+  fail_unless (g_error_matches (err, GST_CORE_ERROR,
+          GST_CORE_ERROR_STATE_CHANGE), "%s", err ? err->message : "no error");
+  fail_if (ran);
+  g_clear_error (&err);
+  /* started, the same pass runs */
+  fail_unless (gst_cl_core_start (core));
+  fail_unless (gst_cl_core_process (core, out, &info, 0, NULL, NULL, 0,
+          run_nothing, &ran, &err), "%s", err ? err->message : "");
+  fail_unless (ran);
+  gst_buffer_unref (out);
+  gst_element_set_state (element, GST_STATE_NULL);
+  gst_object_unref (element);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_wrapped_context)
 {
   const GstClDeviceInfo *info = gst_cl_device_choose (-1, NULL);
@@ -1233,6 +1280,7 @@ core_suite (void)
   tcase_add_test (tc, test_prebuild_ahead_of_caps);
   tcase_add_test (tc, test_build_error);
   tcase_add_test (tc, test_background_build);
+  tcase_add_test (tc, test_frame_pass_before_start);
   tcase_add_test (tc, test_wrapped_context);
   tcase_add_test (tc, test_contexts_of_two_devices);
   tcase_add_test (tc, test_sleeping_wait);
