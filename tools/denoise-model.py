@@ -3,22 +3,36 @@
 
 The formula of kernels/denoise.cl (docs/cldenoise.md), on the luma of a clip
 with the noise of tools/denoise-quality.py and its level set, not estimated;
-then the same with each variant asked for. On the present formula it gives
-the element's luma PSNR within 0.01 dB (Megamind.avi 38.01 against 38.00,
-vtest.avi 38.03 against 38.03; 60 frames, sigma 10), so that a change can be
-weighed here before it is written into the kernel and its C reference
-(tests/test_denoise.c), which stay the formula's definition.
+then the same with each variant asked for, so that a change can be weighed
+here before it is written into the kernel and its C reference
+(tests/test_denoise.c), which stay the formula's definition. It gives the
+element's luma PSNR within 0.01 dB (the formula before the present one:
+Megamind.avi 38.01 against 38.00, vtest.avi 38.03 against 38.03, 60
+frames, sigma 10; the present one: Megamind.avi at sigma 20, 200 frames,
+the level set: 34.80 and 28.49 over the samples that moved, as the
+element gives).
 
-    /usr/bin/python3 tools/denoise-model.py --clip Megamind.avi --frames 60 \\
-        --sigma 10 --variants exact,young1,motion5
+    /usr/bin/python3 tools/denoise-model.py --clip Megamind.avi --frames 60 \
+        --sigma 10 --variants young2,tw4,ps30_60
 
-Variants (comma-separated, each on its own; join them with '+'):
-  exact      the last output kept exactly, not rounded to 8 bits
-  youngN     the 5 x 5 window where the count is at most N, not only at 0
-  motion5    still also needs the 5 x 5 sums within the same thresholds
-             (scaled to the 3 x 3 sums' noise)
-  motion5w   the same within 6 and 12 sigma
+Variants (comma-separated, each on its own; join changes with '+'), of the
+present formula:
+  fracN      the last output kept with N bits below the step, not 3
+  youngN     the 5 x 5 window where the count is at most N, not 1
+  twN        that window's mean within N sigma, not 3
   cmaxN      the count capped at N, not 31
+  stA_B      still and half still over the 3 x 3 sums up to A and B
+             sigma, not 5 and 10
+  m5_A_B     the same over the 5 x 5 sums, not 6 and 12
+  psA_B      also moved where the 3 x 3 mean is more than A / 10 sigma from
+             the last output, half as still up to B / 10
+  noblend    where the count is at most young, the present frame alone
+and of the formula before it (the last output in 8 bits, the 3 x 3 sums,
+the wide window at a count of 0), which "old" names on its own:
+  old        that formula
+  old+exact  the last output kept exactly
+  old+youngN, old+motion5 (the 5 x 5 sums within the same thresholds),
+  old+motion5w (within 6 and 12 sigma), old+cmaxN
 """
 import argparse
 import importlib.util
@@ -56,13 +70,34 @@ def epsilon_mean(x, r, t):
     return (2 * total + count) // (2 * count)
 
 
+class Score:
+    """Luma PSNR over the frames, and over the samples that moved (whose
+    clean value changed by more than 8 from the frame before)."""
+
+    def __init__(self, clean):
+        self.clean, self.sq, self.moved_sq, self.moved_n = clean, [], 0.0, 0
+
+    def add(self, t, out):
+        err = (out - self.clean[t]) ** 2
+        self.sq.append(err.mean())
+        if t:
+            moved = np.abs(self.clean[t] - self.clean[t - 1]) > 8
+            self.moved_sq += err[moved].sum()
+            self.moved_n += moved.sum()
+
+    def result(self, count):
+        mse_moved = max(self.moved_sq / max(self.moved_n, 1), 1e-9)
+        return (10 * np.log10(255.0 ** 2 / np.mean(self.sq)),
+                10 * np.log10(255.0 ** 2 / mse_moved), float(count.mean()))
+
+
 def run(noisy, clean, s16, exact=False, young=0, motion5=None, cmax=31):
     """Luma PSNR, that of the samples that moved, and the mean count at the
     end, for the formula with the given variants."""
     te, tw = (2 * s16 + 8) >> 4, (3 * s16 + 8) >> 4
     still, half = (5 * s16 + 8) >> 4, (10 * s16 + 8) >> 4
     prev = count = None
-    sq, moved_sq, moved_n = [], 0.0, 0
+    score = Score(clean)
     for t, x in enumerate(noisy):
         s = epsilon_mean(x, 1, te)
         if prev is None:
@@ -85,18 +120,11 @@ def run(noisy, clean, s16, exact=False, young=0, motion5=None, cmax=31):
         else:
             out = (count * prev + s + (count + 1) // 2) // (count + 1)
         prev = out
-        err = ((np.rint(out) if exact else out) - clean[t]) ** 2
-        sq.append(err.mean())
-        if t:
-            moved = np.abs(clean[t] - clean[t - 1]) > 8
-            moved_sq += err[moved].sum()
-            moved_n += moved.sum()
-    return (10 * np.log10(255.0 ** 2 / np.mean(sq)),
-            10 * np.log10(255.0 ** 2 / max(moved_sq / max(moved_n, 1), 1e-9)),
-            float(count.mean()))
+        score.add(t, np.rint(out) if exact else out)
+    return score.result(count)
 
 
-def run_fixed(noisy, clean, s16, frac=4, young=1, motion5=(6, 12), cmax=31,
+def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(5, 10)):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
@@ -108,7 +136,7 @@ def run_fixed(noisy, clean, s16, frac=4, young=1, motion5=(6, 12), cmax=31,
         return (k * s16 << frac) >> 4
 
     v = count = None
-    sq, moved_sq, moved_n = [], 0.0, 0
+    score = Score(clean)
     for t, x in enumerate(noisy):
         s = epsilon_mean(x, 1, te)
         if v is None:
@@ -135,21 +163,13 @@ def run_fixed(noisy, clean, s16, frac=4, young=1, motion5=(6, 12), cmax=31,
             v = (k * v + (s << frac) + (k + 1) // 2) // (k + 1)
         else:
             v = (count * v + (s << frac) + (count + 1) // 2) // (count + 1)
-        out = (v + one // 2) >> frac
-        err = (out - clean[t]) ** 2
-        sq.append(err.mean())
-        if t:
-            moved = np.abs(clean[t] - clean[t - 1]) > 8
-            moved_sq += err[moved].sum()
-            moved_n += moved.sum()
-    return (10 * np.log10(255.0 ** 2 / np.mean(sq)),
-            10 * np.log10(255.0 ** 2 / max(moved_sq / max(moved_n, 1), 1e-9)),
-            float(count.mean()))
+        score.add(t, (v + one // 2) >> frac)
+    return score.result(count)
 
 
-def parse_variant(name):
+def parse_old(parts):
     kw = {}
-    for part in name.split("+"):
+    for part in parts:
         if part == "exact":
             kw["exact"] = True
         elif part.startswith("young"):
@@ -161,8 +181,41 @@ def parse_variant(name):
         elif part.startswith("cmax"):
             kw["cmax"] = int(part[4:])
         else:
-            raise SystemExit(f"no such variant: {part}")
+            raise SystemExit(f"no such variant of the old formula: {part}")
     return kw
+
+
+def pair(text):
+    a, b = text.split("_")
+    return int(a), int(b)
+
+
+def parse_present(parts):
+    kw = {}
+    for part in parts:
+        if part == "noblend":
+            kw["noblend"] = True
+        elif part.startswith("m5_"):
+            kw["motion5"] = pair(part[3:])
+        else:
+            for prefix, key, read in (("frac", "frac", int),
+                                      ("young", "young", int),
+                                      ("tw", "twk", int),
+                                      ("cmax", "cmax", int),
+                                      ("st", "st", pair), ("ps", "ps", pair)):
+                if part.startswith(prefix):
+                    kw[key] = read(part[len(prefix):])
+                    break
+            else:
+                raise SystemExit(f"no such variant: {part}")
+    return kw
+
+
+def run_variant(name, yn, y0, s16):
+    parts = [p for p in name.split("+") if p]
+    if parts and parts[0] == "old":
+        return run(yn, y0, s16, **parse_old(parts[1:]))
+    return run_fixed(yn, y0, s16, **parse_present(parts))
 
 
 def main():
@@ -189,32 +242,8 @@ def main():
     print("|---|---:|---:|---:|")
     for name in ["the present one"] + [v for v in args.variants.split(",")
                                        if v]:
-        if name.startswith("fixed"):
-            fkw = {}
-            for part in name.split("+"):
-                if part.startswith("fixed"):
-                    fkw["frac"] = int(part[5:])
-                elif part.startswith("young"):
-                    fkw["young"] = int(part[5:])
-                elif part.startswith("cmax"):
-                    fkw["cmax"] = int(part[4:])
-                elif part.startswith("st"):
-                    a, b = part[2:].split("_")
-                    fkw["st"] = (int(a), int(b))
-                elif part == "noblend":
-                    fkw["noblend"] = True
-                elif part.startswith("ps"):
-                    a, b = part[2:].split("_")
-                    fkw["ps"] = (int(a), int(b))
-                elif part.startswith("tw"):
-                    fkw["twk"] = int(part[2:])
-                elif part.startswith("m5_"):
-                    a, b = part[3:].split("_")
-                    fkw["motion5"] = (int(a), int(b))
-            p, pm, c = run_fixed(yn, y0, s16, **fkw)
-        else:
-            kw = {} if name == "the present one" else parse_variant(name)
-            p, pm, c = run(yn, y0, s16, **kw)
+        p, pm, c = run_variant("" if name == "the present one" else name,
+                               yn, y0, s16)
         print(f"| {name} | {p:.2f} | {pm:.2f} | {c:.1f} |", flush=True)
 
 
