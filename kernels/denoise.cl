@@ -32,12 +32,12 @@
 #define CMAX 31
 /* a sample is still where the 3 x 3 sums of its neighbours' last outputs
  * and of the present frame around it differ by at most STILL x sigma (their
- * means by 0.56 sigma) and the 5 x 5 sums, scaled by 3/5 (to the 3 x 3
+ * means by 0.67 sigma) and the 5 x 5 sums, scaled by 3/5 (to the 3 x 3
  * sums' noise), by at most STILL5 x sigma; half as still up to HALF and
  * HALF5 x sigma; where its count is at most YOUNG (it moved, or its state
  * starts, or it was still for one frame), the present frame's part is its
  * 5 x 5 window's mean within TW x sigma */
-#define STILL 5
+#define STILL 6
 #define HALF 10
 #define STILL5 6
 #define HALF5 12

@@ -16,7 +16,7 @@
 
 /* kernels/denoise.cl's constants (docs/cldenoise.md) */
 #define CMAX 31
-#define STILL 5
+#define STILL 6
 #define HALF 10
 #define STILL5 6
 #define HALF5 12

@@ -22,7 +22,7 @@ present formula:
   twN        that window's mean within N sigma, not 3
   cmaxN      the count capped at N, not 31
   stA_B      still and half still over the 3 x 3 sums up to A and B
-             sigma, not 5 and 10
+             sigma, not 6 and 10
   m5_A_B     the same over the 5 x 5 sums, not 6 and 12
   psA_B      also moved where the 3 x 3 mean is more than A / 10 sigma from
              the last output, half as still up to B / 10
@@ -125,7 +125,7 @@ def run(noisy, clean, s16, exact=False, young=0, motion5=None, cmax=31):
 
 
 def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
-              twk=3, ps=None, noblend=False, st=(5, 10)):
+              twk=3, ps=None, noblend=False, st=(6, 10)):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
