@@ -207,64 +207,6 @@ DENOISE_VECTOR (denoise_vector_copied, __private const uchar ** rin,
 /* the widest pstride the edges' copies take (NV12's UV) */
 #define MAX_PSTRIDE 2
 
-/* @level16: the level set, in 1/16 of a step, or 0 for the estimate's in
- * @est (denoise_estimate's) */
-__kernel void
-denoise_plane (__global const uchar * in, int in_stride,
-    __global uchar * out, int out_stride, __global ushort * kept,
-    int last_at, int next_at, int pwidth, int pstride, int height,
-    int level16, __global const int *est, int first)
-{
-  __global const ushort *last = kept + last_at;
-  __global ushort *next = kept + next_at;
-  int width = pwidth * pstride;
-  int x0 = get_global_id (0) * PX, y = get_global_id (1);
-  int s16 = level16 > 0 ? level16 : est[0];
-  int n = min (PX, width - x0);
-
-  if (x0 >= width || y >= height)
-    return;
-  /* rows above and below the frame are its first and last (the windows'
-   * columns below) */
-  if (x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width) {
-    __global const uchar *rin[5];
-    __global const ushort *rlast[5];
-
-    for (int k = 0; k < 5; k++) {
-      int yy = clamp (y + k - 2, 0, height - 1);
-
-      rin[k] = in + yy * in_stride + x0;
-      rlast[k] = last + yy * width + x0;
-    }
-    denoise_vector (rin, rlast, n, out + y * out_stride + x0,
-        next + y * width + x0, pstride, s16, first);
-  } else {
-    /* at the left and right edges, the windows' samples copied, columns
-     * outside the frame its first and last pixel's */
-    uchar cin[5][PX + 4 * MAX_PSTRIDE];
-    ushort clast[5][PX + 4 * MAX_PSTRIDE];
-    __private const uchar *rin[5];
-    __private const ushort *rlast[5];
-
-    for (int k = 0; k < 5; k++) {
-      int yy = clamp (y + k - 2, 0, height - 1);
-
-      for (int j = 0; j < PX + 4 * pstride; j++) {
-        int xs = x0 - 2 * pstride + j;
-        int px = (xs + 2 * pstride) / pstride - 2, ch = xs - px * pstride;
-        int xc = clamp (px, 0, pwidth - 1) * pstride + ch;
-
-        cin[k][j] = in[yy * in_stride + xc];
-        clast[k][j] = first ? 0 : last[yy * width + xc];
-      }
-      rin[k] = &cin[k][2 * pstride];
-      rlast[k] = &clast[k][2 * pstride];
-    }
-    denoise_vector_copied (rin, rlast, n, out + y * out_stride + x0,
-        next + y * width + x0, pstride, s16, first);
-  }
-}
-
 #else
 /* GPUs: the windows read in place, away from the frame's edges, and one
  * sample at a time along them (the rows as pointers and the edges'
@@ -343,6 +285,7 @@ denoise_sample (__global const uchar * in, int in_stride,
   } while (0)
 DENOISE_VECTOR (denoise_vector, __global const uchar * in, int in_stride,
     __global const ushort * last, int width, int x0, int y)
+#endif
 
 /* @level16: the level set, in 1/16 of a step, or 0 for the estimate's in
  * @est (denoise_estimate's) */
@@ -360,6 +303,51 @@ denoise_plane (__global const uchar * in, int in_stride,
 
   if (x0 >= width || y >= height)
     return;
+#if PX >= 8
+  {
+    int n = min (PX, width - x0);
+
+    /* rows above and below the frame are its first and last (the windows'
+     * columns below) */
+    if (x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width) {
+      __global const uchar *rin[5];
+      __global const ushort *rlast[5];
+
+      for (int k = 0; k < 5; k++) {
+        int yy = clamp (y + k - 2, 0, height - 1);
+
+        rin[k] = in + yy * in_stride + x0;
+        rlast[k] = last + yy * width + x0;
+      }
+      denoise_vector (rin, rlast, n, out + y * out_stride + x0,
+          next + y * width + x0, pstride, s16, first);
+    } else {
+      /* at the left and right edges, the windows' samples copied, columns
+       * outside the frame its first and last pixel's */
+      uchar cin[5][PX + 4 * MAX_PSTRIDE];
+      ushort clast[5][PX + 4 * MAX_PSTRIDE];
+      __private const uchar *rin[5];
+      __private const ushort *rlast[5];
+
+      for (int k = 0; k < 5; k++) {
+        int yy = clamp (y + k - 2, 0, height - 1);
+
+        for (int j = 0; j < PX + 4 * pstride; j++) {
+          int xs = x0 - 2 * pstride + j;
+          int px = (xs + 2 * pstride) / pstride - 2, ch = xs - px * pstride;
+          int xc = clamp (px, 0, pwidth - 1) * pstride + ch;
+
+          cin[k][j] = in[yy * in_stride + xc];
+          clast[k][j] = first ? 0 : last[yy * width + xc];
+        }
+        rin[k] = &cin[k][2 * pstride];
+        rlast[k] = &clast[k][2 * pstride];
+      }
+      denoise_vector_copied (rin, rlast, n, out + y * out_stride + x0,
+          next + y * width + x0, pstride, s16, first);
+    }
+  }
+#else
   if (y < 2 || y >= height - 2 || x0 < 2 * pstride ||
       x0 + PX + 2 * pstride > width) {
     for (int x = x0; x < min (x0 + PX, width); x++)
@@ -369,9 +357,8 @@ denoise_plane (__global const uchar * in, int in_stride,
   }
   denoise_vector (in, in_stride, last, width, x0, y,
       out + y * out_stride + x0, next + y * width + x0, pstride, s16, first);
-}
-
 #endif
+}
 
 /* HIST_RUN, a build option: 64 on CPUs, where each work-group's local
  * histogram costs as much to clear and add up as many samples; 1 on GPUs */
