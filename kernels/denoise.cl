@@ -76,7 +76,6 @@
 #define LOAD(p) ((int) (p)[0])
 #define STORE(v, p) ((p)[0] = (uchar) (v))
 #define STORE16(v, p) ((p)[0] = (ushort) (v))
-#define STORE_INTS(v, p) ((p)[0] = (v))
 #define TO_FLOAT(v) ((float) (v))
 #define TO_INT(v) ((int) (v))
 #else
