@@ -84,30 +84,43 @@ on_gpu (GstClBaseFilter * base)
 }
 
 /* The samples of a row each work-item of denoise_plane takes: 16, in
- * vectors, on a CPU; 4 on a GPU, whose neighbouring work-items then read
- * neighbouring words together (at 4K on an H200, 1.8 times faster than
- * 16, and ahead of 1 and 2: docs/cldenoise.md). */
+ * 16-bit vectors, on a CPU; one on a GPU, whose neighbouring work-items
+ * then read neighbouring bytes together (on an H200, 16 decoded streams
+ * ran at 0.74 - 0.75x the decoders' rate so, against 0.70 - 0.72x at 2
+ * and 0.67x at 4: docs/cldenoise.md). */
 static guint
 samples_per_item (GstClBaseFilter * base)
 {
-  return on_gpu (base) ? 4 : 16;
+  return on_gpu (base) ? 1 : 16;
 }
 
-/* the samples of a row each work-item of denoise_histogram takes: 64 on
- * a CPU (4.9 to 4.75 ms a 1080p NV12 frame on this project's 2 cores),
- * one on a GPU */
+/* The rows each work-item of denoise_plane takes, one below the other: each
+ * row's sums then serve the five windows that hold it. 8 on a CPU, whose
+ * caches lost the rows of taller strips at 4K (PoCL: 23 ms a frame at 8,
+ * 29 - 31 at 16 and more); 16 on a GPU. */
 static guint
-histogram_run (GstClBaseFilter * base)
+rows_per_item (GstClBaseFilter * base)
 {
-  return on_gpu (base) ? 1 : 64;
+  return on_gpu (base) ? 16 : 8;
+}
+
+/* The rows of samples (every 4th row) each work-item of
+ * denoise_histogram takes whole on a CPU, counting them in a histogram of
+ * its own; 0 on a GPU, whose work-items take a sample each and count them
+ * in their work-group's. A work-group's count in local memory cost PoCL
+ * 0.4 ms more a 1080p frame, in its atomic additions (docs/cldenoise.md). */
+static guint
+histogram_rows (GstClBaseFilter * base)
+{
+  return on_gpu (base) ? 0 : 16;
 }
 
 /* the build options of the element's one program, both its kernels */
 static void
 program_options (GstClBaseFilter * base, gchar * options, gsize size)
 {
-  g_snprintf (options, size, "-DPX=%u -DHIST_RUN=%u",
-      samples_per_item (base), histogram_run (base));
+  g_snprintf (options, size, "-DPX=%u -DRY=%u -DHIST_ROWS=%u",
+      samples_per_item (base), rows_per_item (base), histogram_rows (base));
 }
 
 /* the program starts building now, in the background where the caps are
@@ -116,7 +129,7 @@ static gboolean
 gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info, GError ** error)
 {
-  gchar options[32];
+  gchar options[48];
 
   program_options (base, options, sizeof (options));
   gst_cl_program_ready (gst_cl_base_filter_get_context (base),
@@ -133,15 +146,20 @@ estimate (GstClBaseFilter * base, const gchar * options,
     const GstClPlane * luma, gboolean first, cl_mem * est, GError ** error)
 {
   GstClPlane bins = { 0, };
-  /* every 4th sample of every 4th row, off the border; a run of them a
-   * work-item */
-  guint run = histogram_run (base);
-  gsize global[2] = { (MAX (luma->width - 2 + 3, 0) / 4 + run - 1) / run,
+  /* every 4th sample of every 4th row, off the border: a sample a
+   * work-item, or their rows whole, HIST_ROWS of them */
+  guint rows = histogram_rows (base);
+  gsize global[2] = { MAX (luma->width - 2 + 3, 0) / 4,
     MAX (luma->height - 2 + 3, 0) / 4
   };
-  gsize one = 1;
+  gsize bins_size = BINS;
   gint first_arg = first;
   cl_kernel hk, ek;
+
+  if (rows > 0 && global[0] > 0) {
+    global[0] = 1;
+    global[1] = (global[1] + rows - 1) /rows;
+  }
 
   bins.mem = gst_cl_base_filter_get_scratch (base, HISTOGRAM,
       BINS * sizeof (guint32), error);
@@ -157,7 +175,10 @@ estimate (GstClBaseFilter * base, const gchar * options,
       "denoise_histogram", error);
   ek = hk ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise,
       options, "denoise_estimate", error) : NULL;
-  if (!ek || !gst_cl_base_filter_fill_plane (base, &bins, 0, error) ||
+  /* denoise_estimate clears the histogram after it: a frame that starts
+   * afresh, perhaps after one that failed, clears it first */
+  if (!ek || (first && !gst_cl_base_filter_fill_plane (base, &bins, 0,
+              error)) ||
       !gst_cl_kernel_set_args (hk, error, 5, GST_CL_ARG (luma->mem),
           GST_CL_ARG (luma->stride), GST_CL_ARG (luma->width),
           GST_CL_ARG (luma->height), GST_CL_ARG (bins.mem)))
@@ -168,7 +189,8 @@ estimate (GstClBaseFilter * base, const gchar * options,
       return FALSE;
   return gst_cl_kernel_set_args (ek, error, 3, GST_CL_ARG (bins.mem),
       GST_CL_ARG (*est), GST_CL_ARG (first_arg)) &&
-      gst_cl_base_filter_enqueue_kernel (base, ek, 1, &one, NULL, error);
+      gst_cl_base_filter_enqueue_kernel (base, ek, 1, &bins_size, &bins_size,
+      error);
 }
 
 /* estimated-noise: the last estimate read back that has arrived; a new
@@ -200,13 +222,14 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gsize kept_size = 0;
   cl_mem kept, est;
   cl_kernel k;
-  guint p, px;
-  gchar options[32];
+  guint p, px, ry;
+  gchar options[48];
 
   GST_OBJECT_LOCK (self);
   level16 = (gint) (self->noise_level * 16 + 0.5);
   GST_OBJECT_UNLOCK (self);
   px = samples_per_item (base);
+  ry = rows_per_item (base);
   program_options (base, options, sizeof (options));
   for (p = 0; p < in->n_planes; p++)
     kept_size += 4 * gst_cl_plane_size (&in->planes[p]);
@@ -222,7 +245,7 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     gint last_at = self->swapped ? at + size : at;
     gint next_at = self->swapped ? at : at + size;
     gsize global[2] = { ((gsize) src->width * src->pstride + px - 1) / px,
-      src->height
+      (src->height + ry - 1) / ry
     };
 
     if (!gst_cl_kernel_set_args (k, error, 13, GST_CL_ARG (src->mem),

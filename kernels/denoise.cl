@@ -5,7 +5,8 @@
  * docs/cldenoise.md gives the formulas; every step is integer arithmetic,
  * so that the C reference (tests/test_denoise.c) gives the same bytes.
  *
- * denoise_plane: PX samples a work-item, of a plane of @pwidth pixels of
+ * denoise_plane: PX samples of RY rows a work-item (below), of a plane of
+ * @pwidth pixels of
  * @pstride interleaved channels (NV12's UV: 2), each channel on its own
  * grid, edges replicated. Each sample's state is one 16-bit word in @kept
  * (planes of @width x @height words, rows of @width = pwidth * pstride
@@ -17,15 +18,14 @@
  *
  * denoise_histogram: the histogram of min (|L|, 255), L the 3 x 3
  * Laplacian-like response [1 -2 1; -2 4 -2; 1 -2 1] of the luma, over every
- * 4th sample of every 4th row from (1, 1), off the frame's border (a run
- * of HIST_RUN of them a work-item, so that a work-group's local histogram,
- * cleared and added up once, counts many); @hist holds 256 counts, zeroed
- * first.
+ * 4th sample of every 4th row from (1, 1), off the frame's border; @hist
+ * holds 256 counts, zeroed first.
  *
- * denoise_estimate: one work-item: the noise level the histogram says, in
- * 1/16 of an 8-bit step, and the estimate in @est moved a quarter of the
- * way to it (set to it where @first), all on the device: the host never
- * waits for it.
+ * denoise_estimate: one work-group of 256: the noise level the histogram
+ * says, in 1/16 of an 8-bit step, and the estimate in @est moved a quarter
+ * of the way to it (set to it where @first), all on the device: the host
+ * never waits for it. It clears the histogram for the next frame (the
+ * element clears it where a frame starts afresh).
  */
 
 /* the longest memory, in frames */
@@ -46,245 +46,357 @@
 /* the last output's bits below the 8-bit step, and the count's */
 #define FRAC 3
 #define CBITS 5
-/* the motion tests' thresholds in the kept output's units: the 3 x 3 sums'
- * as they are, the 5 x 5 ones' as 5 t + 4 against 3 times the difference
- * (3/5 of it, floored, at most t) */
-#define THRESHOLDS(s16) \
-  int t_still = (STILL * (s16) << FRAC) >> 4; \
-  int t_half = (HALF * (s16) << FRAC) >> 4; \
-  int t_still5 = 5 * ((STILL5 * (s16) << FRAC) >> 4) + 4; \
-  int t_half5 = 5 * ((HALF5 * (s16) << FRAC) >> 4) + 4
 
-/* PX samples of a row a work-item (PX of 1, 2, 4, 8 or 16, a build
- * option: 16-lane vectors for CPUs, 4 for GPUs, whose neighbouring
- * work-items then read neighbouring words together), away from the
- * frame's edges; one by one along them. The vectors divide in floats,
- * exactly: for integers a < 2^17 and 0 < d <= 50, (a + 1/2) / d lies at
- * least 1/100 from any integer, beyond the 2.5 ulp (below 0.04 / d here)
- * that OpenCL allows a division, so its floor is floor (a / d) on every
- * device. */
+/* A work-item takes PX samples of a row (PX of 1, 2, 4, 8 or 16, a build
+ * option: 16-lane vectors for CPUs, 1 for GPUs) in RY rows, one below the
+ * other (a build option), so that each row's sums across 5 and 3 samples
+ * serve the five windows that hold the row: the 5 x 5 and 3 x 3 box sums
+ * of the frame and of the last outputs cost a row's sums and 6 additions,
+ * not 32 loads and additions.
+ *
+ * The formula's values fit 16 bits: the 5 x 5 sums at most 25 x 2047 <
+ * 2^16 (the last outputs') and 8 x 25 x 255 (the frame's, in the last
+ * outputs' units; their difference below), the next V's numerator at most
+ * 31 x 2040 + 8 x 255 + 16 < 2^16, the 3 x 3 epsilon window's sum and
+ * count as sum + 4096 count at most 2295 + 9 x 4096. So CPUs, whose
+ * vectors hold twice as many 16-bit lanes as 32-bit ones, compute in
+ * ushort vectors (uP); GPUs in ints, whose 16-bit arithmetic is no
+ * faster.
+ *
+ * The vectors divide in floats, exactly: for integers a < 2^17 and 0 < d
+ * <= 50, (a + 1/2) / d lies at least 1/100 from any integer, beyond the
+ * 2.5 ulp (below 0.04 / d here) that OpenCL allows a division, so its
+ * floor is floor (a / d) on every device. */
 #ifndef PX
 #define PX 16
 #endif
+#ifndef RY
+#define RY 16
+#endif
 #define CAT_(a, b) a ## b
 #define CAT(a, b) CAT_ (a, b)
+#if PX >= 8
+#define u_t ushort
+#else
+#define u_t int
+#endif
 #if PX == 1
 #define ANY(v) (v)
-#define MASK(v) (-(v))
-#define intP int
-#define floatP float
-#define LOAD(p) ((int) (p)[0])
-#define STORE(v, p) ((p)[0] = (uchar) (v))
-#define STORE16(v, p) ((p)[0] = (ushort) (v))
+#define uP u_t
+#define TO_U(v) ((u_t) (v))
 #define TO_FLOAT(v) ((float) (v))
-#define TO_INT(v) ((int) (v))
+#define LOAD(p) ((u_t) (p)[0])
+#define STORE_O(v, p) ((p)[0] = (v))
 #else
 #define ANY(v) any (v)
-#define MASK(v) (v)
-#define intP CAT (int, PX)
-#define floatP CAT (float, PX)
-#define LOAD(p) CAT (convert_int, PX) (CAT (vload, PX) (0, (p)))
-#define STORE(v, p) CAT (vstore, PX) (CAT (convert_uchar, PX) (v), 0, (p))
-#define STORE16(v, p) CAT (vstore, PX) (CAT (convert_ushort, PX) (v), 0, (p))
-#define STORE_INTS(v, p) CAT (vstore, PX) ((v), 0, (p))
+#define uP CAT (u_t, PX)
+#define TO_U(v) CAT (CAT (convert_, u_t), PX) (v)
 #define TO_FLOAT(v) CAT (convert_float, PX) (v)
-#define TO_INT(v) CAT (convert_int, PX) (v)
+#define LOAD(p) TO_U (CAT (vload, PX) (0, (p)))
+#define STORE_O(v, p) CAT (vstore, PX) ((v), 0, (p))
 #endif
-/* floor (a / d) for 0 <= a < 2^17, 0 < d <= 50 (above) */
-#define DIV(a, d) TO_INT (floor ((TO_FLOAT (a) + 0.5f) / TO_FLOAT (d)))
-
-/* The vector path's body, for every PX: NB_IN (dy, dx) and NB_LAST (dy,
- * dx) give the present frame's and the state's PX samples dy rows and dx
- * samples of its channel from (x0, y), as intP. EACH25 (F) runs F over
- * the 5 x 5 window: unrolled in the source for 8 samples a work-item or
- * more (CPUs: PoCL's 16-lane vectors took 6.8 ms a 1080p NV12 frame so,
- * against 8.8 in loops), in loops below (GPUs: an H200 took 0.43 ms a 4K
- * frame unrolled, against 0.27 in loops). */
-#if PX >= 8
-#define EACH5(F, dy) F (dy, -2) F (dy, -1) F (dy, 0) F (dy, 1) F (dy, 2)
-#define EACH25(F) EACH5 (F, -2) EACH5 (F, -1) EACH5 (F, 0) EACH5 (F, 1) \
-    EACH5 (F, 2)
+/* floor (a / d) for 0 <= a < 2^17, 0 < d <= 50 (above); the quotient is
+ * positive, and a conversion to integers rounds towards zero */
+#define DIV(a, d) TO_U ((TO_FLOAT (a) + 0.5f) / TO_FLOAT (d))
+/* a constant of the vectors' lanes */
+#define U(k) ((u_t) (k))
+/* a comparison's result as a mask of the lanes' type: all ones or 0 */
+#if PX == 1
+#define MASK(cond) (-(u_t) (cond))
 #else
-#define EACH25(F) \
-  for (int dy_ = -2; dy_ <= 2; dy_++) \
-    for (int dx_ = -2; dx_ <= 2; dx_++) \
-      F (dy_, dx_)
+#define MASK(cond) CAT (CAT (as_, u_t), PX) (cond)
 #endif
-#define INNER3(dy, dx) ((dy) >= -1 && (dy) <= 1 && (dx) >= -1 && (dx) <= 1)
-/* the 3 x 3 window's sums (B, and those within te: sum, cnt); B5 */
-#define F_IN(dy, dx) { \
-    intP n_ = NB_IN (dy, dx); \
-    B5 += n_; \
-    if (INNER3 (dy, dx)) { \
-      intP m_ = MASK (TO_INT (abs (n_ - X)) <= te); \
-      B += n_; sum += n_ & m_; cnt -= m_; \
-    } \
-  }
-/* the 5 x 5 window's within tw (sumw, cntw) */
-#define F_WIDE(dy, dx) { \
-    intP n_ = NB_IN (dy, dx), w_ = MASK (TO_INT (abs (n_ - X)) <= tw); \
-    sumw += n_ & w_; cntw -= w_; \
-  }
-/* the state's last outputs: their 3 x 3 and 5 x 5 sums */
-#define F_LAST(dy, dx) { \
-    intP v_ = NB_LAST (dy, dx) >> CBITS; \
-    P5 += v_; \
-    if (INNER3 (dy, dx)) \
-      P += v_; \
-  }
-/* PX samples of a row, from the windows NB_IN and NB_LAST give, to @out
- * and @next as STORE_OUT writes them (each defined for each
- * instantiation). The parameters: @__VA_ARGS__, then out, next, pstride,
- * s16, first. */
-#define DENOISE_VECTOR(name, ...) \
-static void \
-name (__VA_ARGS__, __global uchar * out, __global ushort * next, \
-    int pstride, int s16, int first) \
-{ \
-  int te = (2 * s16 + 8) >> 4, tw = (TW * s16 + 8) >> 4; \
-  intP X, B, B5, sum, cnt, sumw, cntw, S, V, O, c, prev; \
-  THRESHOLDS (s16); \
- \
-  X = NB_IN (0, 0); \
-  B = B5 = sum = cnt = (intP) (0); \
-  EACH25 (F_IN); \
-  prev = c = (intP) (0); \
-  if (!first) { \
-    intP P = (intP) (0), P5 = (intP) (0), A, A5; \
- \
-    EACH25 (F_LAST); \
-    prev = NB_LAST (0, 0); \
-    c = prev & ((1 << CBITS) - 1); \
-    prev >>= CBITS; \
-    /* 3 A5 / 5 <= t, floored: 3 A5 <= 5 t + 4 */ \
-    A = TO_INT (abs (P - (B << FRAC))); \
-    A5 = 3 * TO_INT (abs (P5 - (B5 << FRAC))); \
-    c = A <= t_still && A5 <= t_still5 ? min (c + 1, CMAX) : \
-        A <= t_half && A5 <= t_half5 ? c >> 1 : (intP) (0); \
-  } \
-  S = DIV (2 * sum + cnt, 2 * cnt); \
-  /* where a sample is young, the present frame's wider window */ \
-  if (ANY (c <= YOUNG)) { \
-    sumw = cntw = (intP) (0); \
-    EACH25 (F_WIDE); \
-    S = c <= YOUNG ? DIV (2 * sumw + cntw, 2 * cntw) : S; \
-  } \
-  V = DIV (c * prev + (S << FRAC) + ((c + 1) >> 1), c + 1); \
-  O = (V + (1 << (FRAC - 1))) >> FRAC; \
-  STORE_OUT (O, (V << CBITS) | c, out, next); \
-}
-
+/* |n - X| <= t, as n - (X - t) <= 2 t unsigned: @lo X - t, @t2 2 t */
 #if PX >= 8
-/* CPUs: the windows' rows as pointers, rin[k] and rlast[k] the present
- * frame's and the state's row dy = k - 2 from the work-item's first
- * sample, in the frame or in a copy of an edge's windows, clamped: every
- * work-item in vectors (the one-by-one path of the GPUs' kernel cost PoCL
- * 2 ms a 1080p frame along the edges) */
-#define NB_IN(dy, dx) LOAD (rin[(dy) + 2] + (dx) * pstride)
-#define NB_LAST(dy, dx) LOAD (rlast[(dy) + 2] + (dx) * pstride)
-/* the first @n of the PX samples: fewer at the right edge */
-#define STORE_OUT(o, v, out, next) do { \
-    if (n == PX) { \
-      STORE (o, out); \
-      STORE16 (v, next); \
-    } else { \
-      int o_[PX], v_[PX]; \
- \
-      STORE_INTS (o, o_); \
-      STORE_INTS (v, v_); \
-      for (int j = 0; j < n; j++) { \
-        out[j] = o_[j]; \
-        next[j] = v_[j]; \
-      } \
-    } \
-  } while (0)
-DENOISE_VECTOR (denoise_vector, __global const uchar ** rin,
-    __global const ushort ** rlast, int n)
-DENOISE_VECTOR (denoise_vector_copied, __private const uchar ** rin,
-    __private const ushort ** rlast, int n)
+#define WITHIN(n, lo, t2) ((n) - (lo) <= (t2))
+#elif PX == 1
+#define WITHIN(n, lo, t2) ((uint) ((n) - (lo)) <= (uint) (t2))
+#else
+#define WITHIN(n, lo, t2) (CAT (as_uint, PX) ((n) - (lo)) <= \
+    CAT (as_uint, PX) (t2))
+#endif
 
-/* the widest pstride the edges' copies take (NV12's UV) */
+/* the widest pstride (NV12's UV), and a work-item's window of a row */
 #define MAX_PSTRIDE 2
+#define WIN (PX + 4 * MAX_PSTRIDE)
 
-#else
-/* GPUs: the windows read in place, away from the frame's edges, and one
- * sample at a time along them (the rows as pointers and the edges'
- * windows copied took an H200 0.47 ms a 4K frame, against 0.26) */
-/* one sample, at (@x, @y), @x counting samples: the formulas as written */
-static void
-denoise_sample (__global const uchar * in, int in_stride,
-    __global uchar * out, int out_stride, __global const ushort * last,
-    __global ushort * next, int pwidth, int pstride, int height, int s16,
-    int first, int x, int y)
+/* The first @n of PX outputs @o and states @v, to @po and @pn: fewer at
+ * the right edge. */
+static inline void
+store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
+    int n)
 {
-  int width = pwidth * pstride;
-  int px = x / pstride, ch = x - px * pstride;
-  int X = in[y * in_stride + x], B = 0, B5 = 0, sum = 0, cnt = 0;
-  int sumw = 0, cntw = 0, S, V, c = 0, prev = 0;
-  int te = (2 * s16 + 8) >> 4, tw = (TW * s16 + 8) >> 4;
-  THRESHOLDS (s16);
+#if PX == 1
+  po[0] = o;
+  pn[0] = v;
+#else
+  if (n == PX) {
+    CAT (vstore, PX) (CAT (convert_uchar, PX) (o), 0, po);
+    CAT (vstore, PX) (CAT (convert_ushort, PX) (v), 0, pn);
+  } else {
+    u_t o_[PX], v_[PX];
 
-  for (int dy = -2; dy <= 2; dy++) {
-    int row = clamp (y + dy, 0, height - 1) * in_stride;
-
-    for (int dx = -2; dx <= 2; dx++) {
-      int n = in[row + clamp (px + dx, 0, pwidth - 1) * pstride + ch];
-      int d = abs (n - X);
-
-      B5 += n;
-      if (d <= tw) {
-        sumw += n;
-        cntw++;
-      }
-      if (abs (dx) <= 1 && abs (dy) <= 1) {
-        B += n;
-        if (d <= te) {
-          sum += n;
-          cnt++;
-        }
-      }
+    STORE_O (o, o_);
+    STORE_O (v, v_);
+    for (int j = 0; j < n; j++) {
+      po[j] = o_[j];
+      pn[j] = v_[j];
     }
   }
-  if (!first) {
-    int P = 0, P5 = 0, A, A5;
-
-    for (int dy = -2; dy <= 2; dy++) {
-      int row = clamp (y + dy, 0, height - 1) * width;
-
-      for (int dx = -2; dx <= 2; dx++) {
-        int v = last[row + clamp (px + dx, 0, pwidth - 1) * pstride + ch] >>
-            CBITS;
-
-        P5 += v;
-        if (abs (dx) <= 1 && abs (dy) <= 1)
-          P += v;
-      }
-    }
-    prev = last[y * width + x];
-    c = prev & ((1 << CBITS) - 1);
-    prev >>= CBITS;
-    A = abs (P - (B << FRAC));
-    A5 = 3 * abs (P5 - (B5 << FRAC));
-    c = A <= t_still && A5 <= t_still5 ? min (c + 1, CMAX) :
-        A <= t_half && A5 <= t_half5 ? c >> 1 : 0;
-  }
-  S = c <= YOUNG ? (2 * sumw + cntw) / (2 * cntw) : (2 * sum + cnt) /
-      (2 * cnt);
-  V = (c * prev + (S << FRAC) + ((c + 1) >> 1)) / (c + 1);
-  out[y * out_stride + x] = (V + (1 << (FRAC - 1))) >> FRAC;
-  next[y * width + x] = (V << CBITS) | c;
+#endif
 }
 
-#define NB_IN(dy, dx) LOAD (in + (y + (dy)) * in_stride + x0 + \
-    (dx) * pstride)
-#define NB_LAST(dy, dx) LOAD (last + (y + (dy)) * width + x0 + (dx) * pstride)
-#define STORE_OUT(o, v, out, next) do { \
-    STORE (o, out); \
-    STORE16 (v, next); \
-  } while (0)
-DENOISE_VECTOR (denoise_vector, __global const uchar * in, int in_stride,
-    __global const ushort * last, int width, int x0, int y)
+/* The ring of five rows: slot q holds its row of the frame (NB (q, dx):
+ * the PX samples dx samples of their channel away) and, of the row's sums
+ * across 3 and 5 samples, those of the last outputs less 8 times the
+ * frame's (d3_q, d5_q). Five rows' d5 add up to P5 - 8 B5, at most 25 x
+ * 2047 in size: in ushort lanes, modulo 2^16, read as a signed 16-bit
+ * number it is exact up to 2^15 and above it reads at least 2^16 - 25 x
+ * 2047 = 14361, beyond every threshold it is tested against (at most (5 x
+ * 6048 + 4) / 3 = 10081), so the tests hold. DECL (q), ROW (q), the row's
+ * first sample, FETCH (q, yy), which fills slot q with row yy (clamped),
+ * and LC (yy), the state's words of row yy, are each instantiation's. */
+#define NB(q, dx) LOAD (ROW (q) + (dx) * pstride)
+#define LV(p, dx) (LOAD ((p) + (dx) * pstride) >> U (CBITS))
+#define ROW_SUMS(q, p) { \
+    uP i3_ = NB (q, -1) + NB (q, 0) + NB (q, 1); \
+    uP i5_ = i3_ + NB (q, -2) + NB (q, 2); \
+    uP l3_ = LV (p, -1) + LV (p, 0) + LV (p, 1); \
+ \
+    d3_##q = l3_ - (i3_ << U (FRAC)); \
+    d5_##q = l3_ + LV (p, -2) + LV (p, 2) - (i5_ << U (FRAC)); \
+  }
+#define SLOT_SUMS(q) uP d3_##q = (uP) (0), d5_##q = (uP) (0);
+#if PX >= 8
+#define SABS(v) abs (CAT (as_short, PX) (v))
+#else
+#define SABS(v) TO_U (abs (v))
 #endif
+
+/* The epsilon windows' means, @S of the 3 x 3 one within te and @Sw of
+ * the 5 x 5 one within tw; the centre X always counts. */
+#if PX >= 8
+/* CPUs, in ushort lanes: a tap tested as |n - X| <= t (WITHIN); the 3 x 3
+ * window's sum + 4096 times its count (above), the 5 x 5 one's sum and
+ * count apart (at most 25 x 255 and 25) */
+#define EPS_NEAR(q, dx) { \
+    uP n_ = NB (q, dx); \
+ \
+    near += (n_ + U (4096)) & MASK (WITHIN (n_, lo_, te2_)); \
+  }
+#define EPS3(q) EPS_NEAR (q, -1) EPS_NEAR (q, 0) EPS_NEAR (q, 1)
+#define EPS9_MEAN(S, q1, q2, q3) { \
+    uP near = X + U (4096), lo_ = X - te_; \
+ \
+    EPS3 (q1) EPS_NEAR (q2, -1) EPS_NEAR (q2, 1) EPS3 (q3) \
+    S = DIV (U (2) * (near & U (4095)) + (near >> U (12)), \
+        U (2) * (near >> U (12))); \
+  }
+#define EPS_WIDE(q, dx) { \
+    uP n_ = NB (q, dx), m_ = MASK (WITHIN (n_, lo_, tw2_)); \
+ \
+    sumw += n_ & m_; \
+    cntw -= m_; \
+  }
+#define EPS5(q) EPS_WIDE (q, -2) EPS_WIDE (q, -1) EPS_WIDE (q, 0) \
+    EPS_WIDE (q, 1) EPS_WIDE (q, 2)
+#define EPS25_MEAN(Sw, q0, q1, q2, q3, q4) { \
+    uP sumw = X, cntw = U (1), lo_ = X - tw_; \
+ \
+    EPS5 (q0) EPS5 (q1) EPS_WIDE (q2, -2) EPS_WIDE (q2, -1) \
+    EPS_WIDE (q2, 1) EPS_WIDE (q2, 2) EPS5 (q3) EPS5 (q4) \
+    Sw = DIV (U (2) * sumw + cntw, U (2) * cntw); \
+  }
+#else
+/* GPUs, in int lanes: a tap tested as |n - X| <= t (WITHIN); each
+ * window's sum + 2^16 times its count (at most 25 x 255 and 25). Floats
+ * as clepsilon's, three operations a tap (m (256 n + 1), m = clamp (2 t +
+ * 1 - 2 |n - X|, 0, 1)), took an H200 0.24 - 0.31 ms a 4K frame against
+ * 0.18 - 0.22 (the windows' floats in registers beside the bytes). */
+#define EPS_TAP(q, dx, t2) { \
+    uP n_ = NB (q, dx); \
+ \
+    acc += (n_ + U (0x10000)) & MASK (WITHIN (n_, lo_, t2)); \
+  }
+#define EPS3(q, t2) EPS_TAP (q, -1, t2) EPS_TAP (q, 0, t2) EPS_TAP (q, 1, t2)
+#define EPS5(q, t2) EPS_TAP (q, -2, t2) EPS3 (q, t2) EPS_TAP (q, 2, t2)
+#define EPS_MEAN(S, acc) \
+    S = DIV (U (2) * ((acc) & U (0xffff)) + ((acc) >> U (16)), \
+        U (2) * ((acc) >> U (16)));
+#define EPS9_MEAN(S, q1, q2, q3) { \
+    uP acc = X + U (0x10000), lo_ = X - te_; \
+ \
+    EPS3 (q1, te2_) EPS_TAP (q2, -1, te2_) EPS_TAP (q2, 1, te2_) \
+    EPS3 (q3, te2_) \
+    EPS_MEAN (S, acc) \
+  }
+#define EPS25_MEAN(Sw, q0, q1, q2, q3, q4) { \
+    uP acc = X + U (0x10000), lo_ = X - tw_; \
+ \
+    EPS5 (q0, tw2_) EPS5 (q1, tw2_) EPS_TAP (q2, -2, tw2_) \
+    EPS_TAP (q2, -1, tw2_) EPS_TAP (q2, 1, tw2_) EPS_TAP (q2, 2, tw2_) \
+    EPS5 (q3, tw2_) EPS5 (q4, tw2_) \
+    EPS_MEAN (Sw, acc) \
+  }
+#endif
+
+/* output row y, from the ring's rows y - 2 (q0) to y + 2 (q4) */
+#define OUTPUT(q0, q1, q2, q3, q4) { \
+    uP X = NB (q2, 0), S = (uP) (0), V, c = (uP) (0), prev = (uP) (0); \
+ \
+    if (!first) { \
+      uP A = SABS (d3_##q1 + d3_##q2 + d3_##q3); \
+      uP A5 = SABS (d5_##q0 + d5_##q1 + d5_##q2 + d5_##q3 + d5_##q4); \
+      uP lc = LC (y); \
+ \
+      c = lc & U ((1 << CBITS) - 1); \
+      prev = lc >> U (CBITS); \
+      c = select (select ((uP) (0), c >> U (1), A <= t_half_ && \
+              A5 <= t_half5_), min (c + U (1), (uP) (CMAX)), \
+          A <= t_still_ && A5 <= t_still5_); \
+    } \
+    /* the 3 x 3 window where a sample is not young */ \
+    if (ANY (c > (uP) (YOUNG))) \
+      EPS9_MEAN (S, q1, q2, q3); \
+    /* where it is, the 5 x 5 one */ \
+    if (ANY (c <= (uP) (YOUNG))) { \
+      uP Sw; \
+ \
+      EPS25_MEAN (Sw, q0, q1, q2, q3, q4); \
+      S = select (S, Sw, c <= (uP) (YOUNG)); \
+    } \
+    V = DIV (c * prev + (S << U (FRAC)) + ((c + U (1)) >> U (1)), \
+        c + U (1)); \
+    store_samples ((V + U (1 << (FRAC - 1))) >> U (FRAC), \
+        (V << U (CBITS)) | c, \
+        out + y * out_stride + x0, next + y * width + x0, n); \
+  }
+
+/* the ring turned by one row: row y + 2 into q4, then output row y */
+#define STEP(q0, q1, q2, q3, q4) \
+    if (y >= yend) \
+      return; \
+    FETCH (q4, y + 2); \
+    OUTPUT (q0, q1, q2, q3, q4); \
+    y++;
+
+/* The work-item's RY rows from @y0, @n samples of each from @x0; @col,
+ * where the instantiation takes it, the columns of its window, clamped.
+ * The 5 x 5 sums' test, 3/5 of the difference within t (floored), is 3
+ * times it within 5 t + 4, and so the difference within (5 t + 4) / 3. */
+#define DENOISE_ROWS(name) \
+static inline void \
+name (__global const uchar * in, int in_stride, __global uchar * out, \
+    int out_stride, __global const ushort * last, __global ushort * next, \
+    int width, int height, const int pstride, const int *col, int x0, \
+    int y0, int n, int s16, int first) \
+{ \
+  uP te_ = (uP) ((2 * s16 + 8) >> 4), tw_ = (uP) ((TW * s16 + 8) >> 4); \
+  uP te2_ = U (2) * te_, tw2_ = U (2) * tw_; \
+  uP t_still_ = (uP) ((STILL * s16 << FRAC) >> 4); \
+  uP t_half_ = (uP) ((HALF * s16 << FRAC) >> 4); \
+  uP t_still5_ = (uP) ((5 * ((STILL5 * s16 << FRAC) >> 4) + 4) / 3); \
+  uP t_half5_ = (uP) ((5 * ((HALF5 * s16 << FRAC) >> 4) + 4) / 3); \
+  int y = y0, yend = min (y0 + RY, height); \
+  DECL (r0) DECL (r1) DECL (r2) DECL (r3) DECL (r4) \
+ \
+  FETCH (r0, y - 2); \
+  FETCH (r1, y - 1); \
+  FETCH (r2, y); \
+  FETCH (r3, y + 1); \
+  for (;;) { \
+    STEP (r0, r1, r2, r3, r4) \
+    STEP (r1, r2, r3, r4, r0) \
+    STEP (r2, r3, r4, r0, r1) \
+    STEP (r3, r4, r0, r1, r2) \
+    STEP (r4, r0, r1, r2, r3) \
+  } \
+}
+
+#if PX >= 8
+/* The rows in place, read by the vectors of each tap: on CPUs, whose
+ * caches serve the neighbouring vectors' loads, away from the frame's left
+ * and right edges. */
+#define DECL(q) __global const uchar *w_##q; SLOT_SUMS (q)
+#define ROW(q) w_##q
+#define FETCH(q, yy) { \
+    int r_ = clamp (yy, 0, height - 1); \
+ \
+    w_##q = in + r_ * in_stride + x0; \
+    if (!first) \
+      ROW_SUMS (q, last + r_ * width + x0); \
+  }
+#define LC(yy) LOAD (last + (yy) * width + x0)
+DENOISE_ROWS (denoise_rows_in_place)
+#undef DECL
+#undef ROW
+#undef FETCH
+#undef LC
+#endif
+
+/* the state's PX words of a row at the columns @col */
+static inline uP
+lc_copied (__global const ushort * row, const int *col)
+{
+  ushort w[PX];
+
+  for (int j = 0; j < PX; j++)
+    w[j] = row[col[j]];
+  return LOAD (w);
+}
+
+/* Each row's window copied, its columns @col clamped: the rows of GPUs,
+ * whose work-items read each sample once so, and CPUs' along the left and
+ * right edges. */
+#define DECL(q) uchar w_##q[WIN]; SLOT_SUMS (q)
+#define ROW(q) (w_##q + 2 * pstride)
+#define FETCH(q, yy) { \
+    int r_ = clamp (yy, 0, height - 1); \
+    __global const uchar *ri_ = in + r_ * in_stride; \
+    __global const ushort *rl_ = last + r_ * width; \
+    ushort l_[WIN]; \
+ \
+    for (int i_ = 0; i_ < PX + 4 * pstride; i_++) \
+      w_##q[i_] = ri_[col[i_]]; \
+    if (!first) { \
+      for (int i_ = 0; i_ < PX + 4 * pstride; i_++) \
+        l_[i_] = rl_[col[i_]]; \
+      ROW_SUMS (q, l_ + 2 * pstride); \
+    } \
+  }
+#define LC(yy) lc_copied (last + (yy) * width, col + 2 * pstride)
+DENOISE_ROWS (denoise_rows_copied)
+#undef DECL
+#undef ROW
+#undef FETCH
+#undef LC
+
+/* a work-item's samples, @pstride a constant in each call (below) */
+static inline void
+denoise_item (__global const uchar * in, int in_stride,
+    __global uchar * out, int out_stride, __global const ushort * last,
+    __global ushort * next, int pwidth, const int pstride, int height,
+    int s16, int first, int x0, int y0)
+{
+  int width = pwidth * pstride, n = min (PX, width - x0);
+  int col[WIN];
+
+#if PX >= 8
+  if (x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width) {
+    denoise_rows_in_place (in, in_stride, out, out_stride, last, next,
+        width, height, pstride, col, x0, y0, n, s16, first);
+    return;
+  }
+#endif
+  for (int i = 0; i < PX + 4 * pstride; i++) {
+    int xs = x0 - 2 * pstride + i;
+    int px = (xs + 2 * pstride) / pstride - 2, ch = xs - px * pstride;
+
+    col[i] = clamp (px, 0, pwidth - 1) * pstride + ch;
+  }
+  denoise_rows_copied (in, in_stride, out, out_stride, last, next, width,
+      height, pstride, col, x0, y0, n, s16, first);
+}
 
 /* @level16: the level set, in 1/16 of a step, or 0 for the estimate's in
  * @est (denoise_estimate's) */
@@ -296,75 +408,56 @@ denoise_plane (__global const uchar * in, int in_stride,
 {
   __global const ushort *last = kept + last_at;
   __global ushort *next = kept + next_at;
-  int width = pwidth * pstride;
-  int x0 = get_global_id (0) * PX, y = get_global_id (1);
+  int x0 = get_global_id (0) * PX, y0 = get_global_id (1) * RY;
   int s16 = level16 > 0 ? level16 : est[0];
 
-  if (x0 >= width || y >= height)
+  if (x0 >= pwidth * pstride || y0 >= height)
     return;
-#if PX >= 8
-  {
-    int n = min (PX, width - x0);
-
-    /* rows above and below the frame are its first and last (the windows'
-     * columns below) */
-    if (x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width) {
-      __global const uchar *rin[5];
-      __global const ushort *rlast[5];
-
-      for (int k = 0; k < 5; k++) {
-        int yy = clamp (y + k - 2, 0, height - 1);
-
-        rin[k] = in + yy * in_stride + x0;
-        rlast[k] = last + yy * width + x0;
-      }
-      denoise_vector (rin, rlast, n, out + y * out_stride + x0,
-          next + y * width + x0, pstride, s16, first);
-    } else {
-      /* at the left and right edges, the windows' samples copied, columns
-       * outside the frame its first and last pixel's */
-      uchar cin[5][PX + 4 * MAX_PSTRIDE];
-      ushort clast[5][PX + 4 * MAX_PSTRIDE];
-      __private const uchar *rin[5];
-      __private const ushort *rlast[5];
-
-      for (int k = 0; k < 5; k++) {
-        int yy = clamp (y + k - 2, 0, height - 1);
-
-        for (int j = 0; j < PX + 4 * pstride; j++) {
-          int xs = x0 - 2 * pstride + j;
-          int px = (xs + 2 * pstride) / pstride - 2, ch = xs - px * pstride;
-          int xc = clamp (px, 0, pwidth - 1) * pstride + ch;
-
-          cin[k][j] = in[yy * in_stride + xc];
-          clast[k][j] = first ? 0 : last[yy * width + xc];
-        }
-        rin[k] = &cin[k][2 * pstride];
-        rlast[k] = &clast[k][2 * pstride];
-      }
-      denoise_vector_copied (rin, rlast, n, out + y * out_stride + x0,
-          next + y * width + x0, pstride, s16, first);
-    }
-  }
-#else
-  if (y < 2 || y >= height - 2 || x0 < 2 * pstride ||
-      x0 + PX + 2 * pstride > width) {
-    for (int x = x0; x < min (x0 + PX, width); x++)
-      denoise_sample (in, in_stride, out, out_stride, last, next, pwidth,
-          pstride, height, s16, first, x, y);
-    return;
-  }
-  denoise_vector (in, in_stride, last, width, x0, y,
-      out + y * out_stride + x0, next + y * width + x0, pstride, s16, first);
-#endif
+  /* each pstride its own code, its windows' offsets constants */
+  if (pstride == 1)
+    denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 1,
+        height, s16, first, x0, y0);
+  else
+    denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 2,
+        height, s16, first, x0, y0);
 }
 
-/* HIST_RUN, a build option: 64 on CPUs, where each work-group's local
- * histogram costs as much to clear and add up as many samples; 1 on GPUs */
-#ifndef HIST_RUN
-#define HIST_RUN 1
+/* the response |L| at @p, at most 255 */
+static inline uint
+laplacian (__global const uchar * p, int stride)
+{
+  int l = p[-stride - 1] + p[-stride + 1] + p[stride - 1] + p[stride + 1]
+      - 2 * (p[-stride] + p[stride] + p[-1] + p[1]) + 4 * p[0];
+
+  return min (abs (l), 255u);
+}
+
+/* HIST_ROWS, a build option: on CPUs, the rows of samples (every 4th row)
+ * each work-item takes whole, counting them in a histogram of its own
+ * (private memory) that it adds to @hist once; 0 on GPUs, where each
+ * work-item takes a sample and a work-group counts in local memory. */
+#ifndef HIST_ROWS
+#define HIST_ROWS 0
 #endif
 
+#if HIST_ROWS > 0
+__kernel void
+denoise_histogram (__global const uchar * in, int stride, int width,
+    int height, __global uint * hist)
+{
+  uint h[256];
+  int y0 = 1 + 4 * HIST_ROWS * get_global_id (1);
+
+  for (int b = 0; b < 256; b++)
+    h[b] = 0;
+  for (int y = y0; y < min (y0 + 4 * HIST_ROWS, height - 1); y += 4)
+    for (int x = 1; x < width - 1; x += 4)
+      h[laplacian (in + y * stride + x, stride)]++;
+  for (int b = 0; b < 256; b++)
+    if (h[b])
+      atomic_add (&hist[b], h[b]);
+}
+#else
 __kernel void
 denoise_histogram (__global const uchar * in, int stride, int width,
     int height, __global uint * hist)
@@ -372,37 +465,47 @@ denoise_histogram (__global const uchar * in, int stride, int width,
   __local uint h[256];
   int lid = get_local_id (1) * get_local_size (0) + get_local_id (0);
   int lsize = get_local_size (0) * get_local_size (1);
-  int x0 = 1 + 4 * HIST_RUN * get_global_id (0), y = 1 + 4 * get_global_id (1);
+  int x = 1 + 4 * get_global_id (0), y = 1 + 4 * get_global_id (1);
 
   for (int b = lid; b < 256; b += lsize)
     h[b] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int x = x0; y < height - 1 && x < min (x0 + 4 * HIST_RUN, width - 1);
-      x += 4) {
-    __global const uchar *p = in + y * stride + x;
-    int l = p[-stride - 1] + p[-stride + 1] + p[stride - 1] + p[stride + 1]
-        - 2 * (p[-stride] + p[stride] + p[-1] + p[1]) + 4 * p[0];
-
-    atomic_inc (&h[min (abs (l), 255u)]);
-  }
+  if (x < width - 1 && y < height - 1)
+    atomic_inc (&h[laplacian (in + y * stride + x, stride)]);
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int b = lid; b < 256; b += lsize)
     if (h[b])
       atomic_add (&hist[b], h[b]);
 }
+#endif
 
+/* 256 work-items, one work-group: the bins' running sums, then the
+ * median's bin, the first whose running sum reaches half the total (at
+ * most 255), found by the work-item of that bin; each clears its bin for
+ * the next frame */
 __kernel void
-denoise_estimate (__global const uint * hist, __global int *est, int first)
+denoise_estimate (__global uint * hist, __global int *est, int first)
 {
-  ulong total = 0, below = 0;
-  int b = 0, m16 = 0;
+  __local uint run[256];
+  int i = get_local_id (0), m16 = -1;
+  ulong total;
 
-  for (int i = 0; i < 256; i++)
-    total += hist[i];
-  if (total > 0) {
-    while (b < 255 && 2 * (below + hist[b]) < total)
-      below += hist[b++];
-    m16 = (b * 16000 + 2023) / 4047;
+  run[i] = hist[i];
+  hist[i] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int o = 1; o < 256; o <<= 1) {
+    uint v = i >= o ? run[i - o] : 0;
+
+    barrier (CLK_LOCAL_MEM_FENCE);
+    run[i] += v;
+    barrier (CLK_LOCAL_MEM_FENCE);
   }
-  est[0] = first ? m16 : est[0] + (m16 - est[0]) / 4;
+  total = run[255];
+  if (total == 0)
+    m16 = i == 0 ? 0 : -1;
+  else if (2 * (ulong) run[i] >= total && (i == 0
+          || 2 * (ulong) run[i - 1] < total))
+    m16 = (i * 16000 + 2023) / 4047;
+  if (m16 >= 0)
+    est[0] = first ? m16 : est[0] + (m16 - est[0]) / 4;
 }
