@@ -28,7 +28,7 @@
  * element clears it where a frame starts afresh).
  */
 
-/* the longest memory, in frames */
+/* the longest memory, in frames: the count's largest (CBITS below) */
 #define CMAX 31
 /* a sample is still where the 3 x 3 sums of its neighbours' last outputs
  * and of the present frame around it differ by at most STILL x sigma (their
@@ -46,6 +46,9 @@
 /* the last output's bits below the 8-bit step, and the count's */
 #define FRAC 3
 #define CBITS 5
+#if CMAX != (1 << CBITS) - 1
+#error "CMAX is the largest count of CBITS bits"
+#endif
 
 /* A work-item takes PX samples of a row (PX of 1, 2, 4, 8 or 16, a build
  * option: 16-lane vectors for CPUs, 1 for GPUs) in RY rows, one below the
@@ -265,8 +268,9 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
       EPS25_MEAN (Sw, q0, q1, q2, q3, q4); \
       S = select (S, Sw, c <= (uP) (YOUNG)); \
     } \
-    V = DIV (c * prev + (S << U (FRAC)) + ((c + U (1)) >> U (1)), \
-        c + U (1)); \
+    V = c * prev + (S << U (FRAC)) + ((c + U (1)) >> U (1)); \
+    /* still for the longest memory, CMAX + 1 = 2^CBITS: a shift */ \
+    V = ANY (c != (uP) (CMAX)) ? DIV (V, c + U (1)) : V >> U (CBITS); \
     store_samples ((V + U (1 << (FRAC - 1))) >> U (FRAC), \
         (V << U (CBITS)) | c, \
         out + y * out_stride + x0, next + y * width + x0, n); \

@@ -216,11 +216,12 @@ scene_frame (GstVideoFormat format, gint width, gint height, guint stride_pad,
 }
 
 /* @n frames of @format through one element; at frame @discont a DISCONT
- * buffer, at @flush a flushing seek's events, both starting afresh */
+ * buffer, at @flush a flushing seek's events, at @resize new caps of
+ * @size[0] x @size[1], each starting afresh */
 static void
-check_sequence (GstVideoFormat format, gint width, gint height,
+check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
     guint stride_pad, guint n, gint sigma, gdouble level, guint discont,
-    guint flush)
+    guint flush, guint resize, const gint * size)
 {
   GstHarness *h = cl_test_harness_new ("cldenoise", format, width, height);
   Ref r;
@@ -232,8 +233,7 @@ check_sequence (GstVideoFormat format, gint width, gint height,
   g_object_set (h->element, "noise-level", level, NULL);
   for (guint i = 0; i < n; i++) {
     GstVideoInfo info;
-    GstBuffer *in = scene_frame (format, width, height, stride_pad, i, sigma,
-        &info), *out;
+    GstBuffer *in, *out;
     gchar *why = NULL;
 
     if (i == flush) {
@@ -246,6 +246,18 @@ check_sequence (GstVideoFormat format, gint width, gint height,
               gst_event_new_segment (&segment)));
       r.reset = TRUE;
     }
+    if (i == resize) {
+      gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,"
+          "height=%d,framerate=30/1", gst_video_format_to_string (format),
+          size[0], size[1]);
+
+      width = size[0];
+      height = size[1];
+      gst_harness_set_src_caps_str (h, caps);
+      g_free (caps);
+      r.reset = TRUE;
+    }
+    in = scene_frame (format, width, height, stride_pad, i, sigma, &info);
     if (i == discont) {
       GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
       r.reset = TRUE;
@@ -260,6 +272,15 @@ check_sequence (GstVideoFormat format, gint width, gint height,
   }
   gst_harness_teardown (h);
   ref_free (&r);
+}
+
+static void
+check_sequence (GstVideoFormat format, gint width, gint height,
+    guint stride_pad, guint n, gint sigma, gdouble level, guint discont,
+    guint flush)
+{
+  check_sequence_with_caps (format, width, height, stride_pad, n, sigma,
+      level, discont, flush, G_MAXUINT, NULL);
 }
 
 GST_START_TEST (test_formats_and_sizes)
@@ -284,6 +305,21 @@ GST_START_TEST (test_discont_and_flush)
 {
   check_sequence (GST_VIDEO_FORMAT_NV12, 64, 48, 0, 16, 10, 0, 5, 11);
   check_sequence (GST_VIDEO_FORMAT_YUY2, 33, 20, 3, 12, 6, 0, 9, 3);
+}
+
+GST_END_TEST;
+
+/* 100 frames, long enough for the still samples to reach the longest
+ * memory (31 frames) twice, with a flushing seek at 40, new caps at 75
+ * and a DISCONT buffer at 88; the level estimated, then set */
+GST_START_TEST (test_long_sequences)
+{
+  static const gint smaller[] = { 77, 45 };
+
+  check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 64, 5, 100, 6, 0, 88,
+      40, 75, smaller);
+  check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 70, 40, 0, 100, 8, 9, 88,
+      40, 75, smaller);
 }
 
 GST_END_TEST;
@@ -354,6 +390,7 @@ denoise_suite (void)
   tcase_add_checked_fixture (tc, NULL, cl_test_teardown);
   tcase_add_test (tc, test_formats_and_sizes);
   tcase_add_test (tc, test_discont_and_flush);
+  tcase_add_test (tc, test_long_sequences);
   tcase_add_test (tc, test_fixed_levels);
   tcase_add_test (tc, test_large_odd_frame);
   tcase_add_test (tc, test_estimate);
