@@ -176,76 +176,51 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
 #define SABS(v) TO_U (abs (v))
 #endif
 
-/* The epsilon windows' means, @S of the 3 x 3 one within te and @Sw of
- * the 5 x 5 one within tw; the centre X always counts. */
+/* The epsilon windows: where a sample is not young, the 3 x 3 one within
+ * te; where it is, the 5 x 5 one within tw. Their inner 3 x 3 taps are
+ * taken together, each lane with its own threshold, and the outer ring of
+ * 16 only where a lane is young. A tap tested as |n - X| <= t (WITHIN)
+ * adds n + ONE to an accumulator: the sum in its low bits, the count
+ * above. In ushort lanes (CPUs) ONE is 4096: the inner taps at most 9 x
+ * (255 + 4096) < 2^16, the ring in two accumulators of 8 taps; in int
+ * lanes (GPUs) 2^16, the ring in one. The centre always counts. */
+#define EPS_TAP(acc, q, dx) \
+    acc += (NB (q, dx) + U (ONE)) & MASK (WITHIN (NB (q, dx), lo_, t2_));
+#define EPS_INNER(q1, q2, q3) \
+    EPS_TAP (in_, q1, -1) EPS_TAP (in_, q1, 0) EPS_TAP (in_, q1, 1) \
+    EPS_TAP (in_, q2, -1) EPS_TAP (in_, q2, 1) \
+    EPS_TAP (in_, q3, -1) EPS_TAP (in_, q3, 0) EPS_TAP (in_, q3, 1)
+/* the ring: two rows of 5 (q0, q4), the ends of three (q1 to q3) */
+#define EPS_ROW5(acc, q) EPS_TAP (acc, q, -2) EPS_TAP (acc, q, -1) \
+    EPS_TAP (acc, q, 0) EPS_TAP (acc, q, 1) EPS_TAP (acc, q, 2)
+#define EPS_ENDS(acc, q) EPS_TAP (acc, q, -2) EPS_TAP (acc, q, 2)
 #if PX >= 8
-/* CPUs, in ushort lanes: a tap tested as |n - X| <= t (WITHIN); the 3 x 3
- * window's sum + 4096 times its count (above), the 5 x 5 one's sum and
- * count apart (at most 25 x 255 and 25) */
-#define EPS_NEAR(q, dx) { \
-    uP n_ = NB (q, dx); \
+#define ONE 4096
+#define SHIFT 12
+#define EPS_RING(q0, q1, q2, q3, q4) { \
+    uP ra_ = (uP) (0), rb_ = (uP) (0); \
  \
-    near += (n_ + U (4096)) & MASK (WITHIN (n_, lo_, te2_)); \
-  }
-#define EPS3(q) EPS_NEAR (q, -1) EPS_NEAR (q, 0) EPS_NEAR (q, 1)
-#define EPS9_MEAN(S, q1, q2, q3) { \
-    uP near = X + U (4096), lo_ = X - te_; \
- \
-    EPS3 (q1) EPS_NEAR (q2, -1) EPS_NEAR (q2, 1) EPS3 (q3) \
-    S = DIV (U (2) * (near & U (4095)) + (near >> U (12)), \
-        U (2) * (near >> U (12))); \
-  }
-#define EPS_WIDE(q, dx) { \
-    uP n_ = NB (q, dx), m_ = MASK (WITHIN (n_, lo_, tw2_)); \
- \
-    sumw += n_ & m_; \
-    cntw -= m_; \
-  }
-#define EPS5(q) EPS_WIDE (q, -2) EPS_WIDE (q, -1) EPS_WIDE (q, 0) \
-    EPS_WIDE (q, 1) EPS_WIDE (q, 2)
-#define EPS25_MEAN(Sw, q0, q1, q2, q3, q4) { \
-    uP sumw = X, cntw = U (1), lo_ = X - tw_; \
- \
-    EPS5 (q0) EPS5 (q1) EPS_WIDE (q2, -2) EPS_WIDE (q2, -1) \
-    EPS_WIDE (q2, 1) EPS_WIDE (q2, 2) EPS5 (q3) EPS5 (q4) \
-    Sw = DIV (U (2) * sumw + cntw, U (2) * cntw); \
+    EPS_ROW5 (ra_, q0) EPS_ENDS (ra_, q1) EPS_ENDS (ra_, q2) \
+    EPS_ROW5 (rb_, q4) EPS_ENDS (rb_, q3) \
+    sum += ((ra_ & U (ONE - 1)) + (rb_ & U (ONE - 1))) & young; \
+    cnt += ((ra_ >> U (SHIFT)) + (rb_ >> U (SHIFT))) & young; \
   }
 #else
-/* GPUs, in int lanes: a tap tested as |n - X| <= t (WITHIN); each
- * window's sum + 2^16 times its count (at most 25 x 255 and 25). Floats
- * as clepsilon's, three operations a tap (m (256 n + 1), m = clamp (2 t +
- * 1 - 2 |n - X|, 0, 1)), took an H200 0.24 - 0.31 ms a 4K frame against
- * 0.18 - 0.22 (the windows' floats in registers beside the bytes). */
-#define EPS_TAP(q, dx, t2) { \
-    uP n_ = NB (q, dx); \
+#define ONE 0x10000
+#define SHIFT 16
+#define EPS_RING(q0, q1, q2, q3, q4) { \
+    uP r_ = (uP) (0); \
  \
-    acc += (n_ + U (0x10000)) & MASK (WITHIN (n_, lo_, t2)); \
-  }
-#define EPS3(q, t2) EPS_TAP (q, -1, t2) EPS_TAP (q, 0, t2) EPS_TAP (q, 1, t2)
-#define EPS5(q, t2) EPS_TAP (q, -2, t2) EPS3 (q, t2) EPS_TAP (q, 2, t2)
-#define EPS_MEAN(S, acc) \
-    S = DIV (U (2) * ((acc) & U (0xffff)) + ((acc) >> U (16)), \
-        U (2) * ((acc) >> U (16)));
-#define EPS9_MEAN(S, q1, q2, q3) { \
-    uP acc = X + U (0x10000), lo_ = X - te_; \
- \
-    EPS3 (q1, te2_) EPS_TAP (q2, -1, te2_) EPS_TAP (q2, 1, te2_) \
-    EPS3 (q3, te2_) \
-    EPS_MEAN (S, acc) \
-  }
-#define EPS25_MEAN(Sw, q0, q1, q2, q3, q4) { \
-    uP acc = X + U (0x10000), lo_ = X - tw_; \
- \
-    EPS5 (q0, tw2_) EPS5 (q1, tw2_) EPS_TAP (q2, -2, tw2_) \
-    EPS_TAP (q2, -1, tw2_) EPS_TAP (q2, 1, tw2_) EPS_TAP (q2, 2, tw2_) \
-    EPS5 (q3, tw2_) EPS5 (q4, tw2_) \
-    EPS_MEAN (Sw, acc) \
+    EPS_ROW5 (r_, q0) EPS_ENDS (r_, q1) EPS_ENDS (r_, q2) \
+    EPS_ENDS (r_, q3) EPS_ROW5 (r_, q4) \
+    sum += (r_ & U (ONE - 1)) & young; \
+    cnt += (r_ >> U (SHIFT)) & young; \
   }
 #endif
 
 /* output row y, from the ring's rows y - 2 (q0) to y + 2 (q4) */
 #define OUTPUT(q0, q1, q2, q3, q4) { \
-    uP X = NB (q2, 0), S = (uP) (0), V, c = (uP) (0), prev = (uP) (0); \
+    uP X = NB (q2, 0), S, V, c = (uP) (0), prev = (uP) (0); \
  \
     if (!first) { \
       uP A = SABS (d3_##q1 + d3_##q2 + d3_##q3); \
@@ -258,15 +233,24 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
               A5 <= t_half5_), min (c + U (1), (uP) (CMAX)), \
           A <= t_still_ && A5 <= t_still5_); \
     } \
-    /* the 3 x 3 window where a sample is not young */ \
-    if (ANY (c > (uP) (YOUNG))) \
-      EPS9_MEAN (S, q1, q2, q3); \
-    /* where it is, the 5 x 5 one */ \
+    /* the epsilon windows' mean: the 3 x 3 one alone where no sample is \
+     * young (the same taps with one threshold, which measured faster) */ \
     if (ANY (c <= (uP) (YOUNG))) { \
-      uP Sw; \
+      uP young = MASK (c <= (uP) (YOUNG)); \
+      uP t_ = select (te_, tw_, young), lo_ = X - t_, t2_ = t_ + t_; \
+      uP in_ = X + U (ONE), sum, cnt; \
  \
-      EPS25_MEAN (Sw, q0, q1, q2, q3, q4); \
-      S = select (S, Sw, c <= (uP) (YOUNG)); \
+      EPS_INNER (q1, q2, q3) \
+      sum = in_ & U (ONE - 1); \
+      cnt = in_ >> U (SHIFT); \
+      EPS_RING (q0, q1, q2, q3, q4) \
+      S = DIV (U (2) * sum + cnt, U (2) * cnt); \
+    } else { \
+      uP lo_ = X - te_, t2_ = te_ + te_, in_ = X + U (ONE); \
+ \
+      EPS_INNER (q1, q2, q3) \
+      S = DIV (U (2) * (in_ & U (ONE - 1)) + (in_ >> U (SHIFT)), \
+          U (2) * (in_ >> U (SHIFT))); \
     } \
     V = c * prev + (S << U (FRAC)) + ((c + U (1)) >> U (1)); \
     /* still for the longest memory, CMAX + 1 = 2^CBITS: a shift */ \
@@ -296,7 +280,6 @@ name (__global const uchar * in, int in_stride, __global uchar * out, \
     int y0, int n, int s16, int first) \
 { \
   uP te_ = (uP) ((2 * s16 + 8) >> 4), tw_ = (uP) ((TW * s16 + 8) >> 4); \
-  uP te2_ = U (2) * te_, tw2_ = U (2) * tw_; \
   uP t_still_ = (uP) ((STILL * s16 << FRAC) >> 4); \
   uP t_half_ = (uP) ((HALF * s16 << FRAC) >> 4); \
   uP t_still5_ = (uP) ((5 * ((STILL5 * s16 << FRAC) >> 4) + 4) / 3); \
