@@ -181,9 +181,10 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
  * taken together, each lane with its own threshold, and the outer ring of
  * 16 only where a lane is young. A tap tested as |n - X| <= t (WITHIN)
  * adds n + ONE to an accumulator: the sum in its low bits, the count
- * above. In ushort lanes (CPUs) ONE is 4096: the inner taps at most 9 x
- * (255 + 4096) < 2^16, the ring in two accumulators of 8 taps; in int
- * lanes (GPUs) 2^16, the ring in one. The centre always counts. */
+ * above. In ushort lanes (CPUs) ONE is 4096: 9 taps at most 9 x (255 +
+ * 4096) < 2^16, the inner ones in one accumulator and the ring's in two of
+ * 9 and 7; in int lanes (GPUs) 2^16, the ring in one. The centre always
+ * counts. */
 #define EPS_TAP(acc, q, dx) \
     acc += (NB (q, dx) + U (ONE)) & MASK (WITHIN (NB (q, dx), lo_, t2_));
 #define EPS_INNER(q1, q2, q3) \
