@@ -35,11 +35,12 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 
 #define DEFAULT_NOISE_LEVEL 0.0
 #define MAX_NOISE_LEVEL 60.0
-/* the scratch buffers: what is kept from frame to frame, the histogram,
- * the estimate (kept too, on the device) */
+/* the scratch buffers: what is kept from frame to frame, the histograms,
+ * the estimate and the luma's sampled responses (kept too, on the device) */
 #define KEPT 0
 #define HISTOGRAM 1
 #define ESTIMATE 2
+#define RESPONSES 3
 #define BINS 256
 
 enum
@@ -138,9 +139,10 @@ gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   return TRUE;
 }
 
-/* The frame's noise, measured on the device: the histogram of @luma's |L|,
- * then the estimate moved towards what it says (or set to it where
- * @first), in the estimate's scratch buffer. */
+/* The frame's noise, measured on the device: the histograms of @luma's
+ * |L| and of its change since the last frame (unless @first), then the
+ * estimate moved towards what they say (or set to it where @first), in
+ * the estimate's scratch buffer. */
 static gboolean
 estimate (GstClBaseFilter * base, const gchar * options,
     const GstClPlane * luma, gboolean first, cl_mem * est, GError ** error)
@@ -154,6 +156,7 @@ estimate (GstClBaseFilter * base, const gchar * options,
   };
   gsize bins_size = BINS;
   gint first_arg = first;
+  cl_mem resp;
   cl_kernel hk, ek;
 
   if (rows > 0 && global[0] > 0) {
@@ -162,12 +165,15 @@ estimate (GstClBaseFilter * base, const gchar * options,
   }
 
   bins.mem = gst_cl_base_filter_get_scratch (base, HISTOGRAM,
-      BINS * sizeof (guint32), error);
+      2 * BINS * sizeof (guint32), error);
   *est = gst_cl_base_filter_get_scratch (base, ESTIMATE, sizeof (gint32),
       error);
-  if (!bins.mem || !*est)
+  /* a response (16 bits) for each sample counted, at least one */
+  resp = gst_cl_base_filter_get_scratch (base, RESPONSES, sizeof (gint16) *
+      MAX ((luma->width + 1) / 4 * ((luma->height + 1) / 4), 1), error);
+  if (!bins.mem || !*est || !resp)
     return FALSE;
-  bins.width = BINS * sizeof (guint32);
+  bins.width = 2 * BINS * sizeof (guint32);
   bins.pstride = 1;
   bins.stride = bins.width;
   bins.height = 1;
@@ -175,13 +181,14 @@ estimate (GstClBaseFilter * base, const gchar * options,
       "denoise_histogram", error);
   ek = hk ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise,
       options, "denoise_estimate", error) : NULL;
-  /* denoise_estimate clears the histogram after it: a frame that starts
-   * afresh, perhaps after one that failed, clears it first */
+  /* denoise_estimate clears the histograms after it: a frame that starts
+   * afresh, perhaps after one that failed, clears them first */
   if (!ek || (first && !gst_cl_base_filter_fill_plane (base, &bins, 0,
               error)) ||
-      !gst_cl_kernel_set_args (hk, error, 5, GST_CL_ARG (luma->mem),
+      !gst_cl_kernel_set_args (hk, error, 7, GST_CL_ARG (luma->mem),
           GST_CL_ARG (luma->stride), GST_CL_ARG (luma->width),
-          GST_CL_ARG (luma->height), GST_CL_ARG (bins.mem)))
+          GST_CL_ARG (luma->height), GST_CL_ARG (bins.mem), GST_CL_ARG (resp),
+          GST_CL_ARG (first_arg)))
     return FALSE;
   /* a luma under 3 x 3 has no inner sample: no count, a level of 0 */
   if (global[0] > 0 && global[1] > 0 &&

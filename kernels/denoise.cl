@@ -16,16 +16,17 @@
  * one written at @next_at (the two places swap each frame), in words;
  * @first starts it afresh.
  *
- * denoise_histogram: the histogram of min (|L|, 255), L the 3 x 3
+ * denoise_histogram: the histograms of min (|L|, 255), L the 3 x 3
  * Laplacian-like response [1 -2 1; -2 4 -2; 1 -2 1] of the luma, over every
- * 4th sample of every 4th row from (1, 1), off the frame's border; @hist
- * holds 256 counts, zeroed first.
+ * 4th sample of every 4th row from (1, 1), off the frame's border, and of
+ * the change of L since the last frame there; @hist holds 2 x 256 counts,
+ * zeroed first.
  *
- * denoise_estimate: one work-group of 256: the noise level the histogram
- * says, in 1/16 of an 8-bit step, and the estimate in @est moved a quarter
+ * denoise_estimate: one work-group of 256: the noise level the histograms
+ * say, in 1/16 of an 8-bit step, and the estimate in @est moved half
  * of the way to it (set to it where @first), all on the device: the host
- * never waits for it. It clears the histogram for the next frame (the
- * element clears it where a frame starts afresh).
+ * never waits for it. It clears the histograms for the next frame (the
+ * element clears them where a frame starts afresh).
  */
 
 /* the longest memory, in frames: the count's largest (CBITS below) */
@@ -410,20 +411,35 @@ denoise_plane (__global const uchar * in, int in_stride,
         height, s16, first, x0, y0);
 }
 
-/* the response |L| at @p, at most 255 */
-static inline uint
+/* the response L at @p, [1 -2 1; -2 4 -2; 1 -2 1]: -2040 to 2040 */
+static inline int
 laplacian (__global const uchar * p, int stride)
 {
-  int l = p[-stride - 1] + p[-stride + 1] + p[stride - 1] + p[stride + 1]
+  return p[-stride - 1] + p[-stride + 1] + p[stride - 1] + p[stride + 1]
       - 2 * (p[-stride] + p[stride] + p[-1] + p[1]) + 4 * p[0];
+}
 
+/* the bins of a response @l: |L|, and (where @last holds the last frame's
+ * response there) its change, scaled by 181 / 256 (1 / sqrt 2) to the
+ * same deviation, in the second half; each at most 255 */
+static inline uint
+response_bin (int l)
+{
   return min (abs (l), 255u);
+}
+
+static inline uint
+change_bin (int l, int last)
+{
+  return 256 + min ((abs (l - last) * 181 + 128) >> 8, 255u);
 }
 
 /* HIST_ROWS, a build option: on CPUs, the rows of samples (every 4th row)
  * each work-item takes whole, counting them in a histogram of its own
  * (private memory) that it adds to @hist once; 0 on GPUs, where each
- * work-item takes a sample and a work-group counts in local memory. */
+ * work-item takes a sample and a work-group counts in local memory.
+ * @resp keeps each sample's response for the next frame, (width + 1) / 4
+ * of them a row of samples; @first: it holds none yet. */
 #ifndef HIST_ROWS
 #define HIST_ROWS 0
 #endif
@@ -431,69 +447,101 @@ laplacian (__global const uchar * p, int stride)
 #if HIST_ROWS > 0
 __kernel void
 denoise_histogram (__global const uchar * in, int stride, int width,
-    int height, __global uint * hist)
+    int height, __global uint * hist, __global short *resp, int first)
 {
-  uint h[256];
-  int y0 = 1 + 4 * HIST_ROWS * get_global_id (1);
+  uint h[512];
+  int y0 = 1 + 4 * HIST_ROWS * get_global_id (1), rw = (width + 1) / 4;
 
-  for (int b = 0; b < 256; b++)
+  for (int b = 0; b < 512; b++)
     h[b] = 0;
   for (int y = y0; y < min (y0 + 4 * HIST_ROWS, height - 1); y += 4)
-    for (int x = 1; x < width - 1; x += 4)
-      h[laplacian (in + y * stride + x, stride)]++;
-  for (int b = 0; b < 256; b++)
+    for (int x = 1; x < width - 1; x += 4) {
+      int l = laplacian (in + y * stride + x, stride);
+      int i = y / 4 * rw + x / 4;
+
+      h[response_bin (l)]++;
+      if (!first)
+        h[change_bin (l, resp[i])]++;
+      resp[i] = l;
+    }
+  for (int b = 0; b < 512; b++)
     if (h[b])
       atomic_add (&hist[b], h[b]);
 }
 #else
 __kernel void
 denoise_histogram (__global const uchar * in, int stride, int width,
-    int height, __global uint * hist)
+    int height, __global uint * hist, __global short *resp, int first)
 {
-  __local uint h[256];
+  __local uint h[512];
   int lid = get_local_id (1) * get_local_size (0) + get_local_id (0);
   int lsize = get_local_size (0) * get_local_size (1);
   int x = 1 + 4 * get_global_id (0), y = 1 + 4 * get_global_id (1);
 
-  for (int b = lid; b < 256; b += lsize)
+  for (int b = lid; b < 512; b += lsize)
     h[b] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (x < width - 1 && y < height - 1)
-    atomic_inc (&h[laplacian (in + y * stride + x, stride)]);
+  if (x < width - 1 && y < height - 1) {
+    int l = laplacian (in + y * stride + x, stride);
+    int i = y / 4 * ((width + 1) / 4) + x / 4;
+
+    atomic_inc (&h[response_bin (l)]);
+    if (!first)
+      atomic_inc (&h[change_bin (l, resp[i])]);
+    resp[i] = l;
+  }
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int b = lid; b < 256; b += lsize)
+  for (int b = lid; b < 512; b += lsize)
     if (h[b])
       atomic_add (&hist[b], h[b]);
 }
 #endif
 
-/* 256 work-items, one work-group: the bins' running sums, then the
+/* 256 work-items, one work-group: each histogram's running sums, then its
  * median's bin, the first whose running sum reaches half the total (at
- * most 255), found by the work-item of that bin; each clears its bin for
- * the next frame */
+ * most 255), found by the work-item of that bin. The level is the
+ * change's median; |L|'s at a frame that starts afresh; at a frame that
+ * repeats the last (the change's median 0), |L|'s where it is lower than
+ * the estimate, else the estimate. Each work-item clears its bins for the
+ * next frame. */
 __kernel void
 denoise_estimate (__global uint * hist, __global int *est, int first)
 {
-  __local uint run[256];
-  int i = get_local_id (0), m16 = -1;
-  ulong total;
+  __local uint run[2][256];
+  __local int median[2];
+  int i = get_local_id (0);
 
-  run[i] = hist[i];
-  hist[i] = 0;
+  for (int k = 0; k < 2; k++) {
+    run[k][i] = hist[256 * k + i];
+    hist[256 * k + i] = 0;
+  }
+  if (i < 2)
+    median[i] = -1;
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int o = 1; o < 256; o <<= 1) {
-    uint v = i >= o ? run[i - o] : 0;
+    uint v0 = i >= o ? run[0][i - o] : 0, v1 = i >= o ? run[1][i - o] : 0;
 
     barrier (CLK_LOCAL_MEM_FENCE);
-    run[i] += v;
+    run[0][i] += v0;
+    run[1][i] += v1;
     barrier (CLK_LOCAL_MEM_FENCE);
   }
-  total = run[255];
-  if (total == 0)
-    m16 = i == 0 ? 0 : -1;
-  else if (2 * (ulong) run[i] >= total && (i == 0
-          || 2 * (ulong) run[i - 1] < total))
-    m16 = (i * 16000 + 2023) / 4047;
-  if (m16 >= 0)
-    est[0] = first ? m16 : est[0] + (m16 - est[0]) / 4;
+  for (int k = 0; k < 2; k++) {
+    ulong total = run[k][255];
+
+    if (total > 0 && 2 * (ulong) run[k][i] >= total && (i == 0
+            || 2 * (ulong) run[k][i - 1] < total))
+      median[k] = i;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (i == 0) {
+    /* no sample at all (a luma under 3 x 3): a level of 0 */
+    int m16 = (max (median[0], 0) * 16000 + 2023) / 4047;
+
+    if (median[1] > 0)
+      m16 = (median[1] * 16000 + 2023) / 4047;
+    else if (!first)
+      m16 = min (m16, est[0]);
+    est[0] = first ? m16 : est[0] + (m16 - est[0]) / 2;
+  }
 }

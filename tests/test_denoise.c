@@ -31,11 +31,15 @@ typedef struct
   gint est16, s16;
   gdouble level;                /* the element's noise-level */
   gboolean reset;
-  guint32 hist[256];            /* the frame's */
+  /* the frame's histograms of |L| and of its change since the last frame,
+   * and the last frame's L at the samples counted */
+  guint32 hist[2][256];
+  gint *resp;
 } Ref;
 
+/* the median's bin, -1 for none */
 static gint
-sigma16 (const guint32 * hist)
+median_bin (const guint32 * hist)
 {
   guint64 total = 0, below = 0;
   gint b = 0;
@@ -43,18 +47,39 @@ sigma16 (const guint32 * hist)
   for (gint i = 0; i < 256; i++)
     total += hist[i];
   if (total == 0)
-    return 0;
+    return -1;
   while (b < 255 && 2 * (below + hist[b]) < total)
     below += hist[b++];
-  return (b * 16000 + 2023) / 4047;
+  return b;
+}
+
+/* the level the histograms say, in 1/16 of a step: the change's median;
+ * |L|'s at a frame that starts afresh, and at a frame that repeats the
+ * last (the change's median 0) where it is lower than the estimate */
+static gint
+sigma16 (const Ref * r)
+{
+  gint d = median_bin (r->hist[1]);
+  gint l16 = (MAX (median_bin (r->hist[0]), 0) * 16000 + 2023) / 4047;
+
+  if (d > 0)
+    return (d * 16000 + 2023) / 4047;
+  return r->reset ? l16 : MIN (l16, r->est16);
 }
 
 static void
-luma_histogram (const ClRefPlane * p, guint32 * hist)
+luma_histograms (Ref * r, const ClRefPlane * p)
 {
-  memset (hist, 0, 256 * sizeof (guint32));
+  gint i = 0;
+
+  memset (r->hist, 0, sizeof (r->hist));
+  if (r->reset) {
+    g_free (r->resp);
+    r->resp = g_new0 (gint, MAX ((p->width + 1) / 4 * ((p->height + 1) / 4),
+            1));
+  }
   for (gint y = 1; y < p->height - 1; y += 4)
-    for (gint x = 1; x < p->width - 1; x += 4) {
+    for (gint x = 1; x < p->width - 1; x += 4, i++) {
       gint l = cl_ref_sample (p, x - 1, y - 1, 0) +
           cl_ref_sample (p, x + 1, y - 1, 0) +
           cl_ref_sample (p, x - 1, y + 1, 0) +
@@ -63,7 +88,10 @@ luma_histogram (const ClRefPlane * p, guint32 * hist)
               0) + cl_ref_sample (p, x - 1, y, 0) + cl_ref_sample (p, x + 1,
               y, 0)) + 4 * cl_ref_sample (p, x, y, 0);
 
-      hist[MIN (abs (l), 255)]++;
+      r->hist[0][MIN (abs (l), 255)]++;
+      if (!r->reset)
+        r->hist[1][MIN ((abs (l - r->resp[i]) * 181 + 128) >> 8, 255)]++;
+      r->resp[i] = l;
     }
 }
 
@@ -99,9 +127,8 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
   cl_test_plane_of (in, plane, &p);
   w = p.width * p.pstride;
   if (plane == 0) {
-    luma_histogram (&p, r->hist);
-    r->est16 = r->reset ? sigma16 (r->hist) :
-        r->est16 + (sigma16 (r->hist) - r->est16) / 4;
+    luma_histograms (r, &p);
+    r->est16 = r->reset ? sigma16 (r) : r->est16 + (sigma16 (r) - r->est16) / 2;
     level = (gint) (r->level * 16 + 0.5);
     r->s16 = level > 0 ? level : r->est16;
     for (guint i = 0; i < 3; i++) {
@@ -179,6 +206,7 @@ ref_free (Ref * r)
     g_free (r->state[i]);
     g_free (r->count[i]);
   }
+  g_free (r->resp);
 }
 
 /* A frame of @seq: a fixed random picture, a bright square moving across
@@ -345,35 +373,99 @@ GST_START_TEST (test_large_odd_frame)
 
 GST_END_TEST;
 
+/* a 320 x 240 GRAY8 frame: @base plus Gaussian noise of @sigma */
+static GstBuffer *
+noisy_frame (const guint8 * base, gint sigma, GRand * rand)
+{
+  GstBuffer *in = gst_buffer_new_allocate (NULL, 320 * 240, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (in, &map, GST_MAP_WRITE);
+  for (gsize k = 0; k < map.size; k++) {
+    gdouble g = sqrt (-2 * log (1 - g_rand_double (rand))) *
+        cos (2 * G_PI * g_rand_double (rand));
+
+    map.data[k] = CLAMP (base[k] + (gint) floor (sigma * g + 0.5), 0, 255);
+  }
+  gst_buffer_unmap (in, &map);
+  return in;
+}
+
+/* pushes @in, and returns estimated-noise after it */
+static gdouble
+push_estimate (GstHarness * h, GstBuffer * in)
+{
+  gdouble est;
+
+  gst_buffer_unref (cl_test_push_pull (h, in));
+  g_object_get (h->element, "estimated-noise", &est, NULL);
+  return est;
+}
+
 /* the estimate follows the noise: Gaussian noise of sigma on a flat grey
  * frame reads as sigma, within a step, and a sigma that steps up mid-stream
- * is followed within 10 frames */
+ * is followed within 10 frames (estimated-noise reads the estimate of a
+ * frame or two before) */
 GST_START_TEST (test_estimate)
 {
   static const gint sigmas[] = { 3, 8, 16, 30 };
   GstHarness *h = cl_test_harness_new ("cldenoise", GST_VIDEO_FORMAT_GRAY8,
       320, 240);
   GRand *rand = g_rand_new_with_seed (5);
+  guint8 *grey = g_malloc (320 * 240);
 
+  memset (grey, 128, 320 * 240);
   for (guint s = 0; s < G_N_ELEMENTS (sigmas); s++)
     for (guint i = 0; i < 12; i++) {
-      GstBuffer *in = gst_buffer_new_allocate (NULL, 320 * 240, NULL), *out;
-      GstMapInfo map;
-      gdouble est;
+      gdouble est = push_estimate (h, noisy_frame (grey, sigmas[s], rand));
 
-      gst_buffer_map (in, &map, GST_MAP_WRITE);
-      for (gsize k = 0; k < map.size; k++)
-        map.data[k] = CLAMP (128 + (gint) (g_rand_double (rand) * 0 +
-                sigmas[s] * sqrt (-2 * log (1 - g_rand_double (rand))) *
-                cos (2 * G_PI * g_rand_double (rand)) + 0.5), 0, 255);
-      gst_buffer_unmap (in, &map);
-      out = cl_test_push_pull (h, in);
-      gst_buffer_unref (out);
-      g_object_get (h->element, "estimated-noise", &est, NULL);
       if (i == 10)
         fail_unless (fabs (est - sigmas[s]) < MAX (1.0, sigmas[s] * 0.08),
             "sigma %d estimated %g", sigmas[s], est);
     }
+  g_free (grey);
+  g_rand_free (rand);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A still texture whose |L| reads as noise of 3 times sigma: the estimate,
+ * from the change of the responses from frame to frame, reads sigma; a
+ * frame repeated (a source that repeats frames) leaves it there. */
+GST_START_TEST (test_estimate_texture)
+{
+  GstHarness *h = cl_test_harness_new ("cldenoise", GST_VIDEO_FORMAT_GRAY8,
+      320, 240);
+  GRand *rand = g_rand_new_with_seed (7);
+  guint8 *texture = g_malloc (320 * 240);
+  ClRefPlane plane = { texture, 320, 320, 240, 1 };
+  Ref r;
+  GstBuffer *in = NULL;
+  gdouble est = 0;
+
+  for (gsize k = 0; k < 320 * 240; k++)
+    texture[k] = g_rand_int_range (rand, 88, 169);
+  /* what |L| alone reads of it */
+  memset (&r, 0, sizeof (r));
+  r.reset = TRUE;
+  luma_histograms (&r, &plane);
+  fail_unless (sigma16 (&r) > 3 * 6 * 16, "the texture reads %g",
+      sigma16 (&r) / 16.0);
+  ref_free (&r);
+
+  for (guint i = 0; i < 12; i++) {
+    if (in)
+      gst_buffer_unref (in);
+    in = noisy_frame (texture, 6, rand);
+    est = push_estimate (h, gst_buffer_ref (in));
+  }
+  fail_unless (fabs (est - 6) < 1.0, "sigma 6 on a texture estimated %g", est);
+  for (guint i = 0; i < 4; i++)
+    est = push_estimate (h, gst_buffer_copy_deep (in));
+  fail_unless (fabs (est - 6) < 1.0, "sigma 6 repeated estimated %g", est);
+  gst_buffer_unref (in);
+  g_free (texture);
   g_rand_free (rand);
   gst_harness_teardown (h);
 }
@@ -394,6 +486,7 @@ denoise_suite (void)
   tcase_add_test (tc, test_fixed_levels);
   tcase_add_test (tc, test_large_odd_frame);
   tcase_add_test (tc, test_estimate);
+  tcase_add_test (tc, test_estimate_texture);
   suite_add_tcase (s, tc);
   return s;
 }
