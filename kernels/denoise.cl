@@ -18,9 +18,9 @@
  *
  * denoise_histogram: the histograms of min (|L|, 255), L the 3 x 3
  * Laplacian-like response [1 -2 1; -2 4 -2; 1 -2 1] of the luma, over every
- * 4th sample of every 4th row from (1, 1), off the frame's border, and of
- * the change of L since the last frame there; @hist holds 2 x 256 counts,
- * zeroed first.
+ * 4th sample of every 4th row from (1, 1), off the frame's border, where
+ * no sample of the 3 x 3 is 0 or 255, and of the change of L since the
+ * last frame there; @hist holds 2 x 256 counts, zeroed first.
  *
  * denoise_estimate: one work-group of 256: the noise level the histograms
  * say, in 1/16 of an 8-bit step, and the estimate in @est moved half
@@ -411,17 +411,31 @@ denoise_plane (__global const uchar * in, int in_stride,
         height, s16, first, x0, y0);
 }
 
-/* the response L at @p, [1 -2 1; -2 4 -2; 1 -2 1]: -2040 to 2040 */
+/* a response where a sample's window holds 0 or 255: the noise there is
+ * clipped, and reads lower than it is */
+#define CLIPPED (-32768)
+
+/* the response L at @p, [1 -2 1; -2 4 -2; 1 -2 1]: -2040 to 2040, or
+ * CLIPPED */
 static inline int
-laplacian (__global const uchar * p, int stride)
+response (__global const uchar * p, int stride)
 {
-  return p[-stride - 1] + p[-stride + 1] + p[stride - 1] + p[stride + 1]
-      - 2 * (p[-stride] + p[stride] + p[-1] + p[1]) + 4 * p[0];
+  uchar a = p[-stride - 1], b = p[-stride], c = p[-stride + 1];
+  uchar d = p[-1], e = p[0], f = p[1];
+  uchar g = p[stride - 1], h = p[stride], k = p[stride + 1];
+  uchar lo = min (min (min (a, b), min (c, d)), min (min (e, f),
+          min (min (g, h), k)));
+  uchar hi = max (max (max (a, b), max (c, d)), max (max (e, f),
+          max (max (g, h), k)));
+
+  if (lo == 0 || hi == 255)
+    return CLIPPED;
+  return a + c + g + k - 2 * (b + d + f + h) + 4 * e;
 }
 
-/* the bins of a response @l: |L|, and (where @last holds the last frame's
- * response there) its change, scaled by 181 / 256 (1 / sqrt 2) to the
- * same deviation, in the second half; each at most 255 */
+/* the bins of a response @l: |L|, and its change since the last frame's
+ * @last, scaled by 181 / 256 (1 / sqrt 2) to the same deviation, in the
+ * second half; each at most 255 */
 static inline uint
 response_bin (int l)
 {
@@ -439,7 +453,8 @@ change_bin (int l, int last)
  * (private memory) that it adds to @hist once; 0 on GPUs, where each
  * work-item takes a sample and a work-group counts in local memory.
  * @resp keeps each sample's response for the next frame, (width + 1) / 4
- * of them a row of samples; @first: it holds none yet. */
+ * of them a row of samples; @first: it holds none yet. A clipped response
+ * counts in neither histogram, nor its change in the next frame's. */
 #ifndef HIST_ROWS
 #define HIST_ROWS 0
 #endif
@@ -456,12 +471,14 @@ denoise_histogram (__global const uchar * in, int stride, int width,
     h[b] = 0;
   for (int y = y0; y < min (y0 + 4 * HIST_ROWS, height - 1); y += 4)
     for (int x = 1; x < width - 1; x += 4) {
-      int l = laplacian (in + y * stride + x, stride);
+      int l = response (in + y * stride + x, stride);
       int i = y / 4 * rw + x / 4;
 
-      h[response_bin (l)]++;
-      if (!first)
-        h[change_bin (l, resp[i])]++;
+      if (l != CLIPPED) {
+        h[response_bin (l)]++;
+        if (!first && resp[i] != CLIPPED)
+          h[change_bin (l, resp[i])]++;
+      }
       resp[i] = l;
     }
   for (int b = 0; b < 512; b++)
@@ -482,12 +499,14 @@ denoise_histogram (__global const uchar * in, int stride, int width,
     h[b] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
   if (x < width - 1 && y < height - 1) {
-    int l = laplacian (in + y * stride + x, stride);
+    int l = response (in + y * stride + x, stride);
     int i = y / 4 * ((width + 1) / 4) + x / 4;
 
-    atomic_inc (&h[response_bin (l)]);
-    if (!first)
-      atomic_inc (&h[change_bin (l, resp[i])]);
+    if (l != CLIPPED) {
+      atomic_inc (&h[response_bin (l)]);
+      if (!first && resp[i] != CLIPPED)
+        atomic_inc (&h[change_bin (l, resp[i])]);
+    }
     resp[i] = l;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -501,9 +520,10 @@ denoise_histogram (__global const uchar * in, int stride, int width,
  * median's bin, the first whose running sum reaches half the total (at
  * most 255), found by the work-item of that bin. The level is the
  * change's median; |L|'s at a frame that starts afresh; at a frame that
- * repeats the last (the change's median 0), |L|'s where it is lower than
- * the estimate, else the estimate. Each work-item clears its bins for the
- * next frame. */
+ * repeats the last (the change's median 0, or no change counted), |L|'s
+ * where it is lower than the estimate, else the estimate; a frame with no
+ * response counted leaves the estimate as it is (0 where it starts
+ * afresh). Each work-item clears its bins for the next frame. */
 __kernel void
 denoise_estimate (__global uint * hist, __global int *est, int first)
 {
@@ -535,13 +555,12 @@ denoise_estimate (__global uint * hist, __global int *est, int first)
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   if (i == 0) {
-    /* no sample at all (a luma under 3 x 3): a level of 0 */
     int m16 = (max (median[0], 0) * 16000 + 2023) / 4047;
 
     if (median[1] > 0)
       m16 = (median[1] * 16000 + 2023) / 4047;
     else if (!first)
-      m16 = min (m16, est[0]);
+      m16 = median[0] < 0 ? est[0] : min (m16, est[0]);
     est[0] = first ? m16 : est[0] + (m16 - est[0]) / 2;
   }
 }

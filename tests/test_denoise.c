@@ -55,17 +55,23 @@ median_bin (const guint32 * hist)
 
 /* the level the histograms say, in 1/16 of a step: the change's median;
  * |L|'s at a frame that starts afresh, and at a frame that repeats the
- * last (the change's median 0) where it is lower than the estimate */
+ * last (the change's median 0, or none) where it is lower than the
+ * estimate; the estimate where no response counted */
 static gint
 sigma16 (const Ref * r)
 {
-  gint d = median_bin (r->hist[1]);
-  gint l16 = (MAX (median_bin (r->hist[0]), 0) * 16000 + 2023) / 4047;
+  gint d = median_bin (r->hist[1]), l = median_bin (r->hist[0]);
+  gint l16 = (MAX (l, 0) * 16000 + 2023) / 4047;
 
   if (d > 0)
     return (d * 16000 + 2023) / 4047;
-  return r->reset ? l16 : MIN (l16, r->est16);
+  if (r->reset)
+    return l16;
+  return l < 0 ? r->est16 : MIN (l16, r->est16);
 }
+
+/* a response whose 3 x 3 holds 0 or 255 */
+#define CLIPPED G_MININT
 
 static void
 luma_histograms (Ref * r, const ClRefPlane * p)
@@ -80,17 +86,24 @@ luma_histograms (Ref * r, const ClRefPlane * p)
   }
   for (gint y = 1; y < p->height - 1; y += 4)
     for (gint x = 1; x < p->width - 1; x += 4, i++) {
-      gint l = cl_ref_sample (p, x - 1, y - 1, 0) +
-          cl_ref_sample (p, x + 1, y - 1, 0) +
-          cl_ref_sample (p, x - 1, y + 1, 0) +
-          cl_ref_sample (p, x + 1, y + 1, 0) -
-          2 * (cl_ref_sample (p, x, y - 1, 0) + cl_ref_sample (p, x, y + 1,
-              0) + cl_ref_sample (p, x - 1, y, 0) + cl_ref_sample (p, x + 1,
-              y, 0)) + 4 * cl_ref_sample (p, x, y, 0);
+      static const gint w[3][3] = { {1, -2, 1}, {-2, 4, -2}, {1, -2, 1} };
+      gboolean clipped = FALSE;
+      gint l = 0;
 
-      r->hist[0][MIN (abs (l), 255)]++;
-      if (!r->reset)
-        r->hist[1][MIN ((abs (l - r->resp[i]) * 181 + 128) >> 8, 255)]++;
+      for (gint dy = -1; dy <= 1; dy++)
+        for (gint dx = -1; dx <= 1; dx++) {
+          gint n = cl_ref_sample (p, x + dx, y + dy, 0);
+
+          clipped |= n == 0 || n == 255;
+          l += w[dy + 1][dx + 1] * n;
+        }
+      if (clipped)
+        l = CLIPPED;
+      else {
+        r->hist[0][MIN (abs (l), 255)]++;
+        if (!r->reset && r->resp[i] != CLIPPED)
+          r->hist[1][MIN ((abs (l - r->resp[i]) * 181 + 128) >> 8, 255)]++;
+      }
       r->resp[i] = l;
     }
 }
@@ -210,7 +223,9 @@ ref_free (Ref * r)
 }
 
 /* A frame of @seq: a fixed random picture, a bright square moving across
- * it, and Gaussian-like noise of about @sigma, all from @seed. */
+ * it, and Gaussian-like noise of about @sigma, all from @seed; the bottom
+ * eighth black and the square nearly white, so that the noise is clipped
+ * there. */
 static GstBuffer *
 scene_frame (GstVideoFormat format, gint width, gint height, guint stride_pad,
     guint seq, gint sigma, GstVideoInfo * info)
@@ -234,7 +249,9 @@ scene_frame (GstVideoFormat format, gint width, gint height, guint stride_pad,
             (gint) g_rand_int_range (rand, -sigma, sigma + 1);
 
         if (x / 8 == (gint) seq % (bytes / 8 + 1) && y < rows / 2)
-          v = 220;
+          v = 250;
+        else if (y >= rows - rows / 8)
+          v = 2;
         data[(gsize) y * stride + x] = CLAMP (v + n, 0, 255);
       }
   }
@@ -472,6 +489,30 @@ GST_START_TEST (test_estimate_texture)
 
 GST_END_TEST;
 
+/* Half of the frame so dark that the noise is clipped at 0 there: the
+ * estimate reads the other half's, where the response of every sample
+ * would read low */
+GST_START_TEST (test_estimate_clipped)
+{
+  GstHarness *h = cl_test_harness_new ("cldenoise", GST_VIDEO_FORMAT_GRAY8,
+      320, 240);
+  GRand *rand = g_rand_new_with_seed (9);
+  guint8 *base = g_malloc (320 * 240);
+  gdouble est = 0;
+
+  for (gsize k = 0; k < 320 * 240; k++)
+    base[k] = k % 320 < 160 ? 4 : 128;
+  for (guint i = 0; i < 12; i++)
+    est = push_estimate (h, noisy_frame (base, 12, rand));
+  fail_unless (fabs (est - 12) < 1.0, "sigma 12, half clipped, estimated %g",
+      est);
+  g_free (base);
+  g_rand_free (rand);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 denoise_suite (void)
 {
@@ -487,6 +528,7 @@ denoise_suite (void)
   tcase_add_test (tc, test_large_odd_frame);
   tcase_add_test (tc, test_estimate);
   tcase_add_test (tc, test_estimate_texture);
+  tcase_add_test (tc, test_estimate_clipped);
   suite_add_tcase (s, tc);
   return s;
 }
