@@ -26,6 +26,11 @@ present formula:
   m5_A_B     the same over the 5 x 5 sums, not 6 and 12
   psA_B      also moved where the 3 x 3 mean is more than A / 10 sigma from
              the last output, half as still up to B / 10
+  sadA_B     also moved where the 3 x 3 sum of |present - last output| is
+             more than A sigma (noise alone: 7.2 sigma, deviation 1.8),
+             half as still up to B
+  wsadA_B    the same over the 5 x 5 samples (noise alone: 20 sigma,
+             deviation 3)
   noblend    where the count is at most young, the present frame alone
 and of the formula before it (the last output in 8 bits, the 3 x 3 sums,
 the wide window at a count of 0), which "old" names on its own:
@@ -125,7 +130,8 @@ def run(noisy, clean, s16, exact=False, young=0, motion5=None, cmax=31):
 
 
 def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
-              twk=3, ps=None, noblend=False, st=(6, 10)):
+              twk=3, ps=None, noblend=False, st=(6, 10), sad=None,
+              wsad=None):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -153,6 +159,14 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
                 d = np.abs((s << frac) - v)
                 ok_still &= d <= (ps[0] * s16 << frac) // 160
                 ok_half &= d <= (ps[1] * s16 << frac) // 160
+            if sad:
+                d = window_sum(np.abs((x << frac) - v), 1)
+                ok_still &= d <= thr(sad[0])
+                ok_half &= d <= thr(sad[1])
+            if wsad:
+                d = window_sum(np.abs((x << frac) - v), 2)
+                ok_still &= d <= thr(wsad[0])
+                ok_half &= d <= thr(wsad[1])
             count = np.where(ok_still, np.minimum(count + 1, cmax),
                              np.where(ok_half, count >> 1, 0))
         s = np.where(count <= young, epsilon_mean(x, 2, tw), s)
@@ -202,7 +216,9 @@ def parse_present(parts):
                                       ("young", "young", int),
                                       ("tw", "twk", int),
                                       ("cmax", "cmax", int),
-                                      ("st", "st", pair), ("ps", "ps", pair)):
+                                      ("st", "st", pair), ("ps", "ps", pair),
+                                      ("sad", "sad", pair),
+                                      ("wsad", "wsad", pair)):
                 if part.startswith(prefix):
                     kw[key] = read(part[len(prefix):])
                     break
