@@ -105,7 +105,7 @@ rows_per_item (GstClBaseFilter * base)
   return on_gpu (base) ? 16 : 8;
 }
 
-/* The rows of samples (every 4th row) each work-item of
+/* The rows of samples (every 8th row) each work-item of
  * denoise_histogram takes whole on a CPU, counting them in a histogram of
  * its own; 0 on a GPU, whose work-items take a sample each and count them
  * in their work-group's. A work-group's count in local memory cost PoCL
@@ -148,11 +148,11 @@ estimate (GstClBaseFilter * base, const gchar * options,
     const GstClPlane * luma, gboolean first, cl_mem * est, GError ** error)
 {
   GstClPlane bins = { 0, };
-  /* every 4th sample of every 4th row, off the border: a sample a
+  /* every 4th sample of every 8th row, off the border: a sample a
    * work-item, or their rows whole, HIST_ROWS of them */
   guint rows = histogram_rows (base);
   gsize global[2] = { MAX (luma->width - 2 + 3, 0) / 4,
-    MAX (luma->height - 2 + 3, 0) / 4
+    MAX (luma->height - 2 + 7, 0) / 8
   };
   gsize bins_size = BINS;
   gint first_arg = first;
@@ -170,7 +170,7 @@ estimate (GstClBaseFilter * base, const gchar * options,
       error);
   /* a response (16 bits) for each sample counted, at least one */
   resp = gst_cl_base_filter_get_scratch (base, RESPONSES, sizeof (gint16) *
-      MAX ((luma->width + 1) / 4 * ((luma->height + 1) / 4), 1), error);
+      MAX ((luma->width + 1) / 4 * ((luma->height + 5) / 8), 1), error);
   if (!bins.mem || !*est || !resp)
     return FALSE;
   bins.width = 2 * BINS * sizeof (guint32);

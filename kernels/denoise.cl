@@ -18,7 +18,7 @@
  *
  * denoise_histogram: the histograms of min (|L|, 255), L the 3 x 3
  * Laplacian-like response [1 -2 1; -2 4 -2; 1 -2 1] of the luma, over every
- * 4th sample of every 4th row from (1, 1), off the frame's border, where
+ * 4th sample of every 8th row from (1, 1), off the frame's border, where
  * no sample of the 3 x 3 is 0 or 255, and of the change of L since the
  * last frame there; @hist holds 2 x 256 counts, zeroed first.
  *
@@ -448,7 +448,7 @@ change_bin (int l, int last)
   return 256 + min ((abs (l - last) * 181 + 128) >> 8, 255u);
 }
 
-/* HIST_ROWS, a build option: on CPUs, the rows of samples (every 4th row)
+/* HIST_ROWS, a build option: on CPUs, the rows of samples (every 8th row)
  * each work-item takes whole, counting them in a histogram of its own
  * (private memory) that it adds to @hist once; 0 on GPUs, where each
  * work-item takes a sample and a work-group counts in local memory.
@@ -465,14 +465,14 @@ denoise_histogram (__global const uchar * in, int stride, int width,
     int height, __global uint * hist, __global short *resp, int first)
 {
   uint h[512];
-  int y0 = 1 + 4 * HIST_ROWS * get_global_id (1), rw = (width + 1) / 4;
+  int y0 = 1 + 8 * HIST_ROWS * get_global_id (1), rw = (width + 1) / 4;
 
   for (int b = 0; b < 512; b++)
     h[b] = 0;
-  for (int y = y0; y < min (y0 + 4 * HIST_ROWS, height - 1); y += 4)
+  for (int y = y0; y < min (y0 + 8 * HIST_ROWS, height - 1); y += 8)
     for (int x = 1; x < width - 1; x += 4) {
       int l = response (in + y * stride + x, stride);
-      int i = y / 4 * rw + x / 4;
+      int i = y / 8 * rw + x / 4;
 
       if (l != CLIPPED) {
         h[response_bin (l)]++;
@@ -493,14 +493,14 @@ denoise_histogram (__global const uchar * in, int stride, int width,
   __local uint h[512];
   int lid = get_local_id (1) * get_local_size (0) + get_local_id (0);
   int lsize = get_local_size (0) * get_local_size (1);
-  int x = 1 + 4 * get_global_id (0), y = 1 + 4 * get_global_id (1);
+  int x = 1 + 4 * get_global_id (0), y = 1 + 8 * get_global_id (1);
 
   for (int b = lid; b < 512; b += lsize)
     h[b] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
   if (x < width - 1 && y < height - 1) {
     int l = response (in + y * stride + x, stride);
-    int i = y / 4 * ((width + 1) / 4) + x / 4;
+    int i = y / 8 * ((width + 1) / 4) + x / 4;
 
     if (l != CLIPPED) {
       atomic_inc (&h[response_bin (l)]);

@@ -81,10 +81,10 @@ luma_histograms (Ref * r, const ClRefPlane * p)
   memset (r->hist, 0, sizeof (r->hist));
   if (r->reset) {
     g_free (r->resp);
-    r->resp = g_new0 (gint, MAX ((p->width + 1) / 4 * ((p->height + 1) / 4),
+    r->resp = g_new0 (gint, MAX ((p->width + 1) / 4 * ((p->height + 5) / 8),
             1));
   }
-  for (gint y = 1; y < p->height - 1; y += 4)
+  for (gint y = 1; y < p->height - 1; y += 8)
     for (gint x = 1; x < p->width - 1; x += 4, i++) {
       static const gint w[3][3] = { {1, -2, 1}, {-2, 4, -2}, {1, -2, 1} };
       gboolean clipped = FALSE;
