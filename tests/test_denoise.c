@@ -390,19 +390,44 @@ GST_START_TEST (test_large_odd_frame)
 
 GST_END_TEST;
 
-/* a 320 x 240 GRAY8 frame: @base plus Gaussian noise of @sigma */
+/* the estimate's tests: GRAY8 frames of 320 x 240, of a picture (@base)
+ * plus noise from @rand */
+typedef struct
+{
+  GstHarness *h;
+  GRand *rand;
+  guint8 *base;
+} EstimateRun;
+
+static void
+estimate_run_init (EstimateRun * e, guint32 seed)
+{
+  e->h = cl_test_harness_new ("cldenoise", GST_VIDEO_FORMAT_GRAY8, 320, 240);
+  e->rand = g_rand_new_with_seed (seed);
+  e->base = g_malloc (320 * 240);
+}
+
+static void
+estimate_run_clear (EstimateRun * e)
+{
+  g_free (e->base);
+  g_rand_free (e->rand);
+  gst_harness_teardown (e->h);
+}
+
+/* the picture plus Gaussian noise of @sigma */
 static GstBuffer *
-noisy_frame (const guint8 * base, gint sigma, GRand * rand)
+noisy_frame (EstimateRun * e, gint sigma)
 {
   GstBuffer *in = gst_buffer_new_allocate (NULL, 320 * 240, NULL);
   GstMapInfo map;
 
   gst_buffer_map (in, &map, GST_MAP_WRITE);
   for (gsize k = 0; k < map.size; k++) {
-    gdouble g = sqrt (-2 * log (1 - g_rand_double (rand))) *
-        cos (2 * G_PI * g_rand_double (rand));
+    gdouble g = sqrt (-2 * log (1 - g_rand_double (e->rand))) *
+        cos (2 * G_PI * g_rand_double (e->rand));
 
-    map.data[k] = CLAMP (base[k] + (gint) floor (sigma * g + 0.5), 0, 255);
+    map.data[k] = CLAMP (e->base[k] + (gint) floor (sigma * g + 0.5), 0, 255);
   }
   gst_buffer_unmap (in, &map);
   return in;
@@ -410,12 +435,23 @@ noisy_frame (const guint8 * base, gint sigma, GRand * rand)
 
 /* pushes @in, and returns estimated-noise after it */
 static gdouble
-push_estimate (GstHarness * h, GstBuffer * in)
+push_estimate (EstimateRun * e, GstBuffer * in)
 {
   gdouble est;
 
-  gst_buffer_unref (cl_test_push_pull (h, in));
-  g_object_get (h->element, "estimated-noise", &est, NULL);
+  gst_buffer_unref (cl_test_push_pull (e->h, in));
+  g_object_get (e->h->element, "estimated-noise", &est, NULL);
+  return est;
+}
+
+/* pushes @n noisy frames, and returns estimated-noise after the last */
+static gdouble
+push_noisy (EstimateRun * e, gint sigma, guint n)
+{
+  gdouble est = 0;
+
+  for (guint i = 0; i < n; i++)
+    est = push_estimate (e, noisy_frame (e, sigma));
   return est;
 }
 
@@ -426,23 +462,17 @@ push_estimate (GstHarness * h, GstBuffer * in)
 GST_START_TEST (test_estimate)
 {
   static const gint sigmas[] = { 3, 8, 16, 30 };
-  GstHarness *h = cl_test_harness_new ("cldenoise", GST_VIDEO_FORMAT_GRAY8,
-      320, 240);
-  GRand *rand = g_rand_new_with_seed (5);
-  guint8 *grey = g_malloc (320 * 240);
+  EstimateRun e;
 
-  memset (grey, 128, 320 * 240);
-  for (guint s = 0; s < G_N_ELEMENTS (sigmas); s++)
-    for (guint i = 0; i < 12; i++) {
-      gdouble est = push_estimate (h, noisy_frame (grey, sigmas[s], rand));
+  estimate_run_init (&e, 5);
+  memset (e.base, 128, 320 * 240);
+  for (guint s = 0; s < G_N_ELEMENTS (sigmas); s++) {
+    gdouble est = push_noisy (&e, sigmas[s], 11);
 
-      if (i == 10)
-        fail_unless (fabs (est - sigmas[s]) < MAX (1.0, sigmas[s] * 0.08),
-            "sigma %d estimated %g", sigmas[s], est);
-    }
-  g_free (grey);
-  g_rand_free (rand);
-  gst_harness_teardown (h);
+    fail_unless (fabs (est - sigmas[s]) < MAX (1.0, sigmas[s] * 0.08),
+        "sigma %d estimated %g", sigmas[s], est);
+  }
+  estimate_run_clear (&e);
 }
 
 GST_END_TEST;
@@ -452,18 +482,17 @@ GST_END_TEST;
  * frame repeated (a source that repeats frames) leaves it there. */
 GST_START_TEST (test_estimate_texture)
 {
-  GstHarness *h = cl_test_harness_new ("cldenoise", GST_VIDEO_FORMAT_GRAY8,
-      320, 240);
-  GRand *rand = g_rand_new_with_seed (7);
-  guint8 *texture = g_malloc (320 * 240);
-  ClRefPlane plane = { texture, 320, 320, 240, 1 };
+  EstimateRun e;
+  ClRefPlane plane = { NULL, 320, 320, 240, 1 };
   Ref r;
-  GstBuffer *in = NULL;
-  gdouble est = 0;
+  GstBuffer *in;
+  gdouble est;
 
+  estimate_run_init (&e, 7);
   for (gsize k = 0; k < 320 * 240; k++)
-    texture[k] = g_rand_int_range (rand, 88, 169);
+    e.base[k] = g_rand_int_range (e.rand, 88, 169);
   /* what |L| alone reads of it */
+  plane.data = e.base;
   memset (&r, 0, sizeof (r));
   r.reset = TRUE;
   luma_histograms (&r, &plane);
@@ -471,20 +500,15 @@ GST_START_TEST (test_estimate_texture)
       sigma16 (&r) / 16.0);
   ref_free (&r);
 
-  for (guint i = 0; i < 12; i++) {
-    if (in)
-      gst_buffer_unref (in);
-    in = noisy_frame (texture, 6, rand);
-    est = push_estimate (h, gst_buffer_ref (in));
-  }
+  push_noisy (&e, 6, 11);
+  in = noisy_frame (&e, 6);
+  est = push_estimate (&e, gst_buffer_ref (in));
   fail_unless (fabs (est - 6) < 1.0, "sigma 6 on a texture estimated %g", est);
   for (guint i = 0; i < 4; i++)
-    est = push_estimate (h, gst_buffer_copy_deep (in));
+    est = push_estimate (&e, gst_buffer_copy_deep (in));
   fail_unless (fabs (est - 6) < 1.0, "sigma 6 repeated estimated %g", est);
   gst_buffer_unref (in);
-  g_free (texture);
-  g_rand_free (rand);
-  gst_harness_teardown (h);
+  estimate_run_clear (&e);
 }
 
 GST_END_TEST;
@@ -494,21 +518,16 @@ GST_END_TEST;
  * would read low */
 GST_START_TEST (test_estimate_clipped)
 {
-  GstHarness *h = cl_test_harness_new ("cldenoise", GST_VIDEO_FORMAT_GRAY8,
-      320, 240);
-  GRand *rand = g_rand_new_with_seed (9);
-  guint8 *base = g_malloc (320 * 240);
-  gdouble est = 0;
+  EstimateRun e;
+  gdouble est;
 
+  estimate_run_init (&e, 9);
   for (gsize k = 0; k < 320 * 240; k++)
-    base[k] = k % 320 < 160 ? 4 : 128;
-  for (guint i = 0; i < 12; i++)
-    est = push_estimate (h, noisy_frame (base, 12, rand));
+    e.base[k] = k % 320 < 160 ? 4 : 128;
+  est = push_noisy (&e, 12, 12);
   fail_unless (fabs (est - 12) < 1.0, "sigma 12, half clipped, estimated %g",
       est);
-  g_free (base);
-  g_rand_free (rand);
-  gst_harness_teardown (h);
+  estimate_run_clear (&e);
 }
 
 GST_END_TEST;
