@@ -26,6 +26,7 @@
 
 #include "gstcldenoise.h"
 #include "gstclkernels.h"
+#include "cl/gstclplan.h"
 #include "cl/gstclprogram.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
@@ -42,6 +43,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define ESTIMATE 2
 #define RESPONSES 3
 #define BINS 256
+/* the longest build options of a plan */
+#define PLAN_OPTIONS 64
 
 enum
 {
@@ -65,6 +68,7 @@ struct _GstClDenoise
   /* the device's estimate, read back for estimated-noise alone, taken
    * once there, never waited for */
   gint32 estimate_read;
+  GstClPlanner *planner;
 };
 
 G_DEFINE_TYPE (GstClDenoise, gst_cl_denoise, GST_TYPE_CL_BASE_FILTER);
@@ -77,22 +81,34 @@ reset_state (GstClDenoise * self)
   g_atomic_int_set (&self->reset, 1);
 }
 
-static gboolean
-on_gpu (GstClBaseFilter * base)
+/* The kernels' plans (kernels/denoise.cl), one program each, its options
+ * the work-item's shape: "vectors" for CPUs (16 samples of 8 rows a
+ * work-item, in 16-bit vectors); "lanes" for GPUs (a sample of 16 rows,
+ * neighbouring work-items reading neighbouring bytes together); "halves"
+ * for NVIDIA's (two samples of 16 rows, their epsilon windows in packed
+ * half floats, in PTX; elsewhere, forced, the same in integers). Tunables:
+ * "samples" (1, 2, 4, 8 or 16; 2 in halves) and "rows" (1 to 64) a
+ * work-item. */
+enum
 {
-  return gst_cl_context_get_caps (gst_cl_base_filter_get_context
-      (base))->type & CL_DEVICE_TYPE_GPU;
-}
+  PLAN_HALVES,
+  PLAN_LANES,
+  PLAN_VECTORS,
+};
 
 /* The samples of a row each work-item of denoise_plane takes: 16, in
  * 16-bit vectors, on a CPU; one on a GPU, whose neighbouring work-items
  * then read neighbouring bytes together (on an H200, 16 decoded streams
  * ran at 0.74 - 0.75x the decoders' rate so, against 0.70 - 0.72x at 2
- * and 0.67x at 4: docs/cldenoise.md). */
+ * and 0.67x at 4 in integers: docs/cldenoise.md); two in halves, one in
+ * each half. */
 static guint
-samples_per_item (GstClBaseFilter * base)
+plan_samples (const GstClPlanQuery * q)
 {
-  return on_gpu (base) ? 1 : 16;
+  if (q->plan->id == PLAN_HALVES)
+    return 2;
+  return gst_cl_plan_get_int (q, "samples",
+      q->plan->id == PLAN_VECTORS ? 16 : 1);
 }
 
 /* The rows each work-item of denoise_plane takes, one below the other: each
@@ -100,9 +116,9 @@ samples_per_item (GstClBaseFilter * base)
  * caches lost the rows of taller strips at 4K (PoCL: 23 ms a frame at 8,
  * 29 - 31 at 16 and more); 16 on a GPU. */
 static guint
-rows_per_item (GstClBaseFilter * base)
+plan_rows (const GstClPlanQuery * q)
 {
-  return on_gpu (base) ? 16 : 8;
+  return gst_cl_plan_get_int (q, "rows", q->plan->id == PLAN_VECTORS ? 8 : 16);
 }
 
 /* The rows of samples (every 8th row) each work-item of
@@ -111,18 +127,54 @@ rows_per_item (GstClBaseFilter * base)
  * in their work-group's. A work-group's count in local memory cost PoCL
  * 0.4 ms more a 1080p frame, in its atomic additions (docs/cldenoise.md). */
 static guint
-histogram_rows (GstClBaseFilter * base)
+plan_histogram_rows (const GstClPlanQuery * q)
 {
-  return on_gpu (base) ? 0 : 16;
+  return q->plan->id == PLAN_VECTORS ? 16 : 0;
 }
 
-/* the build options of the element's one program, both its kernels */
-static void
-program_options (GstClBaseFilter * base, gchar * options, gsize size)
+static gboolean
+shape_takes (const GstClPlanQuery * q)
 {
-  g_snprintf (options, size, "-DPX=%u -DRY=%u -DHIST_ROWS=%u",
-      samples_per_item (base), rows_per_item (base), histogram_rows (base));
+  guint px = plan_samples (q), ry = plan_rows (q);
+
+  return (px == 1 || px == 2 || px == 4 || px == 8 || px == 16) && ry >= 1
+      && ry <= 64 && (q->plan->id != PLAN_HALVES || gst_cl_plan_get_int (q,
+          "samples", 2) == 2);
 }
+
+static gboolean
+halves_prefers (const GstClPlanQuery * q)
+{
+  return (q->caps->type & CL_DEVICE_TYPE_GPU) && q->caps->nv_ptx;
+}
+
+static gboolean
+gpu_prefers (const GstClPlanQuery * q)
+{
+  return (q->caps->type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
+/* the build options of the plan's program, all its kernels */
+static void
+denoise_options (const GstClPlanQuery * q, gchar * options, gsize size)
+{
+  g_snprintf (options, size, "-DPX=%u -DRY=%u -DHIST_ROWS=%u%s%s",
+      plan_samples (q), plan_rows (q), plan_histogram_rows (q),
+      q->plan->id == PLAN_HALVES ? " -DHALVES" : "",
+      q->plan->id == PLAN_HALVES && q->caps->nv_ptx ? " -DNV_PTX" : "");
+}
+
+/* In the order they are tried */
+static const GstClPlan plans[] = {
+  {"halves", PLAN_HALVES, shape_takes, halves_prefers, gst_cl_kernel_denoise,
+      "denoise_plane", denoise_options, GST_CL_PLAN_NONE, "samples,rows"},
+  {"lanes", PLAN_LANES, shape_takes, gpu_prefers, gst_cl_kernel_denoise,
+      "denoise_plane", denoise_options, GST_CL_PLAN_NONE, "samples,rows"},
+  {"vectors", PLAN_VECTORS, shape_takes, gst_cl_plan_always,
+        gst_cl_kernel_denoise, "denoise_plane", denoise_options,
+      GST_CL_PLAN_NONE, "samples,rows"},
+  {NULL}
+};
 
 /* the program starts building now, in the background where the caps are
  * foreseen at READY to PAUSED (the base class's prebuild) */
@@ -130,12 +182,17 @@ static gboolean
 gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info, GError ** error)
 {
-  gchar options[48];
+  GstClDenoise *self = GST_CL_DENOISE (base);
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  GstClPlanQuery q;
+  gchar options[PLAN_OPTIONS];
 
-  program_options (base, options, sizeof (options));
-  gst_cl_program_ready (gst_cl_base_filter_get_context (base),
-      gst_cl_kernel_denoise, options);
-  reset_state (GST_CL_DENOISE (base));
+  gst_cl_plan_query_init (&q, self->planner, ctx, NULL, 1);
+  gst_cl_plan_prepare (&q, NULL);
+  gst_cl_plan_get_options (&q, 0, options, sizeof (options));
+  GST_DEBUG_OBJECT (self, "plan %s: %s", q.plan->name, options);
+  gst_cl_program_ready (ctx, gst_cl_kernel_denoise, options);
+  reset_state (self);
   return TRUE;
 }
 
@@ -144,13 +201,12 @@ gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
  * estimate moved towards what they say (or set to it where @first), in
  * the estimate's scratch buffer. */
 static gboolean
-estimate (GstClBaseFilter * base, const gchar * options,
+estimate (GstClBaseFilter * base, const gchar * options, guint rows,
     const GstClPlane * luma, gboolean first, cl_mem * est, GError ** error)
 {
   GstClPlane bins = { 0, };
   /* every 4th sample of every 8th row, off the border: a sample a
-   * work-item, or their rows whole, HIST_ROWS of them */
-  guint rows = histogram_rows (base);
+   * work-item, or their rows whole, @rows of them (HIST_ROWS) */
   gsize global[2] = { MAX (luma->width - 2 + 3, 0) / 4,
     MAX (luma->height - 2 + 7, 0) / 8
   };
@@ -230,18 +286,23 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   cl_mem kept, est;
   cl_kernel k;
   guint p, px, ry;
-  gchar options[48];
+  gchar options[PLAN_OPTIONS];
+  GstClPlanQuery q;
 
   GST_OBJECT_LOCK (self);
   level16 = (gint) (self->noise_level * 16 + 0.5);
   GST_OBJECT_UNLOCK (self);
-  px = samples_per_item (base);
-  ry = rows_per_item (base);
-  program_options (base, options, sizeof (options));
+  gst_cl_plan_query_init (&q, self->planner,
+      gst_cl_base_filter_get_context (base), NULL, 1);
+  gst_cl_plan_select (&q);
+  px = plan_samples (&q);
+  ry = plan_rows (&q);
+  gst_cl_plan_get_options (&q, 0, options, sizeof (options));
   for (p = 0; p < in->n_planes; p++)
     kept_size += 4 * gst_cl_plane_size (&in->planes[p]);
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
-      || !estimate (base, options, &in->planes[0], reset, &est, error))
+      || !estimate (base, options, plan_histogram_rows (&q), &in->planes[0],
+          reset, &est, error))
     goto failed;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
@@ -399,4 +460,5 @@ gst_cl_denoise_init (GstClDenoise * self)
 {
   self->noise_level = DEFAULT_NOISE_LEVEL;
   self->reset = 1;
+  self->planner = gst_cl_plan_attach (GST_ELEMENT (self), "cldenoise", plans);
 }

@@ -84,6 +84,9 @@
 #else
 #define u_t int
 #endif
+#if defined (HALVES) && PX != 2
+#error "HALVES takes two samples a work-item"
+#endif
 #if PX == 1
 #define ANY(v) (v)
 #define uP u_t
@@ -220,23 +223,161 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
   }
 #endif
 
-/* output row y, from the ring's rows y - 2 (q0) to y + 2 (q4) */
-#define OUTPUT(q0, q1, q2, q3, q4) { \
-    uP X = NB (q2, 0), S, V, c = (uP) (0), prev = (uP) (0); \
+#ifdef HALVES
+/* HALVES, a build option (the plan "halves"), with two samples a
+ * work-item: their epsilon windows take both at once, in the halves of
+ * packed half-precision floats (f16x2) with NV_PTX (NVIDIA's compiler,
+ * which takes PTX assembly), every value an exact integer, as
+ * clepsilon's: each row slot keeps its five pairs of samples
+ * (dx = -2 .. 2) as 1024 + n in each half (the bits 0x6400 | n), and a tap
+ * is four instructions for the two samples:
+ *   e = v - v_X                 n - X, exactly
+ *   m = sat (t + 1 - |e|)       1 where |n - X| <= t, else 0
+ *   s += m * e                  the sum of n - X over the window
+ *   k += m                      its count
+ * Halves hold every integer up to 2048: the inner 8 taps' s at most 8 x
+ * 180 (t at most 3 x 60 in 8-bit steps), the ring's in two accumulators of
+ * 7 and 9 taps. The window's sum is then s + (k + 1) X, the centre
+ * counted once. */
+#ifndef NV_PTX
+/* Without PTX (the plan forced on other devices), the same in two 16-bit
+ * integers: every value of the halves is an integer, the packed samples
+ * 0x6400 + n, so that each step gives the same numbers. */
+#define LANES(v) ((int2) ((short) ((v) & 0xffff), (short) ((v) >> 16)))
+#define PACKED(v) ((uint) ((v).x & 0xffff) | (uint) ((v).y & 0xffff) << 16)
+
+inline uint
+sub_f16x2 (uint a, uint b)
+{
+  return PACKED (LANES (a) - LANES (b));
+}
+
+inline uint
+mask_f16x2 (uint e, uint t1)
+{
+  return PACKED (clamp (LANES (t1) - as_int2 (abs (LANES (e))), 0, 1));
+}
+
+inline uint
+fma_f16x2 (uint a, uint b, uint c)
+{
+  return PACKED (LANES (a) * LANES (b) + LANES (c));
+}
+
+inline uint
+add_f16x2 (uint a, uint b)
+{
+  return PACKED (LANES (a) + LANES (b));
+}
+
+inline uint
+to_f16x2 (int2 v)
+{
+  return PACKED (v);
+}
+
+inline float2
+from_f16x2 (uint v)
+{
+  return convert_float2 (LANES (v));
+}
+#else
+inline uint
+sub_f16x2 (uint a, uint b)
+{
+  uint r;
+
+asm ("sub.rn.f16x2 %0, %1, %2;": "=r" (r):"r" (a), "r" (b));
+  return r;
+}
+
+inline uint
+mask_f16x2 (uint e, uint t1)
+{
+  uint r;
+
+asm ("{ .reg .b32 a; abs.f16x2 a, %1; sub.rn.sat.f16x2 %0, %2, a; }": "=r" (r):"r" (e), "r" (t1));
+  return r;
+}
+
+inline uint
+fma_f16x2 (uint a, uint b, uint c)
+{
+  uint r;
+
+asm ("fma.rn.f16x2 %0, %1, %2, %3;": "=r" (r):"r" (a), "r" (b), "r" (c));
+  return r;
+}
+
+inline uint
+add_f16x2 (uint a, uint b)
+{
+  uint r;
+
+asm ("add.rn.f16x2 %0, %1, %2;": "=r" (r):"r" (a), "r" (b));
+  return r;
+}
+
+/* the integers @v (at most 2048) as the two halves */
+inline uint
+to_f16x2 (int2 v)
+{
+  uint r;
+
+asm ("{ .reg .b16 l, h; cvt.rn.f16.s32 l, %1; cvt.rn.f16.s32 h, %2; mov.b32 %0, {l, h}; }": "=r" (r):"r" (v.x), "r" (v.y));
+  return r;
+}
+
+/* the two halves as floats */
+inline float2
+from_f16x2 (uint v)
+{
+  float a, b;
+
+asm ("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.f32.f16 %0, l; cvt.f32.f16 %1, h; }": "=f" (a), "=f" (b):"r" (v));
+  return (float2) (a, b);
+}
+#endif
+
+#define HTAP(s, k, q, i) { \
+    uint e_ = sub_f16x2 (h_##q[i], hx_), m_ = mask_f16x2 (e_, t1_); \
  \
-    if (!first) { \
-      uP A = SABS (d3_##q1 + d3_##q2 + d3_##q3); \
-      uP A5 = SABS (d5_##q0 + d5_##q1 + d5_##q2 + d5_##q3 + d5_##q4); \
-      uP lc = LC (y); \
+    s = fma_f16x2 (m_, e_, s); \
+    k = add_f16x2 (k, m_); \
+  }
+#define HROW5(s, k, q) HTAP (s, k, q, 0) HTAP (s, k, q, 1) HTAP (s, k, q, 2) \
+    HTAP (s, k, q, 3) HTAP (s, k, q, 4)
+#define HENDS(s, k, q) HTAP (s, k, q, 0) HTAP (s, k, q, 4)
+#define CENTRE(q) ((uP) (h_##q[2] & 0xff, (h_##q[2] >> 16) & 0xff))
+#define EPS_MEAN(q0, q1, q2, q3, q4) { \
+    uP young = MASK (c <= (uP) (YOUNG)), cnt; \
+    uint t1_ = to_f16x2 (select (te_, tw_, young) + 1), hx_ = h_##q2[2]; \
+    uint s_ = 0, k_ = 0; \
+    float2 sf_, kf_; \
  \
-      c = lc & U ((1 << CBITS) - 1); \
-      prev = lc >> U (CBITS); \
-      c = select (select ((uP) (0), c >> U (1), A <= t_half_ && \
-              A5 <= t_half5_), min (c + U (1), (uP) (CMAX)), \
-          A <= t_still_ && A5 <= t_still5_); \
+    HTAP (s_, k_, q1, 1) HTAP (s_, k_, q1, 2) HTAP (s_, k_, q1, 3) \
+    HTAP (s_, k_, q2, 1) HTAP (s_, k_, q2, 3) \
+    HTAP (s_, k_, q3, 1) HTAP (s_, k_, q3, 2) HTAP (s_, k_, q3, 3) \
+    sf_ = from_f16x2 (s_); \
+    kf_ = from_f16x2 (k_); \
+    if (ANY (young)) { \
+      uint ra_ = 0, rb_ = 0, rk_ = 0; \
+ \
+      HROW5 (ra_, rk_, q0) HENDS (ra_, rk_, q1) \
+      HROW5 (rb_, rk_, q4) HENDS (rb_, rk_, q3) HENDS (rb_, rk_, q2) \
+      sf_ += select ((float2) (0.0f), from_f16x2 (ra_) + from_f16x2 (rb_), \
+          young); \
+      kf_ += select ((float2) (0.0f), from_f16x2 (rk_), young); \
     } \
-    /* the epsilon windows' mean: the 3 x 3 one alone where no sample is \
-     * young (the same taps with one threshold, which measured faster) */ \
+    cnt = convert_int2 (kf_) + 1; \
+    S = DIV (U (2) * (convert_int2 (sf_) + cnt * X) + cnt, U (2) * cnt); \
+  }
+#else
+/* the epsilon windows' mean S of the sample X whose count is c: the 3 x 3
+ * one alone where no sample is young (the same taps with one threshold,
+ * which measured faster) */
+#define CENTRE(q) NB (q, 0)
+#define EPS_MEAN(q0, q1, q2, q3, q4) \
     if (ANY (c <= (uP) (YOUNG))) { \
       uP young = MASK (c <= (uP) (YOUNG)); \
       uP t_ = select (te_, tw_, young), lo_ = X - t_, t2_ = t_ + t_; \
@@ -253,7 +394,25 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
       EPS_INNER (q1, q2, q3) \
       S = DIV (U (2) * (in_ & U (ONE - 1)) + (in_ >> U (SHIFT)), \
           U (2) * (in_ >> U (SHIFT))); \
+    }
+#endif
+
+/* output row y, from the ring's rows y - 2 (q0) to y + 2 (q4) */
+#define OUTPUT(q0, q1, q2, q3, q4) { \
+    uP X = CENTRE (q2), S, V, c = (uP) (0), prev = (uP) (0); \
+ \
+    if (!first) { \
+      uP A = SABS (d3_##q1 + d3_##q2 + d3_##q3); \
+      uP A5 = SABS (d5_##q0 + d5_##q1 + d5_##q2 + d5_##q3 + d5_##q4); \
+      uP lc = LC (y); \
+ \
+      c = lc & U ((1 << CBITS) - 1); \
+      prev = lc >> U (CBITS); \
+      c = select (select ((uP) (0), c >> U (1), A <= t_half_ && \
+              A5 <= t_half5_), min (c + U (1), (uP) (CMAX)), \
+          A <= t_still_ && A5 <= t_still5_); \
     } \
+    EPS_MEAN (q0, q1, q2, q3, q4) \
     V = c * prev + (S << U (FRAC)) + ((c + U (1)) >> U (1)); \
     /* still for the longest memory, CMAX + 1 = 2^CBITS: a shift */ \
     V = ANY (c != (uP) (CMAX)) ? DIV (V, c + U (1)) : V >> U (CBITS); \
@@ -336,17 +495,34 @@ lc_copied (__global const ushort * row, const int *col)
 
 /* Each row's window copied, its columns @col clamped: the rows of GPUs,
  * whose work-items read each sample once so, and CPUs' along the left and
- * right edges. */
+ * right edges; with HALVES, a slot keeps the window's pairs packed, the
+ * bytes only while its sums are taken. */
+#ifdef HALVES
+#define DECL(q) uint h_##q[5]; SLOT_SUMS (q)
+#define PACK(q) \
+    for (int k_ = 0; k_ < 5; k_++) \
+      h_##q[k_] = 0x64006400u | w_##q[k_ * pstride] | \
+          (uint) w_##q[k_ * pstride + 1] << 16;
+#else
 #define DECL(q) uchar w_##q[WIN]; SLOT_SUMS (q)
+#define PACK(q)
+#endif
+#ifdef HALVES
+#define WINDOW(q) uchar w_##q[WIN];
+#else
+#define WINDOW(q)
+#endif
 #define ROW(q) (w_##q + 2 * pstride)
 #define FETCH(q, yy) { \
     int r_ = clamp (yy, 0, height - 1); \
     __global const uchar *ri_ = in + r_ * in_stride; \
     __global const ushort *rl_ = last + r_ * width; \
     ushort l_[WIN]; \
+    WINDOW (q) \
  \
     for (int i_ = 0; i_ < PX + 4 * pstride; i_++) \
       w_##q[i_] = ri_[col[i_]]; \
+    PACK (q) \
     if (!first) { \
       for (int i_ = 0; i_ < PX + 4 * pstride; i_++) \
         l_[i_] = rl_[col[i_]]; \
@@ -356,6 +532,8 @@ lc_copied (__global const ushort * row, const int *col)
 #define LC(yy) lc_copied (last + (yy) * width, col + 2 * pstride)
 DENOISE_ROWS (denoise_rows_copied)
 #undef DECL
+#undef PACK
+#undef WINDOW
 #undef ROW
 #undef FETCH
 #undef LC
