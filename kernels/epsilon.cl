@@ -287,47 +287,8 @@ epsilon_packed (__global const uchar * restrict src, int src_stride,
 #ifdef NV_PTX
 #define TILE_T uint
 
-/* e = v - c, two at a time */
-inline uint
-sub_f16x2 (uint v, uint c)
-{
-  uint r;
-
-asm ("sub.rn.f16x2 %0, %1, %2;": "=r" (r):"r" (v), "r" (c));
-  return r;
-}
-
-/* sat (t + 1 - |e|): 1 where |p - c| <= t, else 0 */
-inline uint
-mask_f16x2 (uint e, uint t1)
-{
-  uint r;
-
-asm ("{ .reg .b32 a; abs.f16x2 a, %1; sub.rn.sat.f16x2 %0, %2, a; }": "=r" (r):"r" (e),
-      "r"
-      (t1));
-  return r;
-}
-
-/* a * b + c */
-inline uint
-fma_f16x2 (uint a, uint b, uint c)
-{
-  uint r;
-
-asm ("fma.rn.f16x2 %0, %1, %2, %3;": "=r" (r):"r" (a), "r" (b), "r" (c));
-  return r;
-}
-
-/* an integer of at most 2048 in both halves */
-inline uint
-to_f16x2 (int x)
-{
-  uint r;
-
-asm ("{ .reg .b16 h; cvt.rn.f16.s32 h, %1; mov.b32 %0, {h, h}; }": "=r" (r):"r" (x));
-  return r;
-}
+/* sub_f16x2 (), mask_f16x2 (), fma_f16x2 () ... */
+#include "halves.cl"
 
 /* The rows of masks whose bits count_masks() takes at once. A mask is 0 or
  * 1.0 in each half, the bits 0x3c00 = 15 << 10; summed as 32-bit integers,
@@ -349,11 +310,10 @@ count_masks (uint bits)
 inline void
 add_halves (uint v, float *lo, float *hi)
 {
-  float a, b;
+  float2 f = from_f16x2 (v);
 
-asm ("{ .reg .b16 l, h; mov.b32 {l, h}, %2; cvt.f32.f16 %0, l; " "cvt.f32.f16 %1, h; }": "=f" (a), "=f" (b):"r" (v));
-  *lo += a;
-  *hi += b;
+  *lo += f.x;
+  *hi += f.y;
 }
 
 /* 1 / x within 1 ulp */
@@ -487,7 +447,7 @@ __kernel __attribute__((reqd_work_group_size (LX, LY, 1)))
 
 #ifdef NV_PTX
   {
-    uint t1 = to_f16x2 (threshold + 1);
+    uint t1 = to_f16x2 ((int2) (threshold + 1));
     /* rows whose sums a half holds exactly, at least one: (R + 1) t <= 2040 */
     int flush_rows = 2048 / ((RADIUS + 1) * max (threshold, 1));
     uint centre[PX / 2], s0[PX / 2], s1[PX / 2], bits[PX / 2], n[PX / 2];
