@@ -52,8 +52,9 @@
 #endif
 
 /* A work-item takes PX samples of a row (PX of 1, 2, 4, 8 or 16, a build
- * option: 16-lane vectors for CPUs, 1 for GPUs) in RY rows, one below the
- * other (a build option), so that each row's sums across 5 and 3 samples
+ * option, the element's plans: 16-lane vectors for CPUs, 1 for GPUs, 2 in
+ * packed halves for NVIDIA's) in RY rows, one below the other (a build
+ * option), so that each row's sums across 5 and 3 samples
  * serve the five windows that hold the row: the 5 x 5 and 3 x 3 box sums
  * of the frame and of the last outputs cost a row's sums and 6 additions,
  * not 32 loads and additions.
