@@ -532,6 +532,29 @@ GST_START_TEST (test_estimate_clipped)
 
 GST_END_TEST;
 
+/* Black frames, where no sample counts, between frames of a picture: the
+ * estimate holds through the black and reads the picture's noise again
+ * after it */
+GST_START_TEST (test_estimate_through_black)
+{
+  EstimateRun e;
+  gdouble est;
+
+  estimate_run_init (&e, 11);
+  memset (e.base, 128, 320 * 240);
+  est = push_noisy (&e, 8, 11);
+  fail_unless (fabs (est - 8) < 1.0, "sigma 8 estimated %g", est);
+  memset (e.base, 0, 320 * 240);
+  est = push_noisy (&e, 0, 4);
+  fail_unless (fabs (est - 8) < 1.0, "sigma 8 through black estimated %g", est);
+  memset (e.base, 128, 320 * 240);
+  est = push_noisy (&e, 8, 4);
+  fail_unless (fabs (est - 8) < 1.0, "sigma 8 after black estimated %g", est);
+  estimate_run_clear (&e);
+}
+
+GST_END_TEST;
+
 static Suite *
 denoise_suite (void)
 {
@@ -548,6 +571,7 @@ denoise_suite (void)
   tcase_add_test (tc, test_estimate);
   tcase_add_test (tc, test_estimate_texture);
   tcase_add_test (tc, test_estimate_clipped);
+  tcase_add_test (tc, test_estimate_through_black);
   suite_add_tcase (s, tc);
   return s;
 }
