@@ -529,13 +529,35 @@ change_bin (int l, int last)
   return 256 + min ((abs (l - last) * 181 + 128) >> 8, 255u);
 }
 
+/* NO_BIN: a response counted in neither histogram */
+#define NO_BIN 512
+
+/* The bins that the sample at (@x, @y) counts in, NO_BIN for none: a
+ * clipped response in neither, its change only where the last frame's
+ * (@first: none yet) was not clipped; its response kept in @resp, (width +
+ * 1) / 4 of them a row of samples, for the next frame. */
+static inline uint2
+sample_bins (__global const uchar * in, int stride, int width, int x, int y,
+    __global short *resp, int first)
+{
+  __global short *r = resp + y / 8 * ((width + 1) / 4) + x / 4;
+  int l = response (in + y * stride + x, stride), last = *r;
+  uint2 bins = (uint2) (NO_BIN);
+
+  *r = l;
+  if (l != CLIPPED) {
+    bins.x = response_bin (l);
+    if (!first && last != CLIPPED)
+      bins.y = change_bin (l, last);
+  }
+  return bins;
+}
+
 /* HIST_ROWS, a build option: on CPUs, the rows of samples (every 8th row)
  * each work-item takes whole, counting them in a histogram of its own
  * (private memory) that it adds to @hist once; 0 on GPUs, where each
- * work-item takes a sample and a work-group counts in local memory.
- * @resp keeps each sample's response for the next frame, (width + 1) / 4
- * of them a row of samples; @first: it holds none yet. A clipped response
- * counts in neither histogram, nor its change in the next frame's. */
+ * work-item takes a sample and a work-group counts in local memory, both
+ * by sample_bins (). */
 #ifndef HIST_ROWS
 #define HIST_ROWS 0
 #endif
@@ -545,22 +567,18 @@ __kernel void
 denoise_histogram (__global const uchar * in, int stride, int width,
     int height, __global uint * hist, __global short *resp, int first)
 {
-  uint h[512];
-  int y0 = 1 + 8 * HIST_ROWS * get_global_id (1), rw = (width + 1) / 4;
+  /* and a bin for the samples that count in none */
+  uint h[NO_BIN + 1];
+  int y0 = 1 + 8 * HIST_ROWS * get_global_id (1);
 
-  for (int b = 0; b < 512; b++)
+  for (int b = 0; b <= NO_BIN; b++)
     h[b] = 0;
   for (int y = y0; y < min (y0 + 8 * HIST_ROWS, height - 1); y += 8)
     for (int x = 1; x < width - 1; x += 4) {
-      int l = response (in + y * stride + x, stride);
-      int i = y / 8 * rw + x / 4;
+      uint2 bins = sample_bins (in, stride, width, x, y, resp, first);
 
-      if (l != CLIPPED) {
-        h[response_bin (l)]++;
-        if (!first && resp[i] != CLIPPED)
-          h[change_bin (l, resp[i])]++;
-      }
-      resp[i] = l;
+      h[bins.x]++;
+      h[bins.y]++;
     }
   for (int b = 0; b < 512; b++)
     if (h[b])
@@ -580,15 +598,13 @@ denoise_histogram (__global const uchar * in, int stride, int width,
     h[b] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
   if (x < width - 1 && y < height - 1) {
-    int l = response (in + y * stride + x, stride);
-    int i = y / 8 * ((width + 1) / 4) + x / 4;
+    uint2 bins = sample_bins (in, stride, width, x, y, resp, first);
 
-    if (l != CLIPPED) {
-      atomic_inc (&h[response_bin (l)]);
-      if (!first && resp[i] != CLIPPED)
-        atomic_inc (&h[change_bin (l, resp[i])]);
-    }
-    resp[i] = l;
+    /* no atomic addition for none: every sample of a first frame */
+    if (bins.x != NO_BIN)
+      atomic_inc (&h[bins.x]);
+    if (bins.y != NO_BIN)
+      atomic_inc (&h[bins.y]);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int b = lid; b < 512; b += lsize)
