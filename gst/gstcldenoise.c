@@ -44,7 +44,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define RESPONSES 3
 #define BINS 256
 /* the longest build options of a plan */
-#define PLAN_OPTIONS 64
+#define PLAN_OPTIONS 96
 
 enum
 {
@@ -114,11 +114,13 @@ plan_samples (const GstClPlanQuery * q)
 /* The rows each work-item of denoise_plane takes, one below the other: each
  * row's sums then serve the five windows that hold it. 8 on a CPU, whose
  * caches lost the rows of taller strips at 4K (PoCL: 23 ms a frame at 8,
- * 29 - 31 at 16 and more); 16 on a GPU. */
+ * 29 - 31 at 16 and more); 16 on a GPU; 8 in halves, whose registers are
+ * capped (an H200: 0.054 ms a 1080p frame against 0.058 at 16, the same
+ * at 4K). */
 static guint
 plan_rows (const GstClPlanQuery * q)
 {
-  return gst_cl_plan_get_int (q, "rows", q->plan->id == PLAN_VECTORS ? 8 : 16);
+  return gst_cl_plan_get_int (q, "rows", q->plan->id == PLAN_LANES ? 16 : 8);
 }
 
 /* The rows of samples (every 8th row) each work-item of
@@ -132,14 +134,25 @@ plan_histogram_rows (const GstClPlanQuery * q)
   return q->plan->id == PLAN_VECTORS ? 16 : 0;
 }
 
+/* The registers a work-item of the plan "halves" may take, 16 to 255, as
+ * NVIDIA's compiler is told (-cl-nv-maxrregcount): left to itself it took
+ * 125, for 16 warps an SM; at 80 an H200 holds 24, and took 0.148 ms a 4K
+ * NV12 frame against 0.162 (64, 72 and 88 were slower: docs/cldenoise.md). */
+static guint
+plan_registers (const GstClPlanQuery * q)
+{
+  return gst_cl_plan_get_int (q, "registers", 80);
+}
+
 static gboolean
 shape_takes (const GstClPlanQuery * q)
 {
-  guint px = plan_samples (q), ry = plan_rows (q);
+  guint px = plan_samples (q), ry = plan_rows (q), regs = plan_registers (q);
 
-  return (px == 1 || px == 2 || px == 4 || px == 8 || px == 16) && ry >= 1
-      && ry <= 64 && (q->plan->id != PLAN_HALVES || gst_cl_plan_get_int (q,
-          "samples", 2) == 2);
+  return regs >= 16 && regs <= 255 && (px == 1 || px == 2
+      || px == 4 || px == 8 || px == 16) && ry >= 1 && ry <= 64
+      && (q->plan->id != PLAN_HALVES
+      || gst_cl_plan_get_int (q, "samples", 2) == 2);
 }
 
 static gboolean
@@ -158,16 +171,23 @@ gpu_prefers (const GstClPlanQuery * q)
 static void
 denoise_options (const GstClPlanQuery * q, gchar * options, gsize size)
 {
-  g_snprintf (options, size, "-DPX=%u -DRY=%u -DHIST_ROWS=%u%s%s",
+  gboolean nv_halves = q->plan->id == PLAN_HALVES && q->caps->nv_ptx;
+  gchar regs[32] = "";
+
+  if (nv_halves)
+    g_snprintf (regs, sizeof (regs), " -cl-nv-maxrregcount=%u",
+        plan_registers (q));
+  g_snprintf (options, size, "-DPX=%u -DRY=%u -DHIST_ROWS=%u%s%s%s",
       plan_samples (q), plan_rows (q), plan_histogram_rows (q),
       q->plan->id == PLAN_HALVES ? " -DHALVES" : "",
-      q->plan->id == PLAN_HALVES && q->caps->nv_ptx ? " -DNV_PTX" : "");
+      nv_halves ? " -DNV_PTX" : "", regs);
 }
 
 /* In the order they are tried */
 static const GstClPlan plans[] = {
   {"halves", PLAN_HALVES, shape_takes, halves_prefers, gst_cl_kernel_denoise,
-      "denoise_plane", denoise_options, GST_CL_PLAN_NONE, "samples,rows"},
+        "denoise_plane", denoise_options, GST_CL_PLAN_NONE,
+      "samples,rows,registers"},
   {"lanes", PLAN_LANES, shape_takes, gpu_prefers, gst_cl_kernel_denoise,
       "denoise_plane", denoise_options, GST_CL_PLAN_NONE, "samples,rows"},
   {"vectors", PLAN_VECTORS, shape_takes, gst_cl_plan_always,
