@@ -85,10 +85,10 @@ reset_state (GstClDenoise * self)
  * the work-item's shape: "vectors" for CPUs (16 samples of 8 rows a
  * work-item, in 16-bit vectors); "lanes" for GPUs (a sample of 16 rows,
  * neighbouring work-items reading neighbouring bytes together); "halves"
- * for NVIDIA's (two samples of 16 rows, their epsilon windows in packed
+ * for NVIDIA's (two samples of 8 rows, their epsilon windows in packed
  * half floats, in PTX; elsewhere, forced, the same in integers). Tunables:
  * "samples" (1, 2, 4, 8 or 16; 2 in halves) and "rows" (1 to 64) a
- * work-item. */
+ * work-item, and "registers" (the halves' cap, for NVIDIA's compiler). */
 enum
 {
   PLAN_HALVES,
