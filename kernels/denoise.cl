@@ -129,10 +129,7 @@
 #define WIN (PX + 4 * MAX_PSTRIDE)
 
 #if PX >= 8
-/* PX outputs and states, at any address: stored whole where vstoreN took
- * PoCL a byte or a word at a time (an eighth of the kernel's time) */
-typedef CAT (uchar, PX) __attribute__ ((aligned (1))) out_vector;
-typedef CAT (ushort, PX) __attribute__ ((aligned (2))) state_vector;
+#include "vectors.cl"
 #endif
 
 /* The first @n of PX outputs @o and states @v, to @po and @pn: fewer at
@@ -147,8 +144,9 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
 #else
   if (n == PX) {
 #if PX >= 8
-    *(__global out_vector *) po = CAT (convert_uchar, PX) (o);
-    *(__global state_vector *) pn = CAT (convert_ushort, PX) (v);
+    /* whole vectors, where vstoreN took PoCL a byte at a time */
+    STORE_WHOLE (uchar, PX, CAT (convert_uchar, PX) (o), po);
+    STORE_WHOLE (ushort, PX, CAT (convert_ushort, PX) (v), pn);
 #else
     CAT (vstore, PX) (CAT (convert_uchar, PX) (o), 0, po);
     CAT (vstore, PX) (CAT (convert_ushort, PX) (v), 0, pn);
