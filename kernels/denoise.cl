@@ -44,6 +44,12 @@
 #define HALF5 12
 #define YOUNG 1
 #define TW 3
+/* where the count is 2 to MIDDLE and the last outputs around the sample
+ * are flat, their 3 x 3 and 3 x 5 means (5 P3 - 3 P35, in eighths: 15
+ * times their difference) within (FLAT s + 16) >> 5 of each other (3/16
+ * sigma), the 3 x 3 window is taken within TW x sigma */
+#define MIDDLE 5
+#define FLAT 45
 /* the last output's bits below the 8-bit step, and the count's */
 #define FRAC 3
 #define CBITS 5
@@ -167,11 +173,16 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
 /* The ring of five rows: slot q holds its row of the frame (NB (q, dx):
  * the PX samples dx samples of their channel away) and, of the row's sums
  * across 3 and 5 samples, those of the last outputs less 8 times the
- * frame's (d3_q, d5_q). Five rows' d5 add up to P5 - 8 B5, at most 25 x
- * 2047 in size: in ushort lanes, modulo 2^16, read as a signed 16-bit
- * number it is exact up to 2^15 and above it reads at least 2^16 - 25 x
- * 2047 = 14361, beyond every threshold it is tested against (at most (5 x
- * 6048 + 4) / 3 = 10081), so the tests hold. DECL (q), ROW (q), the row's
+ * frame's (d3_q, d5_q), and f3_q, 5 times the last outputs' sum across
+ * 3 less 3 times that across 5. Five rows' d5 add up to P5 - 8 B5, at
+ * most 25 x 2047 in size: in ushort lanes, modulo 2^16, read as a signed
+ * 16-bit number it is exact up to 2^15 and above it reads at least 2^16 -
+ * 25 x 2047 = 14361, beyond every threshold it is tested against (at most
+ * (5 x 6048 + 4) / 3 = 10081), so the tests hold. Likewise three rows' f3
+ * add up to 5 P3 - 3 P35, at most 3 x 6 x 2047 = 36846 in size, which
+ * reads at least 2^16 - 36846 = 28690 where it is not exact, beyond the
+ * flat test's threshold (at most (FLAT x 960 + 16) >> 5 = 1350). DECL (q),
+ * ROW (q), the row's
  * first sample, FETCH (q, yy), which fills slot q with row yy (clamped),
  * and LC (yy), the state's words of row yy, are each instantiation's. */
 #define NB(q, dx) LOAD (ROW (q) + (dx) * pstride)
@@ -180,11 +191,14 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
     uP i3_ = NB (q, -1) + NB (q, 0) + NB (q, 1); \
     uP i5_ = i3_ + NB (q, -2) + NB (q, 2); \
     uP l3_ = LV (p, -1) + LV (p, 0) + LV (p, 1); \
+    uP o2_ = LV (p, -2) + LV (p, 2); \
  \
     d3_##q = l3_ - (i3_ << U (FRAC)); \
-    d5_##q = l3_ + LV (p, -2) + LV (p, 2) - (i5_ << U (FRAC)); \
+    d5_##q = l3_ + o2_ - (i5_ << U (FRAC)); \
+    f3_##q = U (2) * l3_ - U (3) * o2_; \
   }
-#define SLOT_SUMS(q) uP d3_##q = (uP) (0), d5_##q = (uP) (0);
+#define SLOT_SUMS(q) uP d3_##q = (uP) (0), d5_##q = (uP) (0), \
+    f3_##q = (uP) (0);
 #if PX >= 8
 #define SABS(v) abs (CAT (as_short, PX) (v))
 #else
@@ -264,7 +278,8 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
 #define CENTRE(q) ((uP) (h_##q[2] & 0xff, (h_##q[2] >> 16) & 0xff))
 #define EPS_MEAN(q0, q1, q2, q3, q4) { \
     uP young = MASK (c <= (uP) (YOUNG)), cnt; \
-    uint t1_ = to_f16x2 (select (te_, tw_, young) + 1), hx_ = h_##q2[2]; \
+    uint t1_ = to_f16x2 (select (te_, tw_, young | mid) + 1); \
+    uint hx_ = h_##q2[2]; \
     uint s_ = 0, k_ = 0; \
     float2 sf_, kf_; \
  \
@@ -287,19 +302,20 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
   }
 #else
 /* the epsilon windows' mean S of the sample X whose count is c: the 3 x 3
- * one alone where no sample is young (the same taps with one threshold,
- * which measured faster) */
+ * one alone within te where no sample is young or middling in a flat
+ * area (mid), the same taps with one threshold, which measured faster */
 #define CENTRE(q) NB (q, 0)
 #define EPS_MEAN(q0, q1, q2, q3, q4) \
-    if (ANY (c <= (uP) (YOUNG))) { \
+    if (ANY ((MASK (c <= (uP) (YOUNG)) | mid) != (uP) (0))) { \
       uP young = MASK (c <= (uP) (YOUNG)); \
-      uP t_ = select (te_, tw_, young), lo_ = X - t_, t2_ = t_ + t_; \
+      uP t_ = select (te_, tw_, young | mid), lo_ = X - t_, t2_ = t_ + t_; \
       uP in_ = X + U (ONE), sum, cnt; \
  \
       EPS_INNER (q1, q2, q3) \
       sum = in_ & U (ONE - 1); \
       cnt = in_ >> U (SHIFT); \
-      EPS_RING (q0, q1, q2, q3, q4) \
+      if (ANY (c <= (uP) (YOUNG))) \
+        EPS_RING (q0, q1, q2, q3, q4) \
       S = DIV (U (2) * sum + cnt, U (2) * cnt); \
     } else { \
       uP lo_ = X - te_, t2_ = te_ + te_, in_ = X + U (ONE); \
@@ -313,10 +329,12 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
 /* output row y, from the ring's rows y - 2 (q0) to y + 2 (q4) */
 #define OUTPUT(q0, q1, q2, q3, q4) { \
     uP X = CENTRE (q2), S, V, c = (uP) (0), prev = (uP) (0); \
+    uP mid = (uP) (0); \
  \
     if (!first) { \
       uP A = SABS (d3_##q1 + d3_##q2 + d3_##q3); \
       uP A5 = SABS (d5_##q0 + d5_##q1 + d5_##q2 + d5_##q3 + d5_##q4); \
+      uP F = SABS (f3_##q1 + f3_##q2 + f3_##q3); \
       uP lc = LC (y); \
  \
       c = lc & U ((1 << CBITS) - 1); \
@@ -324,6 +342,7 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
       c = select (select ((uP) (0), c >> U (1), A <= t_half_ && \
               A5 <= t_half5_), min (c + U (1), (uP) (CMAX)), \
           A <= t_still_ && A5 <= t_still5_); \
+      mid = MASK (c >= U (2) && c <= U (MIDDLE) && F <= t_flat_); \
     } \
     EPS_MEAN (q0, q1, q2, q3, q4) \
     V = c * prev + (S << U (FRAC)) + ((c + U (1)) >> U (1)); \
@@ -358,6 +377,7 @@ name (__global const uchar * in, int in_stride, __global uchar * out, \
   uP t_half_ = (uP) ((HALF * s16 << FRAC) >> 4); \
   uP t_still5_ = (uP) ((5 * ((STILL5 * s16 << FRAC) >> 4) + 4) / 3); \
   uP t_half5_ = (uP) ((5 * ((HALF5 * s16 << FRAC) >> 4) + 4) / 3); \
+  uP t_flat_ = (uP) ((FLAT * s16 + 16) >> 5); \
   int y = y0, yend = min (y0 + RY, height); \
   DECL (r0) DECL (r1) DECL (r2) DECL (r3) DECL (r4) \
  \

@@ -22,6 +22,8 @@
 #define HALF5 12
 #define YOUNG 1
 #define TW 3
+#define MIDDLE 5
+#define FLAT 45
 
 typedef struct
 {
@@ -164,6 +166,7 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
     for (gint x = 0; x < p.width; x++)
       for (gint c = 0; c < p.pstride; c++) {
         gint B = 0, B5 = 0, k = 0, prev = 0, S, V;
+        gboolean mid = FALSE;
         gsize i = (gsize) y * w + x * p.pstride + c;
 
         for (gint dy = -2; dy <= 2; dy++)
@@ -175,7 +178,7 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
               B += n;
           }
         if (!r->reset) {
-          gint P = 0, P5 = 0, A, A5;
+          gint P = 0, P35 = 0, P5 = 0, A, A5;
 
           for (gint dy = -2; dy <= 2; dy++)
             for (gint dx = -2; dx <= 2; dx++) {
@@ -184,6 +187,8 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
               gint v = r->state[plane][(gsize) yy * w + xx * p.pstride + c];
 
               P5 += v;
+              if (ABS (dy) <= 1)
+                P35 += v;
               if (ABS (dx) <= 1 && ABS (dy) <= 1)
                 P += v;
             }
@@ -196,11 +201,16 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
           k = A <= STILL * r->s16 / 2 && A5 <= STILL5 * r->s16 / 2 ?
               MIN (k + 1, CMAX) : A <= HALF * r->s16 / 2 &&
               A5 <= HALF5 * r->s16 / 2 ? k / 2 : 0;
+          /* flat: the last outputs' 3 x 3 and 3 x 5 means within 3/16
+           * sigma of each other */
+          mid = k >= 2 && k <= MIDDLE &&
+              abs (5 * P - 3 * P35) <= (FLAT * r->s16 + 16) >> 5;
         }
         /* young, moved or starting: the present frame's 5 x 5 window;
-         * else its 3 x 3 one */
-        S = epsilon_mean (&p, x, y, c, k <= YOUNG ? 2 : 1, k <= YOUNG ? tw :
-            te);
+         * else its 3 x 3 one, within the wide threshold where the count is
+         * middling and the last outputs flat */
+        S = epsilon_mean (&p, x, y, c, k <= YOUNG ? 2 : 1, k <= YOUNG
+            || mid ? tw : te);
         V = (k * prev + 8 * S + (k + 1) / 2) / (k + 1);
         out[(gsize) y * out_stride + x * p.pstride + c] = (V + 4) / 8;
         next[i] = V;

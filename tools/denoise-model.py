@@ -32,6 +32,8 @@ present formula:
   wsadA_B    the same over the 5 x 5 samples (noise alone: 20 sigma,
              deviation 3)
   noblend    where the count is at most young, the present frame alone
+  noflat     no flat areas: the 3 x 3 window within 2 sigma at every count
+             above young (the formula before the present one)
 and of the formula before it (the last output in 8 bits, the 3 x 3 sums,
 the wide window at a count of 0), which "old" names on its own:
   old        that formula
@@ -129,9 +131,15 @@ def run(noisy, clean, s16, exact=False, young=0, motion5=None, cmax=31):
     return score.result(count)
 
 
+def window_rows(a, ry, rx):
+    """The sum over the (2 ry + 1) x (2 rx + 1) window, edges replicated."""
+    return sum(shifted(a, dy, dx) for dy in range(-ry, ry + 1)
+               for dx in range(-rx, rx + 1))
+
+
 def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(6, 10), sad=None,
-              wsad=None):
+              wsad=None, flat=True):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -169,6 +177,14 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
                 ok_half &= d <= thr(wsad[1])
             count = np.where(ok_still, np.minimum(count + 1, cmax),
                              np.where(ok_half, count >> 1, 0))
+            if flat:
+                # flat where the last outputs' 3 x 3 and 3 x 5 means
+                # differ by at most 3/16 sigma: counts 2 to 5 there take
+                # the 3 x 3 window within the wide one's threshold
+                f = np.abs(5 * window_sum(v, 1) - 3 * window_rows(v, 1, 2))
+                mid = ((f <= ((45 * s16 << frac) + 128) >> 8) &
+                       (count >= 2) & (count <= 5))
+                s = np.where(mid, epsilon_mean(x, 1, tw), s)
         s = np.where(count <= young, epsilon_mean(x, 2, tw), s)
         if v is None:
             v = s << frac
@@ -209,6 +225,8 @@ def parse_present(parts):
     for part in parts:
         if part == "noblend":
             kw["noblend"] = True
+        elif part == "noflat":
+            kw["flat"] = False
         elif part.startswith("m5_"):
             kw["motion5"] = pair(part[3:])
         else:
