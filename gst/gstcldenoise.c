@@ -115,8 +115,8 @@ plan_samples (const GstClPlanQuery * q)
  * row's sums then serve the five windows that hold it. 8 on a CPU, whose
  * caches lost the rows of taller strips at 4K (PoCL: 23 ms a frame at 8,
  * 29 - 31 at 16 and more); 16 on a GPU; 8 in halves, whose registers are
- * capped (an H200: 0.054 ms a 1080p frame against 0.058 at 16, the same
- * at 4K). */
+ * capped (an H200: 0.054 ms a 1080p frame against 0.058 - 0.059 at 16,
+ * and 0.148 at 4K either way). */
 static guint
 plan_rows (const GstClPlanQuery * q)
 {
@@ -137,7 +137,8 @@ plan_histogram_rows (const GstClPlanQuery * q)
 /* The registers a work-item of the plan "halves" may take, 16 to 255, as
  * NVIDIA's compiler is told (-cl-nv-maxrregcount): left to itself it took
  * 125, for 16 warps an SM; at 80 an H200 holds 24, and took 0.148 ms a 4K
- * NV12 frame against 0.162 (64, 72 and 88 were slower: docs/cldenoise.md). */
+ * NV12 frame against 0.162 (64, 72 and 88, and with the flat areas' rule
+ * 96 and 104 too, were slower: docs/cldenoise.md). */
 static guint
 plan_registers (const GstClPlanQuery * q)
 {

@@ -45,9 +45,9 @@
 #define YOUNG 1
 #define TW 3
 /* where the count is 2 to MIDDLE and the last outputs around the sample
- * are flat, their 3 x 3 and 3 x 5 means (5 P3 - 3 P35, in eighths: 15
- * times their difference) within (FLAT s + 16) >> 5 of each other (3/16
- * sigma), the 3 x 3 window is taken within TW x sigma */
+ * are flat, 5 P3 - 3 P35 (in eighths: 45 times the difference of their 3
+ * x 3 and 3 x 5 means) within (FLAT s + 16) >> 5 (the means within 1/16
+ * sigma of each other), the 3 x 3 window is taken within TW x sigma */
 #define MIDDLE 5
 #define FLAT 45
 /* the last output's bits below the 8-bit step, and the count's */
@@ -181,9 +181,9 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
  * (5 x 6048 + 4) / 3 = 10081), so the tests hold. Likewise three rows' f3
  * add up to 5 P3 - 3 P35, at most 3 x 6 x 2047 = 36846 in size, which
  * reads at least 2^16 - 36846 = 28690 where it is not exact, beyond the
- * flat test's threshold (at most (FLAT x 960 + 16) >> 5 = 1350). DECL (q),
- * ROW (q), the row's
- * first sample, FETCH (q, yy), which fills slot q with row yy (clamped),
+ * flat test's threshold (at most (FLAT x 1008 + 16) >> 5 = 1418, the
+ * estimate's largest level 1008). DECL (q), ROW (q), the row's first
+ * sample, FETCH (q, yy), which fills slot q with row yy (clamped),
  * and LC (yy), the state's words of row yy, are each instantiation's. */
 #define NB(q, dx) LOAD (ROW (q) + (dx) * pstride)
 #define LV(p, dx) (LOAD ((p) + (dx) * pstride) >> U (CBITS))
@@ -206,9 +206,9 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
 #endif
 
 /* The epsilon windows: where a sample is not young, the 3 x 3 one within
- * te; where it is, the 5 x 5 one within tw. Their inner 3 x 3 taps are
- * taken together, each lane with its own threshold, and the outer ring of
- * 16 only where a lane is young. A tap tested as |n - X| <= t (WITHIN)
+ * te (tw where mid); where it is, the 5 x 5 one within tw. Their inner
+ * 3 x 3 taps are taken together, each lane with its own threshold, and
+ * the outer ring of 16 only where a lane is young. A tap tested as |n - X| <= t (WITHIN)
  * adds n + ONE to an accumulator: the sum in its low bits, the count
  * above. In ushort lanes (CPUs) ONE is 4096: 9 taps at most 9 x (255 +
  * 4096) < 2^16, the inner ones in one accumulator and the ring's in two of

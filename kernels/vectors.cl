@@ -9,7 +9,13 @@
  * store through a vector type of its elements' own alignment is one store
  * of the whole vector, and wants no address a multiple of the vector's
  * size. clepsilon's vector plan, whose stores were a smaller share of its
- * time, measured the same either way and keeps vstoreN.
+ * time, measured the same either way and keeps vstoreN. A vector type of
+ * lowered alignment is Clang's and GCC's, not OpenCL C's, whose spec
+ * leaves a store of a vector at an address not a multiple of its size
+ * undefined but through vstoreN: PoCL, Intel's CPU runtime and NVIDIA's
+ * (a GPU plan forced to 8 or 16 samples a work-item) stored it so at any
+ * address, bit for bit, at odd strides; a compiler that ignored the
+ * attribute could take the address as aligned.
  * STORE_WHOLE (T, N, v, p): the N-vector @v of T (uchar or ushort, N 8 or
  * 16) to the global address @p. */
 typedef uchar8 __attribute__ ((aligned (1))) uchar8_at;

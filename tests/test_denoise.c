@@ -201,8 +201,9 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
           k = A <= STILL * r->s16 / 2 && A5 <= STILL5 * r->s16 / 2 ?
               MIN (k + 1, CMAX) : A <= HALF * r->s16 / 2 &&
               A5 <= HALF5 * r->s16 / 2 ? k / 2 : 0;
-          /* flat: the last outputs' 3 x 3 and 3 x 5 means within 3/16
-           * sigma of each other */
+          /* flat: the last outputs' 3 x 3 and 3 x 5 means within 1/16
+           * sigma of each other (5 P - 3 P35 is 45 times their
+           * difference) */
           mid = k >= 2 && k <= MIDDLE &&
               abs (5 * P - 3 * P35) <= (FLAT * r->s16 + 16) >> 5;
         }

@@ -179,7 +179,7 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
                              np.where(ok_half, count >> 1, 0))
             if flat:
                 # flat where the last outputs' 3 x 3 and 3 x 5 means
-                # differ by at most 3/16 sigma: counts 2 to 5 there take
+                # differ by at most 1/16 sigma: counts 2 to 5 there take
                 # the 3 x 3 window within the wide one's threshold
                 f = np.abs(5 * window_sum(v, 1) - 3 * window_rows(v, 1, 2))
                 mid = ((f <= ((45 * s16 << frac) + 128) >> 8) &
