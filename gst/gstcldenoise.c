@@ -9,10 +9,11 @@
  * Reduces a live camera's noise in every plane, with no frame of latency:
  * each sample is the running mean, over the frames it has been still, of
  * an edge-preserving 3 x 3 mean of the present frame, and a wider (5 x 5)
- * one alone where it moved. The noise level, in 8-bit units, is measured from the
- * stream itself (#GstClDenoise:estimated-noise) and followed as it changes,
- * unless #GstClDenoise:noise-level sets it. Everything it keeps starts
- * afresh at a flushing seek, a DISCONT buffer, a gap, new caps and READY.
+ * one alone where it moved. The noise level, in 8-bit units, is measured
+ * from the stream itself (#GstClDenoise:estimated-noise) and followed as it
+ * changes, unless #GstClDenoise:noise-level sets it. Everything it keeps
+ * starts afresh at a flushing seek, a DISCONT buffer, a gap, new caps and
+ * READY.
  * The formulas, integer throughout: docs/cldenoise.md.
  *
  * ## Example launch line

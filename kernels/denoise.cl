@@ -208,12 +208,12 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
 /* The epsilon windows: where a sample is not young, the 3 x 3 one within
  * te (tw where mid); where it is, the 5 x 5 one within tw. Their inner
  * 3 x 3 taps are taken together, each lane with its own threshold, and
- * the outer ring of 16 only where a lane is young. A tap tested as |n - X| <= t (WITHIN)
- * adds n + ONE to an accumulator: the sum in its low bits, the count
- * above. In ushort lanes (CPUs) ONE is 4096: 9 taps at most 9 x (255 +
- * 4096) < 2^16, the inner ones in one accumulator and the ring's in two of
- * 9 and 7; in int lanes (GPUs) 2^16, the ring in one. The centre always
- * counts. */
+ * the outer ring of 16 only where a lane is young. A tap tested as
+ * |n - X| <= t (WITHIN) adds n + ONE to an accumulator: the sum in its low
+ * bits, the count above. In ushort lanes (CPUs) ONE is 4096: 9 taps at
+ * most 9 x (255 + 4096) < 2^16, the inner ones in one accumulator and the
+ * ring's in two of 9 and 7; in int lanes (GPUs) 2^16, the ring in one. The
+ * centre always counts. */
 #define EPS_TAP(acc, q, dx) \
     acc += (NB (q, dx) + U (ONE)) & MASK (WITHIN (NB (q, dx), lo_, t2_));
 #define EPS_INNER(q1, q2, q3) \
@@ -428,18 +428,15 @@ lc_copied (__global const ushort * row, const int *col)
  * bytes only while its sums are taken. */
 #ifdef HALVES
 #define DECL(q) uint h_##q[5]; SLOT_SUMS (q)
+#define WINDOW(q) uchar w_##q[WIN];
 #define PACK(q) \
     for (int k_ = 0; k_ < 5; k_++) \
       h_##q[k_] = 0x64006400u | w_##q[k_ * pstride] | \
           (uint) w_##q[k_ * pstride + 1] << 16;
 #else
 #define DECL(q) uchar w_##q[WIN]; SLOT_SUMS (q)
-#define PACK(q)
-#endif
-#ifdef HALVES
-#define WINDOW(q) uchar w_##q[WIN];
-#else
 #define WINDOW(q)
+#define PACK(q)
 #endif
 #define ROW(q) (w_##q + 2 * pstride)
 #define FETCH(q, yy) { \
