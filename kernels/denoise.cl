@@ -200,7 +200,17 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
 #define SLOT_SUMS(q) uP d3_##q = (uP) (0), d5_##q = (uP) (0), \
     f3_##q = (uP) (0);
 #if PX >= 8
-#define SABS(v) abs (CAT (as_short, PX) (v))
+/* |v| of the lanes read as signed 16-bit numbers, in plain operators:
+ * PoCL took abs () of a short16 apart, two lanes at a time */
+static inline uP
+sabs (uP v)
+{
+  CAT (short, PX) s = CAT (as_short, PX) (v), m = s >> (short) 15;
+
+  return CAT (as_ushort, PX) ((s ^ m) - m);
+}
+
+#define SABS(v) sabs (v)
 #else
 #define SABS(v) TO_U (abs (v))
 #endif
