@@ -37,11 +37,17 @@
  * sums' noise), by at most STILL5 x sigma; half as still up to HALF and
  * HALF5 x sigma; where its count is at most YOUNG (it moved, or its state
  * starts, or it was still for one frame), the present frame's part is its
- * 5 x 5 window's mean within TW x sigma */
+ * 5 x 5 window's mean within TW x sigma; and, sample by sample, where
+ * the 3 x 3 sum of |8 X - V| (the present frame against the last outputs,
+ * in eighths) is at most SAD x sigma, half as still up to SADHALF x sigma
+ * (for noise alone its mean is 7.2 sigma, its deviation 1.8 sigma): a
+ * texture that shifted keeps its local means, not its samples */
 #define STILL 6
 #define HALF 10
 #define STILL5 6
 #define HALF5 12
+#define SAD 14
+#define SADHALF 16
 #define YOUNG 1
 #define TW 3
 /* where the count is 2 to MIDDLE and the last outputs around the sample
@@ -170,35 +176,24 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
 #endif
 }
 
-/* The ring of five rows: slot q holds its row of the frame (NB (q, dx):
- * the PX samples dx samples of their channel away) and, of the row's sums
- * across 3 and 5 samples, those of the last outputs less 8 times the
- * frame's (d3_q, d5_q), and f3_q, 5 times the last outputs' sum across
- * 3 less 3 times that across 5. Five rows' d5 add up to P5 - 8 B5, at
+/* The ring of five rows: slot q holds its row of the frame (NB (q, dx): the
+ * PX samples dx samples of their channel away) and, of the row's sums across
+ * 3 and 5 samples, those of the last outputs less 8 times the frame's (d3_q,
+ * d5_q), f3_q, 5 times the last outputs' sum across 3 less 3 times that
+ * across 5, and e3_q, the sum across 3 of |8 n - v| (three rows' at most 9 x
+ * 2047 < 2^16, exact in ushort lanes). Five rows' d5 add up to P5 - 8 B5, at
  * most 25 x 2047 in size: in ushort lanes, modulo 2^16, read as a signed
- * 16-bit number it is exact up to 2^15 and above it reads at least 2^16 -
- * 25 x 2047 = 14361, beyond every threshold it is tested against (at most
- * (5 x 6048 + 4) / 3 = 10081), so the tests hold. Likewise three rows' f3
- * add up to 5 P3 - 3 P35, at most 3 x 6 x 2047 = 36846 in size, which
- * reads at least 2^16 - 36846 = 28690 where it is not exact, beyond the
- * flat test's threshold (at most (FLAT x 1008 + 16) >> 5 = 1418, the
- * estimate's largest level 1008). DECL (q), ROW (q), the row's first
- * sample, FETCH (q, yy), which fills slot q with row yy (clamped),
- * and LC (yy), the state's words of row yy, are each instantiation's. */
+ * 16-bit number it is exact up to 2^15 and above it reads at least 2^16 - 25
+ * x 2047 = 14361, beyond every threshold it is tested against (at most (5 x
+ * 6048 + 4) / 3 = 10081), so the tests hold. Likewise three rows' f3 add up
+ * to 5 P3 - 3 P35, at most 3 x 6 x 2047 = 36846 in size, which reads at
+ * least 2^16 - 36846 = 28690 where it is not exact, beyond the flat test's
+ * threshold (at most (FLAT x 1008 + 16) >> 5 = 1418, the estimate's largest
+ * level 1008). DECL (q), ROW (q), the row's first sample, FETCH (q, yy),
+ * which fills slot q with row yy (clamped), and LC (yy), the state's words
+ * of row yy, are each instantiation's. */
 #define NB(q, dx) LOAD (ROW (q) + (dx) * pstride)
 #define LV(p, dx) (LOAD ((p) + (dx) * pstride) >> U (CBITS))
-#define ROW_SUMS(q, p) { \
-    uP i3_ = NB (q, -1) + NB (q, 0) + NB (q, 1); \
-    uP i5_ = i3_ + NB (q, -2) + NB (q, 2); \
-    uP l3_ = LV (p, -1) + LV (p, 0) + LV (p, 1); \
-    uP o2_ = LV (p, -2) + LV (p, 2); \
- \
-    d3_##q = l3_ - (i3_ << U (FRAC)); \
-    d5_##q = l3_ + o2_ - (i5_ << U (FRAC)); \
-    f3_##q = U (2) * l3_ - U (3) * o2_; \
-  }
-#define SLOT_SUMS(q) uP d3_##q = (uP) (0), d5_##q = (uP) (0), \
-    f3_##q = (uP) (0);
 #if PX >= 8
 /* |v| of the lanes read as signed 16-bit numbers, in plain operators:
  * PoCL took abs () of a short16 apart, two lanes at a time */
@@ -214,6 +209,20 @@ sabs (uP v)
 #else
 #define SABS(v) TO_U (abs (v))
 #endif
+#define ROW_SUMS(q, p) { \
+    uP n0_ = NB (q, -1), n1_ = NB (q, 0), n2_ = NB (q, 1); \
+    uP v0_ = LV (p, -1), v1_ = LV (p, 0), v2_ = LV (p, 1); \
+    uP i3_ = n0_ + n1_ + n2_, i5_ = i3_ + NB (q, -2) + NB (q, 2); \
+    uP l3_ = v0_ + v1_ + v2_, o2_ = LV (p, -2) + LV (p, 2); \
+ \
+    d3_##q = l3_ - (i3_ << U (FRAC)); \
+    d5_##q = l3_ + o2_ - (i5_ << U (FRAC)); \
+    f3_##q = U (2) * l3_ - U (3) * o2_; \
+    e3_##q = SABS ((n0_ << U (FRAC)) - v0_) + SABS ((n1_ << U (FRAC)) - \
+        v1_) + SABS ((n2_ << U (FRAC)) - v2_); \
+  }
+#define SLOT_SUMS(q) uP d3_##q = (uP) (0), d5_##q = (uP) (0), \
+    f3_##q = (uP) (0), e3_##q = (uP) (0);
 
 /* The epsilon windows: where a sample is not young, the 3 x 3 one within
  * te (tw where mid); where it is, the 5 x 5 one within tw. Their inner
@@ -341,13 +350,15 @@ sabs (uP v)
       uP A = SABS (d3_##q1 + d3_##q2 + d3_##q3); \
       uP A5 = SABS (d5_##q0 + d5_##q1 + d5_##q2 + d5_##q3 + d5_##q4); \
       uP F = SABS (f3_##q1 + f3_##q2 + f3_##q3); \
+      uP E = e3_##q1 + e3_##q2 + e3_##q3; \
       uP lc = LC (y); \
  \
       c = lc & U ((1 << CBITS) - 1); \
       prev = lc >> U (CBITS); \
       c = select (select ((uP) (0), c >> U (1), A <= t_half_ && \
-              A5 <= t_half5_), min (c + U (1), (uP) (CMAX)), \
-          A <= t_still_ && A5 <= t_still5_); \
+              A5 <= t_half5_ && E <= t_sadhalf_), \
+          min (c + U (1), (uP) (CMAX)), A <= t_still_ && \
+          A5 <= t_still5_ && E <= t_sad_); \
       mid = MASK (c >= U (2) && c <= U (MIDDLE) && F <= t_flat_); \
     } \
     EPS_MEAN (q0, q1, q2, q3, q4) \
@@ -384,6 +395,8 @@ name (__global const uchar * in, int in_stride, __global uchar * out, \
   uP t_still5_ = (uP) ((5 * ((STILL5 * s16 << FRAC) >> 4) + 4) / 3); \
   uP t_half5_ = (uP) ((5 * ((HALF5 * s16 << FRAC) >> 4) + 4) / 3); \
   uP t_flat_ = (uP) ((FLAT * s16 + 16) >> 5); \
+  uP t_sad_ = (uP) ((SAD * s16 << FRAC) >> 4); \
+  uP t_sadhalf_ = (uP) ((SADHALF * s16 << FRAC) >> 4); \
   int y = y0, yend = min (y0 + RY, height); \
   DECL (r0) DECL (r1) DECL (r2) DECL (r3) DECL (r4) \
  \

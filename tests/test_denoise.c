@@ -20,6 +20,8 @@
 #define HALF 10
 #define STILL5 6
 #define HALF5 12
+#define SAD 14
+#define SADHALF 16
 #define YOUNG 1
 #define TW 3
 #define MIDDLE 5
@@ -178,7 +180,7 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
               B += n;
           }
         if (!r->reset) {
-          gint P = 0, P35 = 0, P5 = 0, A, A5;
+          gint P = 0, P35 = 0, P5 = 0, E = 0, A, A5;
 
           for (gint dy = -2; dy <= 2; dy++)
             for (gint dx = -2; dx <= 2; dx++) {
@@ -189,8 +191,11 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
               P5 += v;
               if (ABS (dy) <= 1)
                 P35 += v;
-              if (ABS (dx) <= 1 && ABS (dy) <= 1)
+              if (ABS (dx) <= 1 && ABS (dy) <= 1) {
                 P += v;
+                /* sample by sample, in 1/8 of a step */
+                E += abs (8 * cl_ref_sample (&p, x + dx, y + dy, c) - v);
+              }
             }
           prev = r->state[plane][i];
           /* the sums' differences in 1/8 of a step; the 5 x 5 one
@@ -198,9 +203,10 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
           A = abs (P - 8 * B);
           A5 = abs (P5 - 8 * B5) * 3 / 5;
           k = r->count[plane][i];
-          k = A <= STILL * r->s16 / 2 && A5 <= STILL5 * r->s16 / 2 ?
-              MIN (k + 1, CMAX) : A <= HALF * r->s16 / 2 &&
-              A5 <= HALF5 * r->s16 / 2 ? k / 2 : 0;
+          k = A <= STILL * r->s16 / 2 && A5 <= STILL5 * r->s16 / 2 &&
+              E <= SAD * r->s16 / 2 ? MIN (k + 1, CMAX) :
+              A <= HALF * r->s16 / 2 && A5 <= HALF5 * r->s16 / 2 &&
+              E <= SADHALF * r->s16 / 2 ? k / 2 : 0;
           /* flat: the last outputs' 3 x 3 and 3 x 5 means within 1/16
            * sigma of each other (5 P - 3 P35 is 45 times their
            * difference) */
