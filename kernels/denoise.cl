@@ -215,12 +215,31 @@ sabs (uP v)
     uP i3_ = n0_ + n1_ + n2_, i5_ = i3_ + NB (q, -2) + NB (q, 2); \
     uP l3_ = v0_ + v1_ + v2_, o2_ = LV (p, -2) + LV (p, 2); \
  \
-    d3_##q = l3_ - (i3_ << U (FRAC)); \
     d5_##q = l3_ + o2_ - (i5_ << U (FRAC)); \
     f3_##q = U (2) * l3_ - U (3) * o2_; \
-    e3_##q = SABS ((n0_ << U (FRAC)) - v0_) + SABS ((n1_ << U (FRAC)) - \
-        v1_) + SABS ((n2_ << U (FRAC)) - v2_); \
+    KEEP_DE (q, l3_ - (i3_ << U (FRAC)), SABS ((n0_ << U (FRAC)) - v0_) + \
+        SABS ((n1_ << U (FRAC)) - v1_) + SABS ((n2_ << U (FRAC)) - v2_)); \
   }
+#if PX >= 8
+#define KEEP_DE(q, d3, e3) { d3_##q = (d3); e3_##q = (e3); }
+#define SUM_DE(A, E, q1, q2, q3) { \
+    A = SABS (d3_##q1 + d3_##q2 + d3_##q3); \
+    E = e3_##q1 + e3_##q2 + e3_##q3; \
+  }
+#else
+/* In int lanes (GPUs), a row's d3 and e3 in one word, e3 << 16 + d3 +
+ * DBIAS: d3 within -6120 .. 6141, so d3 + DBIAS within 2072 .. 14333, three
+ * rows' within 16 bits, three rows' e3 at most 18423 above them: a
+ * register a slot fewer. */
+#define DBIAS 8192
+#define KEEP_DE(q, d3, e3) d3_##q = ((e3) << 16) + (d3) + DBIAS;
+#define SUM_DE(A, E, q1, q2, q3) { \
+    uP de_ = d3_##q1 + d3_##q2 + d3_##q3; \
+ \
+    A = SABS ((de_ & 0xffff) - 3 * DBIAS); \
+    E = de_ >> 16; \
+  }
+#endif
 #define SLOT_SUMS(q) uP d3_##q = (uP) (0), d5_##q = (uP) (0), \
     f3_##q = (uP) (0), e3_##q = (uP) (0);
 
@@ -347,11 +366,11 @@ sabs (uP v)
     uP mid = (uP) (0); \
  \
     if (!first) { \
-      uP A = SABS (d3_##q1 + d3_##q2 + d3_##q3); \
       uP A5 = SABS (d5_##q0 + d5_##q1 + d5_##q2 + d5_##q3 + d5_##q4); \
       uP F = SABS (f3_##q1 + f3_##q2 + f3_##q3); \
-      uP E = e3_##q1 + e3_##q2 + e3_##q3; \
-      uP lc = LC (y); \
+      uP lc = LC (y), A, E; \
+ \
+      SUM_DE (A, E, q1, q2, q3) \
  \
       c = lc & U ((1 << CBITS) - 1); \
       prev = lc >> U (CBITS); \
