@@ -33,15 +33,14 @@
 #define CMAX 31
 /* a sample is still where the 3 x 3 sums of its neighbours' last outputs
  * and of the present frame around it differ by at most STILL x sigma (their
- * means by 0.67 sigma) and the 5 x 5 sums, scaled by 3/5 (to the 3 x 3
- * sums' noise), by at most STILL5 x sigma; half as still up to HALF and
- * HALF5 x sigma; where its count is at most YOUNG (it moved, or its state
- * starts, or it was still for one frame), the present frame's part is its
- * 5 x 5 window's mean within TW x sigma; and, sample by sample, where
- * the 3 x 3 sum of |8 X - V| (the present frame against the last outputs,
- * in eighths) is at most SAD x sigma, half as still up to SADHALF x sigma
- * (for noise alone its mean is 7.2 sigma, its deviation 1.8 sigma): a
- * texture that shifted keeps its local means, not its samples */
+ * means by 0.67 sigma), the 5 x 5 sums, scaled by 3/5 (to the 3 x 3 sums'
+ * noise), by at most STILL5 x sigma, and the 3 x 3 samples one by one, the
+ * sum of |8 n - v| (for noise alone its mean is 7.2 sigma, its deviation
+ * 1.8 sigma), is at most SAD x sigma: a texture that shifted keeps its
+ * local means, not its samples; half as still up to HALF, HALF5 and
+ * SADHALF x sigma; where its count is at most YOUNG (it moved, or its
+ * state starts, or it was still for one frame), the present frame's part
+ * is its 5 x 5 window's mean within TW x sigma */
 #define STILL 6
 #define HALF 10
 #define STILL5 6
@@ -221,6 +220,8 @@ sabs (uP v)
         SABS ((n1_ << U (FRAC)) - v1_) + SABS ((n2_ << U (FRAC)) - v2_)); \
   }
 #if PX >= 8
+#define SLOT_SUMS(q) uP d3_##q = (uP) (0), d5_##q = (uP) (0), \
+    f3_##q = (uP) (0), e3_##q = (uP) (0);
 #define KEEP_DE(q, d3, e3) { d3_##q = (d3); e3_##q = (e3); }
 #define SUM_DE(A, E, q1, q2, q3) { \
     A = SABS (d3_##q1 + d3_##q2 + d3_##q3); \
@@ -232,6 +233,8 @@ sabs (uP v)
  * rows' within 16 bits, three rows' e3 at most 18423 above them: a
  * register a slot fewer. */
 #define DBIAS 8192
+#define SLOT_SUMS(q) uP d3_##q = (uP) (0), d5_##q = (uP) (0), \
+    f3_##q = (uP) (0);
 #define KEEP_DE(q, d3, e3) d3_##q = ((e3) << 16) + (d3) + DBIAS;
 #define SUM_DE(A, E, q1, q2, q3) { \
     uP de_ = d3_##q1 + d3_##q2 + d3_##q3; \
@@ -240,8 +243,6 @@ sabs (uP v)
     E = de_ >> 16; \
   }
 #endif
-#define SLOT_SUMS(q) uP d3_##q = (uP) (0), d5_##q = (uP) (0), \
-    f3_##q = (uP) (0), e3_##q = (uP) (0);
 
 /* The epsilon windows: where a sample is not young, the 3 x 3 one within
  * te (tw where mid); where it is, the 5 x 5 one within tw. Their inner
