@@ -228,7 +228,7 @@ sabs (uP v)
     E = e3_##q1 + e3_##q2 + e3_##q3; \
   }
 #else
-/* In int lanes (GPUs), a row's d3 and e3 in one word, e3 << 16 + d3 +
+/* In int lanes (GPUs), a row's d3 and e3 in one word, (e3 << 16) + d3 +
  * DBIAS: d3 within -6120 .. 6141, so d3 + DBIAS within 2072 .. 14333, three
  * rows' within 16 bits, three rows' e3 at most 18423 above them: a
  * register a slot fewer. */
