@@ -32,10 +32,10 @@ present formula:
              more than A sigma (noise alone: 7.2 sigma, deviation 1.8),
              half as still up to B, not 14 and 16
   nosad      no such test (the formula before the present one)
-  clampxK    the output held within K / 10 sigma of the present sample
-  clampK     the output held within K / 10 sigma of its epsilon mean S
   wsadA_B    the same over the 5 x 5 samples (noise alone: 20 sigma,
              deviation 3)
+  clampxK    the output held within K / 10 sigma of the present sample
+  clampK     the output held within K / 10 sigma of its epsilon mean S
   noblend    where the count is at most young, the present frame alone
   noflat     no flat areas: the 3 x 3 window within 2 sigma at every count
              above young (the formula before the present one)
@@ -64,9 +64,14 @@ def shifted(a, dy, dx):
                                      2 + dx:2 + dx + a.shape[1]]
 
 
+def window_rows(a, ry, rx):
+    """The sum over the (2 ry + 1) x (2 rx + 1) window, edges replicated."""
+    return sum(shifted(a, dy, dx) for dy in range(-ry, ry + 1)
+               for dx in range(-rx, rx + 1))
+
+
 def window_sum(a, r):
-    return sum(shifted(a, dy, dx) for dy in range(-r, r + 1)
-               for dx in range(-r, r + 1))
+    return window_rows(a, r, r)
 
 
 def epsilon_mean(x, r, t):
@@ -134,12 +139,6 @@ def run(noisy, clean, s16, exact=False, young=0, motion5=None, cmax=31):
         prev = out
         score.add(t, np.rint(out) if exact else out)
     return score.result(count)
-
-
-def window_rows(a, ry, rx):
-    """The sum over the (2 ry + 1) x (2 rx + 1) window, edges replicated."""
-    return sum(shifted(a, dy, dx) for dy in range(-ry, ry + 1)
-               for dx in range(-rx, rx + 1))
 
 
 def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
