@@ -1019,7 +1019,7 @@ release_places (Holders * h, GThread ** threads, guint n)
 /* At most GST_CL_DEVICE_THREADS threads at once in a device's driver,
  * contexts of the same device counted together; a thread in goes in again
  * at once; a thread kept out for a second goes in anyway, and the count is
- * right after it. */
+ * right after it; a thread that steps out while it naps lets another in. */
 GST_START_TEST (test_device_threads)
 {
   GstClContext *ctx, *other;
@@ -1064,6 +1064,24 @@ GST_START_TEST (test_device_threads)
   gst_cl_gate_leave (gst_cl_gate_get (other));
   fail_unless_equals_int (gate_most_inside (ctx), 2);
   gst_cl_gate_leave (gst_cl_gate_get (ctx));
+  fail_unless_equals_int (gate_most_inside (ctx), 3);
+
+  /* a thread in, twice, that steps out while it naps leaves its place to
+   * the others, takes one again as it steps in, and keeps its depth */
+  gst_cl_gate_enter (gst_cl_gate_get (ctx));
+  gst_cl_gate_enter (gst_cl_gate_get (ctx));
+  fail_unless_equals_int (gate_most_inside (ctx), 2);
+  gst_cl_gate_step_out ();
+  fail_unless_equals_int (gate_most_inside (ctx), 3);
+  gst_cl_gate_step_in ();
+  fail_unless_equals_int (gate_most_inside (ctx), 2);
+  gst_cl_gate_leave (gst_cl_gate_get (ctx));
+  fail_unless_equals_int (gate_most_inside (ctx), 2);
+  gst_cl_gate_leave (gst_cl_gate_get (ctx));
+  fail_unless_equals_int (gate_most_inside (ctx), 3);
+  /* and one that is in no gate steps nowhere */
+  gst_cl_gate_step_out ();
+  gst_cl_gate_step_in ();
   fail_unless_equals_int (gate_most_inside (ctx), 3);
   gst_object_unref (other);
   gst_object_unref (ctx);

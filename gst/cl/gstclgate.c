@@ -220,12 +220,14 @@ gate_release (GstClGate * gate)
 
 /* the gates the calling thread is in, each with its depth: it goes in again
  * without waiting (a pool's allocation inside a frame's work); @placed: it
- * took a place, which it gives back as it leaves */
+ * took a place, which it gives back as it leaves; @out: it gave its place
+ * while it naps (gst_cl_gate_step_out()) */
 static __thread struct
 {
   GstClGate *gate;
   guint depth;
   gboolean placed;
+  gboolean out;
 } thread_gates[4];
 
 /**
@@ -294,6 +296,50 @@ gst_cl_gate_leave (GstClGate * gate)
     }
     return;
   }
+}
+
+/**
+ * gst_cl_gate_step_out:
+ *
+ * Before the calling thread, inside a frame's work, waits for its device
+ * napping between looks, with no call into an OpenCL driver to make (the
+ * copies of frames in CUDA memory): gives its place to the next thread,
+ * so that a device kept busy by others lets more frames in than there are
+ * places (16 decoded streams through cldenoise on GStreamer 1.22: the
+ * places, not the GPU, set their pace). Followed by gst_cl_gate_step_in()
+ * from the same thread; it stays in as many times as it went in.
+ */
+void
+gst_cl_gate_step_out (void)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (thread_gates); i++)
+    if (thread_gates[i].gate && thread_gates[i].placed) {
+      thread_gates[i].placed = FALSE;
+      thread_gates[i].out = TRUE;
+      gate_release (thread_gates[i].gate);
+    }
+}
+
+/**
+ * gst_cl_gate_step_in:
+ *
+ * After gst_cl_gate_step_out(): takes a place again, in its turn among the
+ * threads waiting for one (a thread holds a place in one gate at most, so
+ * that this waits for one gate alone).
+ */
+void
+gst_cl_gate_step_in (void)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (thread_gates); i++)
+    if (thread_gates[i].out) {
+      gate_acquire (thread_gates[i].gate);
+      thread_gates[i].out = FALSE;
+      thread_gates[i].placed = TRUE;
+    }
 }
 
 /**

@@ -16,6 +16,10 @@ void        gst_cl_gate_enter (GstClGate * gate);
 
 void        gst_cl_gate_leave (GstClGate * gate);
 
+void        gst_cl_gate_step_out (void);
+
+void        gst_cl_gate_step_in (void);
+
 guint       gst_cl_gate_get_limit (GstClContext * ctx);
 
 G_END_DECLS
