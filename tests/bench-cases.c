@@ -16,20 +16,27 @@
 /* clboxblur: the issue's sizes and diameters, and the peers' d = 9; the naive reference is not
  * timed where its d x d loop takes seconds a frame */
 #define BOX(d, w, h, skip_ref) \
-  {"clboxblur", "diameter=" #d, RGBA, w, h, skip_ref, 0}
+  {"clboxblur", "diameter=" #d, RGBA, w, h, skip_ref, 0, FALSE}
 /* and NV12, what cameras give: its luma and chroma planes of 1 and 2
  * bytes a pixel */
-#define BOX_NV12(d) {"clboxblur", "diameter=" #d, NV12, 3840, 2160, TRUE, 0}
+#define BOX_NV12(d) \
+  {"clboxblur", "diameter=" #d, NV12, 3840, 2160, TRUE, 0, FALSE}
 /* clsobel and clepsilon: the seeds' 3264x2448 and 4K */
-#define SOBEL(mode, w, h) {"clsobel", "mode=" #mode, GRAY8, w, h, FALSE, 0}
+#define SOBEL(mode, w, h) \
+  {"clsobel", "mode=" #mode, GRAY8, w, h, FALSE, 0, FALSE}
 #define EPSILON(t, d, w, h) \
-  {"clepsilon", "threshold=" #t " diameter=" #d, NV12, w, h, FALSE, 0}
+  {"clepsilon", "threshold=" #t " diameter=" #d, NV12, w, h, FALSE, 0, FALSE}
 /* clintegral: the tables stay on the device, as in a pipeline where nobody
  * maps them */
-#define INTEGRAL(sq, w, h) {"clintegral", "squared=" #sq, GRAY8, w, h, FALSE, 0}
+#define INTEGRAL(sq, w, h) \
+  {"clintegral", "squared=" #sq, GRAY8, w, h, FALSE, 0, FALSE}
 /* cldenoise: one set of kernels; its floor reads the frame and the last
- * output, and writes the output */
-#define DENOISE(w, h) {"cldenoise", "noise-level=10", NV12, w, h, TRUE, 3}
+ * output, and writes the output; the same frame again, every sample still,
+ * and a new frame each time, every sample moving */
+#define DENOISE(w, h) \
+  {"cldenoise", "noise-level=10", NV12, w, h, TRUE, 3, FALSE}
+#define DENOISE_MOVING(w, h) \
+  {"cldenoise", "noise-level=10", NV12, w, h, TRUE, 3, TRUE}
 
 static const BenchCase cases[] = {
   BOX (3, 1920, 1080, FALSE), BOX (5, 1920, 1080, FALSE),
@@ -52,7 +59,8 @@ static const BenchCase cases[] = {
   INTEGRAL (false, 1920, 1080), INTEGRAL (false, 3840, 2160),
   INTEGRAL (true, 3840, 2160),
   DENOISE (1920, 1080), DENOISE (3840, 2160),
-  {NULL, NULL, GST_VIDEO_FORMAT_UNKNOWN, 0, 0, FALSE, 0}
+  DENOISE_MOVING (1920, 1080), DENOISE_MOVING (3840, 2160),
+  {NULL, NULL, GST_VIDEO_FORMAT_UNKNOWN, 0, 0, FALSE, 0, FALSE}
 };
 
 static gboolean
@@ -79,7 +87,7 @@ bench_cases (void)
   g_array_append_vals (all, cases, G_N_ELEMENTS (cases) - 1);
   for (const gchar * const *name = cl_test_element_names (); *name; name++) {
     BenchCase c = { *name, "", GST_VIDEO_FORMAT_UNKNOWN, 1920, 1080, FALSE,
-      0
+      0, FALSE
     };
 
     if (has_cases (*name) || !cl_test_element_is_filter (*name))
@@ -155,7 +163,8 @@ static const BenchTuning tunings[] = {
   TILES (3264, 2448), TILES (3840, 2160),
   ALL_PIXELS (9, 3264, 2448), ALL_PIXELS (5, 3840, 2160),
   ALL_PIXELS (9, 3840, 2160), ALL_PIXELS (15, 3840, 2160),
-  {{NULL, NULL, GST_VIDEO_FORMAT_UNKNOWN, 0, 0, FALSE, 0}, NULL, NULL, 0, 0}
+  {{NULL, NULL, GST_VIDEO_FORMAT_UNKNOWN, 0, 0, FALSE, 0, FALSE}, NULL, NULL, 0,
+      0}
 };
 
 const BenchTuning *

@@ -18,6 +18,9 @@ typedef struct
   /* the frames each output moves at the least, read and written: 0 for 2
    * (a frame in, a frame out), 3 where the element reads its last output */
   guint frames_moved;
+  /* each frame other random bytes than the last, not the same frame again:
+   * for a filter over time, every sample moves (cldenoise's wide window) */
+  gboolean moving;
 } BenchCase;
 
 /* One work-item shape of an optimized kernel, forced for the sweep as

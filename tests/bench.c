@@ -231,7 +231,9 @@ harness_new (const BenchCase * c, const gchar * variant,
 typedef struct
 {
   GstClBaseFilter *filter;
-  GstClFrame in, out;
+  /* a moving case's frames in turn, else the first again */
+  GstClFrame in[2], out;
+  guint n_in, next;
 } ProcessJob;
 
 static void
@@ -239,7 +241,9 @@ enqueue_process (gpointer data)
 {
   ProcessJob *job = data;
 
-  gst_cl_base_filter_process (job->filter, &job->in, &job->out, NULL);
+  gst_cl_base_filter_process (job->filter, &job->in[job->next], &job->out,
+      NULL);
+  job->next = (job->next + 1) % job->n_in;
 }
 
 static Timing
@@ -256,16 +260,19 @@ time_case (const BenchCase * c, const gchar * variant,
   job.filter = GST_CL_BASE_FILTER (h->element);
   ctx = gst_cl_base_filter_get_context (job.filter);
   gst_video_info_set_format (&info, c->format, c->width, c->height);
-  device_frame_new (ctx, &info, &job.in, 1);
+  job.n_in = c->moving ? 2 : 1;
+  for (guint i = 0; i < job.n_in; i++)
+    device_frame_new (ctx, &info, &job.in[i], 1 + 2 * i);
   device_frame_new (ctx, &info, &job.out, 2);
-  if (!gst_cl_base_filter_process (job.filter, &job.in, &job.out, &err)) {
+  if (!gst_cl_base_filter_process (job.filter, &job.in[0], &job.out, &err)) {
     g_printerr ("%s %s: %s\n", c->factory, c->props, err->message);
     exit (1);
   }
   t = time_enqueues (ctx, gst_cl_base_filter_get_queue (job.filter),
       enqueue_process, &job);
 
-  gst_cl_frame_release (&job.in);
+  for (guint i = 0; i < job.n_in; i++)
+    gst_cl_frame_release (&job.in[i]);
   gst_cl_frame_release (&job.out);
   gst_harness_teardown (h);
   return t;
@@ -374,6 +381,7 @@ run_cases (GstClContext * ctx, gdouble bandwidth)
   for (const BenchCase * c = cases; c->factory; c++) {
     Timing copy, ref = { -1, -1 }, opt;
     gdouble floor_ms;
+    gchar *props;
 
     if (!wanted (c))
       continue;
@@ -387,8 +395,10 @@ run_cases (GstClContext * ctx, gdouble bandwidth)
     if (!c->skip_reference)
       ref = time_case (c, "reference", NULL);
     opt = time_case (c, "optimized", NULL);
-    print_row (c->factory, c->props, c->format, c->width, c->height, ref, opt,
+    props = g_strconcat (c->props, c->moving ? ", every frame new" : "", NULL);
+    print_row (c->factory, props, c->format, c->width, c->height, ref, opt,
         floor_ms, copy);
+    g_free (props);
   }
 }
 
