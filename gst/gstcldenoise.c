@@ -101,8 +101,8 @@ enum
  * 16-bit vectors, on a CPU; one on a GPU, whose neighbouring work-items
  * then read neighbouring bytes together (on an H200, 16 decoded streams
  * ran at 0.74 - 0.75x the decoders' rate so, against 0.70 - 0.72x at 2
- * and 0.67x at 4 in integers: docs/cldenoise.md); two in halves, one in
- * each half. */
+ * and 0.67x at 4 in integers: docs/benchmarks-journal.md); two in
+ * halves, one in each half. */
 static guint
 plan_samples (const GstClPlanQuery * q)
 {
@@ -128,7 +128,8 @@ plan_rows (const GstClPlanQuery * q)
  * denoise_histogram takes whole on a CPU, counting them in a histogram of
  * its own; 0 on a GPU, whose work-items take a sample each and count them
  * in their work-group's. A work-group's count in local memory cost PoCL
- * 0.4 ms more a 1080p frame, in its atomic additions (docs/cldenoise.md). */
+ * 0.4 ms more a 1080p frame, in its atomic additions
+ * (docs/benchmarks-journal.md). */
 static guint
 plan_histogram_rows (const GstClPlanQuery * q)
 {
@@ -139,7 +140,7 @@ plan_histogram_rows (const GstClPlanQuery * q)
  * NVIDIA's compiler is told (-cl-nv-maxrregcount): left to itself it took
  * 125, for 16 warps an SM; at 80 an H200 holds 24, and took 0.148 ms a 4K
  * NV12 frame against 0.162 (64, 72 and 88, and with the flat areas' rule
- * 96 and 104 too, were slower: docs/cldenoise.md). */
+ * 96 and 104 too, were slower: docs/benchmarks-journal.md). */
 static guint
 plan_registers (const GstClPlanQuery * q)
 {

@@ -5,11 +5,12 @@
  * Included by the kernels whose CPU plans store vectors of 8 or 16 bytes or
  * words (#include "vectors.cl", inlined by kernels/embed.py). PoCL's
  * vstoreN stores a byte or a word at a time, each extracted from its
- * vector (an eighth of cldenoise's time on a CPU: docs/cldenoise.md); a
- * store through a vector type of its elements' own alignment is one store
- * of the whole vector, and wants no address a multiple of the vector's
- * size. clepsilon's vector plan, whose stores were a smaller share of its
- * time, measured the same either way and keeps vstoreN. A vector type of
+ * vector (an eighth of cldenoise's time on a CPU:
+ * docs/benchmarks-journal.md); a store through a vector type of its
+ * elements' own alignment is one store of the whole vector, and wants no
+ * address a multiple of the vector's size. clepsilon's vector plan, whose
+ * stores were a smaller share of its time, measured the same either way
+ * and keeps vstoreN. A vector type of
  * lowered alignment is Clang's and GCC's, not OpenCL C's, whose spec
  * leaves a store of a vector at an address not a multiple of its size
  * undefined but through vstoreN: PoCL, Intel's CPU runtime and NVIDIA's

@@ -5,7 +5,7 @@
  *
  * See GstClReadback. Into ordinary memory: a read into page-locked memory
  * (a CL_MEM_ALLOC_HOST_PTR buffer kept mapped) was measured, and was no
- * faster on NVIDIA's driver (docs/cldenoise.md).
+ * faster on NVIDIA's driver (docs/benchmarks-journal.md).
  */
 #include "gstclreadback.h"
 #include "gstclerror.h"
