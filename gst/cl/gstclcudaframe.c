@@ -19,8 +19,9 @@
  * it on (GStreamer 1.24 on), the copy waits on the GPU for what that
  * stream holds first. A frame pass's staging is acquired for OpenCL in one
  * call, and given back in one after the kernels. Then the queue writes a
- * number into a fence, which the copy out (or, for an exported output, the
- * stream alone) waits for on the GPU; the host waits for the stream before
+ * number into a fence; the host naps until that write is done, and the
+ * copy out (or, for an exported output, the stream alone) waits for the
+ * number on the GPU, met at once; the host waits for the stream before
  * the frame goes on, complete, in memory that names no stream (without
  * stream memory operations, it waits for the kernels first). A staging
  * buffer is used again only once the kernels that read it are done: each
@@ -63,20 +64,23 @@ cuda_layout (GstBuffer * buffer, GstMemory * mem, const GstVideoInfo * info,
   gst_cl_buffer_frame_layout (info, buffer, output, layout);
 }
 
-/* Waits for the copies on the staging's stream, napping between looks:
- * a copy takes a few microseconds of the GPU, and with many streams
- * waking from an event costs the host more than looking again (16 decoded
- * streams on an H200: 0.49 - 0.56 ms of CPU a frame waiting for the copy
- * in on a blocking-sync event, 0.47 - 0.49 napping). The first nap is
- * three quarters of @took, the usual wait (in us), so that most waits look
- * once or twice (out of four looks, 20 - 160 us naps, on an H100: 30 us of
- * CPU a frame waiting for the copy out, 19 with it). @took follows the
- * waits: a wait done at the first look shortens it by an eighth (the nap
- * itself, overshooting, must not count), a longer one moves it an eighth
- * of the way to its own length.
+/* A look at what the host waits for: above 0 while it is under way, 0
+ * once it is done, below 0 where it failed. */
+typedef gint (*Look) (gpointer data);
+
+/* Naps between looks at @look until it is done or failed, and returns the
+ * last look: with many streams, waking from an event costs the host more
+ * than looking again (16 decoded streams on an H200: 0.49 - 0.56 ms of CPU
+ * a frame waiting for the copy in on a blocking-sync event, 0.47 - 0.49
+ * napping). The first nap is three quarters of @took, the usual wait (in
+ * us), so that most waits look once or twice (out of four looks, 20 - 160
+ * us naps, on an H100: 30 us of CPU a frame waiting for the copy out, 19
+ * with it). @took follows the waits: a wait done at the first look
+ * shortens it by an eighth (the nap itself, overshooting, must not
+ * count), a longer one moves it an eighth of the way to its own length.
  *
- * While it naps, making no call into OpenCL's driver but a look at
- * @signalled's status, the thread gives its place at the device's gate to
+ * While it naps, making no call into OpenCL's driver but a look at a
+ * command's status, the thread gives its place at the device's gate to
  * the next (gst_cl_gate_step_out()), on GStreamer 1.22, whose CUDA memory
  * names no stream: 16 decoded streams through cldenoise went from 3,800 to
  * 4,400 - 4,500 frames a second on an H200, the gate's places, not the
@@ -84,30 +88,21 @@ cuda_layout (GstBuffer * buffer, GstMemory * mem, const GstVideoInfo * info,
  * for the decoders' streams, and every stream shares the device's few
  * hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, 8 unless set): with the
  * places given up there, the same streams fell from 4,900 to 1,530 frames
- * a second (5,000 with 32 queues), so the places bound the waits.
- *
- * Where the copies wait on the GPU for @value in the fence, written after
- * the OpenCL command @signalled, and that command fails, the host writes
- * the fence itself, so that the stream goes on, and fails. */
-static gboolean
-copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
-    gint64 * took, GError ** error)
+ * a second (5,000 with 32 queues), so the places bound the waits. */
+static gint
+nap_until (Look look, gpointer data, gint64 * took)
 {
   gint64 start = g_get_monotonic_time ();
   gulong nap = 20;
   gboolean step = !gst_cl_gstcuda.memory_get_stream;
   gboolean first = TRUE, out = step && *took > 40;
-  CUresult res;
-  cl_int state = CL_SUCCESS;
+  gint res;
 
   if (out) {
     gst_cl_gate_step_out ();
     g_usleep (*took * 3 / 4);
   }
-  while ((res = gst_cl_cu.StreamQuery (st->stream)) == CUDA_ERROR_NOT_READY) {
-    if (signalled && nap == 160 &&
-        (state = gst_cl_event_status (signalled)) < 0)
-      break;
+  while ((res = look (data)) > 0) {
     if (step && !out) {
       gst_cl_gate_step_out ();
       out = TRUE;
@@ -116,19 +111,104 @@ copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
     nap = MIN (nap * 2, 160);
     first = FALSE;
   }
-  if (state < 0) {
-    gst_cl_cuda_fence_write (st, value);
-    gst_cl_cu.StreamSynchronize (st->stream);
-  } else if (first)
+  if (res == 0 && first)
     *took -= *took / 8;
-  else
+  else if (res == 0)
     *took += (MIN (g_get_monotonic_time () - start, 2000) - *took) / 8;
   /* the frame's place back, once the wait is over */
   if (out)
     gst_cl_gate_step_in ();
-  if (state < 0)
-    return gst_cl_result (state, error, "the kernels before a copy out");
-  return gst_cl_cu_result (res, error, "cuStreamQuery");
+  return res;
+}
+
+typedef struct
+{
+  GstClCudaStaging *st;
+  cl_event signalled;
+  guint looks;
+  CUresult res;
+  cl_int state;
+} CopiesLook;
+
+/* the staging's stream, and from the fourth look on, where the copies
+ * wait for the fence, whether the command it is written after failed */
+static gint
+look_at_copies (gpointer data)
+{
+  CopiesLook *l = data;
+
+  l->res = gst_cl_cu.StreamQuery (l->st->stream);
+  if (l->res != CUDA_ERROR_NOT_READY)
+    return l->res == CUDA_SUCCESS ? 0 : -1;
+  if (l->signalled && ++l->looks >= 4 &&
+      (l->state = gst_cl_event_status (l->signalled)) < 0)
+    return -1;
+  return 1;
+}
+
+/* Waits for the copies on the staging's stream, napping (nap_until()): a
+ * copy takes a few microseconds of the GPU. Where the copies wait on the
+ * GPU for @value in the fence, written after the OpenCL command
+ * @signalled, and that command fails, the host writes the fence itself,
+ * so that the stream goes on, and fails. */
+static gboolean
+copies_wait (GstClCudaStaging * st, cl_event signalled, guint32 value,
+    gint64 * took, GError ** error)
+{
+  CopiesLook l = { st, signalled, 0, CUDA_SUCCESS, CL_SUCCESS };
+
+  nap_until (look_at_copies, &l, took);
+  if (l.state < 0) {
+    gst_cl_cuda_fence_write (st, value);
+    gst_cl_cu.StreamSynchronize (st->stream);
+    return gst_cl_result (l.state, error, "the kernels before a copy out");
+  }
+  return gst_cl_cu_result (l.res, error, "cuStreamQuery");
+}
+
+typedef struct
+{
+  cl_event command;
+  gint64 deadline;
+} CommandLook;
+
+/* an OpenCL command's status, 0 once it is complete (CL_COMPLETE); past
+ * the deadline (a status that cannot be read looks queued), the driver's
+ * own wait */
+static gint
+look_at_command (gpointer data)
+{
+  CommandLook *l = data;
+  cl_int state = gst_cl_event_status (l->command), res;
+
+  if (state > 0 && g_get_monotonic_time () > l->deadline) {
+    res = clWaitForEvents (1, &l->command);
+    state = res == CL_SUCCESS ? CL_COMPLETE : gst_cl_event_status (l->command);
+    /* failed, with a status that cannot be read: the wait's error */
+    if (state > 0)
+      state = res;
+  }
+  return state;
+}
+
+/* Waits for the OpenCL command @signalled (the fence's write, after the
+ * kernels and the planes' release), napping (nap_until()), before the copy
+ * out that waits for the fence is enqueued, so that the wait is met as it
+ * is enqueued: a CUDA stream waiting on the GPU holds one of the device's
+ * few hardware queues, which the decoders' streams share
+ * (CUDA_DEVICE_MAX_CONNECTIONS, 8 unless set), and the work behind it
+ * there waits with it. 16 decoded streams through cldenoise on an H200:
+ * 4,976 - 4,982 frames a second on GStreamer 1.22 and 4,982 on 1.26,
+ * against 3,889 - 3,912 and 4,857 with the wait on the GPU alone, the CPU
+ * a frame the same. */
+static gboolean
+command_wait (GstClCudaStaging * st, cl_event signalled, GError ** error)
+{
+  CommandLook l = { signalled, g_get_monotonic_time () + G_TIME_SPAN_SECOND };
+  gint state = nap_until (look_at_command, &l, &st->took_kernels);
+
+  return state < 0 ? gst_cl_result (state, error,
+      "the kernels before a copy out") : TRUE;
 }
 
 /* The stream @mem's producer writes it on, where it names one (GStreamer
@@ -481,6 +561,12 @@ frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
     value = st->fence_value = st->fence_value + 1 ? st->fence_value + 1 : 1;
     if (!(signalled = fence_signal (st, queue, slot, value, error))) {
       gst_cl_cuda_slot_done_here (queue, slot, NULL);
+      return FALSE;
+    }
+    if (!command_wait (st, signalled, error)) {
+      /* nothing waits for the fence: the value is never written */
+      gst_cl_cuda_slot_done_here (queue, slot, NULL);
+      clReleaseEvent (signalled);
       return FALSE;
     }
   } else {

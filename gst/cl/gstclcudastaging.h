@@ -74,8 +74,9 @@ struct _GstClCudaStaging
   gboolean fenced;
   Shared fence;
   guint32 fence_value;
-  /* the usual wait for a copy in and for a copy out, in us: the first nap */
-  gint64 took_in, took_out;
+  /* the usual wait for a copy in, for the kernels before a copy out, and
+   * for a copy out, in us: the first nap */
+  gint64 took_in, took_kernels, took_out;
   /* a release failed: the driver may still hold the buffers, and NVIDIA's
    * blocks for good freeing them, so they are left to the process */
   gboolean abandoned;
