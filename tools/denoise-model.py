@@ -36,6 +36,8 @@ present formula:
              deviation 3)
   clampxK    the output held within K / 10 sigma of the present sample
   clampK     the output held within K / 10 sigma of its epsilon mean S
+  nbcapN     the count held at N where a sample of the 3 x 3 had a count
+             of 0 in the frame before; +nbkK: where K of them had
   noblend    where the count is at most young, the present frame alone
   noflat     no flat areas: the 3 x 3 window within 2 sigma at every count
              above young (the formula before the present one)
@@ -143,7 +145,8 @@ def run(noisy, clean, s16, exact=False, young=0, motion5=None, cmax=31):
 
 def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(6, 10), sad=(14, 16),
-              wsad=None, flat=True, clamp=None, clampx=None):
+              wsad=None, flat=True, clamp=None, clampx=None, nbcap=None,
+              nbk=1):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -179,8 +182,14 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
                 d = window_sum(np.abs((x << frac) - v), 2)
                 ok_still &= d <= thr(wsad[0])
                 ok_half &= d <= thr(wsad[1])
+            moved = window_sum((count == 0).astype(np.int64), 1)
             count = np.where(ok_still, np.minimum(count + 1, cmax),
                              np.where(ok_half, count >> 1, 0))
+            if nbcap is not None:
+                # the count held at nbcap where at least nbk of the 3 x 3
+                # samples had moved in the frame before
+                count = np.where(moved >= nbk, np.minimum(count, nbcap),
+                                 count)
             if flat:
                 # flat where the last outputs' 3 x 3 and 3 x 5 means
                 # differ by at most 1/16 sigma: counts 2 to 5 there take
@@ -251,6 +260,8 @@ def parse_present(parts):
                                       ("sad", "sad", pair),
                                       ("wsad", "wsad", pair),
                                       ("clampx", "clampx", int),
+                                      ("nbcap", "nbcap", int),
+                                      ("nbk", "nbk", int),
                                       ("clamp", "clamp", int)):
                 if part.startswith(prefix):
                     kw[key] = read(part[len(prefix):])
