@@ -95,11 +95,13 @@ nap_until (Look look, gpointer data, gint64 * took)
   gint64 start = g_get_monotonic_time ();
   gulong nap = 20;
   gboolean step = !gst_cl_gstcuda.memory_get_stream;
-  gboolean first = TRUE, out = step && *took > 40;
+  gboolean first = TRUE, out = FALSE;
   gint res;
 
-  if (out) {
-    gst_cl_gate_step_out ();
+  if (*took > 40) {
+    if (step)
+      gst_cl_gate_step_out ();
+    out = step;
     g_usleep (*took * 3 / 4);
   }
   while ((res = look (data)) > 0) {
@@ -170,23 +172,20 @@ typedef struct
 {
   cl_event command;
   gint64 deadline;
+  gboolean late;
 } CommandLook;
 
 /* an OpenCL command's status, 0 once it is complete (CL_COMPLETE); past
- * the deadline (a status that cannot be read looks queued), the driver's
- * own wait */
+ * the deadline (a status that cannot be read looks queued), 0 and @late */
 static gint
 look_at_command (gpointer data)
 {
   CommandLook *l = data;
-  cl_int state = gst_cl_event_status (l->command), res;
+  cl_int state = gst_cl_event_status (l->command);
 
   if (state > 0 && g_get_monotonic_time () > l->deadline) {
-    res = clWaitForEvents (1, &l->command);
-    state = res == CL_SUCCESS ? CL_COMPLETE : gst_cl_event_status (l->command);
-    /* failed, with a status that cannot be read: the wait's error */
-    if (state > 0)
-      state = res;
+    l->late = TRUE;
+    return 0;
   }
   return state;
 }
@@ -204,9 +203,19 @@ look_at_command (gpointer data)
 static gboolean
 command_wait (GstClCudaStaging * st, cl_event signalled, GError ** error)
 {
-  CommandLook l = { signalled, g_get_monotonic_time () + G_TIME_SPAN_SECOND };
-  gint state = nap_until (look_at_command, &l, &st->took_kernels);
+  CommandLook l = { signalled, g_get_monotonic_time () + G_TIME_SPAN_SECOND,
+    FALSE
+  };
+  gint state = nap_until (look_at_command, &l, &st->took_kernels), res;
 
+  /* late: the driver's own wait, the frame's place at the gate taken back */
+  if (l.late) {
+    res = clWaitForEvents (1, &signalled);
+    state = res == CL_SUCCESS ? CL_COMPLETE : gst_cl_event_status (signalled);
+    /* failed, with a status that cannot be read: the wait's error */
+    if (state > 0)
+      state = res;
+  }
   return state < 0 ? gst_cl_result (state, error,
       "the kernels before a copy out") : TRUE;
 }
