@@ -38,6 +38,9 @@ present formula:
   clampK     the output held within K / 10 sigma of its epsilon mean S
   nbcapN     the count held at N where a sample of the 3 x 3 had a count
              of 0 in the frame before; +nbkK: where K of them had
+  mcK        motion compensated: each sample's last output and count taken
+             from the neighbour (or itself) whose 3 x 3 sum of |present -
+             last output| is least, itself unless beaten by K sigma
   noblend    where the count is at most young, the present frame alone
   noflat     no flat areas: the 3 x 3 window within 2 sigma at every count
              above young (the formula before the present one)
@@ -146,7 +149,7 @@ def run(noisy, clean, s16, exact=False, young=0, motion5=None, cmax=31):
 def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(6, 10), sad=(14, 16),
               wsad=None, flat=True, clamp=None, clampx=None, nbcap=None,
-              nbk=1):
+              nbk=1, mc=None):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -163,6 +166,24 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
         if v is None:
             count = np.zeros_like(x)
         else:
+            if mc is not None:
+                # the last outputs shifted by up to a sample, per sample the
+                # shift whose 3 x 3 sum of |8 x - v| is least, the unshifted
+                # one kept unless another is below it by mc sigma
+                xs = x << frac
+                best = window_sum(np.abs(xs - v), 1) - thr(mc)
+                bv, bc = v, count
+                for dy in (-1, 0, 1):
+                    for dx in (-1, 0, 1):
+                        if dy == 0 and dx == 0:
+                            continue
+                        sv = shifted(v, dy, dx)
+                        e = window_sum(np.abs(xs - sv), 1)
+                        take = e < best
+                        best = np.where(take, e, best)
+                        bv = np.where(take, sv, bv)
+                        bc = np.where(take, shifted(count, dy, dx), bc)
+                v, count = bv, bc
             a3 = np.abs(window_sum(v, 1) - (window_sum(x, 1) << frac))
             ok_still, ok_half = a3 <= thr(st[0]), a3 <= thr(st[1])
             if motion5:
@@ -262,6 +283,7 @@ def parse_present(parts):
                                       ("clampx", "clampx", int),
                                       ("nbcap", "nbcap", int),
                                       ("nbk", "nbk", int),
+                                      ("mc", "mc", int),
                                       ("clamp", "clamp", int)):
                 if part.startswith(prefix):
                     kw[key] = read(part[len(prefix):])
