@@ -201,21 +201,17 @@ look_at_command (gpointer data)
  * against 3,889 - 3,912 and 4,857 with the wait on the GPU alone, the CPU
  * a frame the same. */
 static gboolean
-command_wait (GstClCudaStaging * st, cl_event signalled, GError ** error)
+command_wait (GstClCudaStaging * st, GstClQueue * queue, cl_event signalled,
+    GError ** error)
 {
   CommandLook l = { signalled, g_get_monotonic_time () + G_TIME_SPAN_SECOND,
     FALSE
   };
-  gint state = nap_until (look_at_command, &l, &st->took_kernels), res;
+  gint state = nap_until (look_at_command, &l, &st->took_kernels);
 
-  /* late: the driver's own wait, the frame's place at the gate taken back */
-  if (l.late) {
-    res = clWaitForEvents (1, &signalled);
-    state = res == CL_SUCCESS ? CL_COMPLETE : gst_cl_event_status (signalled);
-    /* failed, with a status that cannot be read: the wait's error */
-    if (state > 0)
-      state = res;
-  }
+  /* late: the queue's own wait, the frame's place at the gate taken back */
+  if (l.late)
+    return gst_cl_queue_wait (queue, signalled, error);
   return state < 0 ? gst_cl_result (state, error,
       "the kernels before a copy out") : TRUE;
 }
@@ -572,7 +568,7 @@ frame_finish (GstClQueue * queue, GstClBufferFrame * frame,
       gst_cl_cuda_slot_done_here (queue, slot, NULL);
       return FALSE;
     }
-    if (!command_wait (st, signalled, error)) {
+    if (!command_wait (st, queue, signalled, error)) {
       /* nothing waits for the fence: the value is never written */
       gst_cl_cuda_slot_done_here (queue, slot, NULL);
       clReleaseEvent (signalled);
