@@ -203,14 +203,14 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
                 d = window_sum(np.abs((x << frac) - v), 2)
                 ok_still &= d <= thr(wsad[0])
                 ok_half &= d <= thr(wsad[1])
-            moved = window_sum((count == 0).astype(np.int64), 1)
+            # the count held at nbcap where at least nbk of the 3 x 3
+            # samples had moved in the frame before
+            held = nbcap is not None and \
+                window_sum((count == 0).astype(np.int64), 1) >= nbk
             count = np.where(ok_still, np.minimum(count + 1, cmax),
                              np.where(ok_half, count >> 1, 0))
             if nbcap is not None:
-                # the count held at nbcap where at least nbk of the 3 x 3
-                # samples had moved in the frame before
-                count = np.where(moved >= nbk, np.minimum(count, nbcap),
-                                 count)
+                count = np.where(held, np.minimum(count, nbcap), count)
             if flat:
                 # flat where the last outputs' 3 x 3 and 3 x 5 means
                 # differ by at most 1/16 sigma: counts 2 to 5 there take
