@@ -43,7 +43,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define HISTOGRAM 1
 #define ESTIMATE 2
 #define RESPONSES 3
+#define MOTION 4
 #define BINS 256
+/* the motion's blocks, in luma samples (kernels/denoise.cl's MB) */
+#define MOTION_BLOCK 32
 /* the longest build options of a plan */
 #define PLAN_OPTIONS 96
 
@@ -69,6 +72,8 @@ struct _GstClDenoise
   /* the device's estimate, read back for estimated-noise alone, taken
    * once there, never waited for */
   gint32 estimate_read;
+  /* the chroma planes' subsampling, 1: halved (streaming thread) */
+  gint xsh, ysh;
   GstClPlanner *planner;
 };
 
@@ -215,6 +220,10 @@ gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
   gst_cl_plan_get_options (&q, 0, options, sizeof (options));
   GST_DEBUG_OBJECT (self, "plan %s: %s", q.plan->name, options);
   gst_cl_program_ready (ctx, gst_cl_kernel_denoise, options);
+  self->xsh = GST_VIDEO_INFO_N_COMPONENTS (in_info) > 1 ?
+      GST_VIDEO_FORMAT_INFO_W_SUB (in_info->finfo, 1) : 0;
+  self->ysh = GST_VIDEO_INFO_N_COMPONENTS (in_info) > 1 ?
+      GST_VIDEO_FORMAT_INFO_H_SUB (in_info->finfo, 1) : 0;
   reset_state (self);
   return TRUE;
 }
@@ -279,6 +288,38 @@ estimate (GstClBaseFilter * base, const gchar * options, guint rows,
       error);
 }
 
+/* Each block's motion since the last frame, searched on @luma against its
+ * last output (@kept at @last_at), into the motion's scratch buffer, left
+ * as it is where @first (no plane reads it then). */
+static cl_mem
+search_motion (GstClBaseFilter * base, const gchar * options,
+    const GstClPlane * luma, cl_mem kept, gint last_at, gint level16,
+    cl_mem est, gboolean first, GError ** error)
+{
+  gsize local[2] = { MOTION_BLOCK, 1 };
+  gsize global[2] = {
+    (gsize) (luma->width + MOTION_BLOCK - 1) / MOTION_BLOCK * MOTION_BLOCK,
+    (luma->height + MOTION_BLOCK - 1) / MOTION_BLOCK
+  };
+  cl_mem motion;
+  cl_kernel k;
+
+  motion = gst_cl_base_filter_get_scratch (base, MOTION, sizeof (gint32) *
+      global[0] / MOTION_BLOCK * global[1], error);
+  if (!motion || first)
+    return motion;
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
+      "denoise_search", error);
+  if (!k || !gst_cl_kernel_set_args (k, error, 9, GST_CL_ARG (luma->mem),
+          GST_CL_ARG (luma->stride), GST_CL_ARG (kept), GST_CL_ARG (last_at),
+          GST_CL_ARG (luma->width), GST_CL_ARG (luma->height),
+          GST_CL_ARG (level16), GST_CL_ARG (est), GST_CL_ARG (motion))
+      || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local,
+          error))
+    return NULL;
+  return motion;
+}
+
 /* estimated-noise: the last estimate read back that has arrived; a new
  * read where none is under way */
 static gboolean
@@ -306,7 +347,8 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gboolean reset = g_atomic_int_exchange (&self->reset, 0);
   gint first = reset, level16, at = 0;
   gsize kept_size = 0;
-  cl_mem kept, est;
+  cl_mem kept, est, motion;
+  gint blocks_x = (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK;
   cl_kernel k;
   guint p, px, ry;
   gchar options[PLAN_OPTIONS];
@@ -325,7 +367,10 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     kept_size += 4 * gst_cl_plane_size (&in->planes[p]);
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
       || !estimate (base, options, plan_histogram_rows (&q), &in->planes[0],
-          reset, &est, error))
+          reset, &est, error)
+      || !(motion = search_motion (base, options, &in->planes[0], kept,
+              self->swapped ? in->planes[0].width * in->planes[0].height :
+              0, level16, est, first, error)))
     goto failed;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
@@ -338,14 +383,16 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     gsize global[2] = { ((gsize) src->width * src->pstride + px - 1) / px,
       (src->height + ry - 1) / ry
     };
+    gint xsh = p > 0 ? self->xsh : 0, ysh = p > 0 ? self->ysh : 0;
 
-    if (!gst_cl_kernel_set_args (k, error, 13, GST_CL_ARG (src->mem),
+    if (!gst_cl_kernel_set_args (k, error, 17, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
             GST_CL_ARG (dst->stride), GST_CL_ARG (kept), GST_CL_ARG (last_at),
             GST_CL_ARG (next_at),
             GST_CL_ARG (src->width), GST_CL_ARG (src->pstride),
             GST_CL_ARG (src->height), GST_CL_ARG (level16), GST_CL_ARG (est),
-            GST_CL_ARG (first))
+            GST_CL_ARG (first), GST_CL_ARG (motion), GST_CL_ARG (blocks_x),
+            GST_CL_ARG (xsh), GST_CL_ARG (ysh))
         || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))
         goto failed;
     at += 2 * size;

@@ -55,6 +55,15 @@
  * sigma of each other), the 3 x 3 window is taken within TW x sigma */
 #define MIDDLE 5
 #define FLAT 45
+/* the motion: each MB x MB block of the luma takes the shift within MR
+ * samples whose sum of |8 X - V| over its every MSTEP-th row (X the present
+ * frame, V the last output shifted) is least, none unless one is less than
+ * none's less MBIAS / 10 sigma a sample; every plane's last outputs and
+ * counts are read through it (halved on a subsampled plane) */
+#define MB 32
+#define MR 2
+#define MSTEP 4
+#define MBIAS 1
 /* the last output's bits below the 8-bit step, and the count's */
 #define FRAC 3
 #define CBITS 5
@@ -398,6 +407,52 @@ sabs (uP v)
     OUTPUT (q0, q1, q2, q3, q4); \
     y++;
 
+/* The blocks' motion (denoise_search's), as a plane reads it: @at one
+ * word a block of the luma, its rows of @blocks_x, the shift down in the
+ * upper half and across in the lower, in luma samples; @xsh and @ysh the
+ * plane's subsampling (1: halved, towards zero). */
+typedef struct
+{
+  __global const int *at;
+  int blocks_x, xsh, ysh;
+} Motion;
+
+/* The word of the state that sample @xs of row @yy (channel included,
+ * both within the plane) reads: the last output and count where its
+ * block's motion moved them from, the edges replicated. */
+static inline int
+moved_word (const Motion * mo, int width, const int pstride, int height,
+    int yy, int xs)
+{
+  int px = xs / pstride, ch = xs - px * pstride;
+  int m = mo->at[((yy << mo->ysh) / MB) * mo->blocks_x +
+      (px << mo->xsh) / MB];
+  int dy = (m >> 16) / (1 << mo->ysh), dx = ((m << 16) >> 16) / (1 <<
+      mo->xsh);
+
+  return clamp (yy + dy, 0, height - 1) * width +
+      clamp (px + dx, 0, width / pstride - 1) * pstride + ch;
+}
+
+/* whether any block that rows @y0 - 2 to @y1 + 2 and samples @x0 - 2
+ * pstride to @x1 + 2 pstride of the plane reach has moved: the work-items
+ * whose window none has read the state in place */
+static inline int
+moved_near (const Motion * mo, int width, const int pstride, int height,
+    int x0, int x1, int y0, int y1)
+{
+  int bx0 = ((max (x0 / pstride - 2, 0)) << mo->xsh) / MB;
+  int bx1 = ((min (x1 / pstride + 2, width / pstride - 1)) << mo->xsh) / MB;
+  int by0 = ((max (y0 - 2, 0)) << mo->ysh) / MB;
+  int by1 = ((min (y1 + 2, height - 1)) << mo->ysh) / MB;
+  int any = 0;
+
+  for (int by = by0; by <= by1; by++)
+    for (int bx = bx0; bx <= bx1; bx++)
+      any |= mo->at[by * mo->blocks_x + bx];
+  return any != 0;
+}
+
 /* The work-item's RY rows from @y0, @n samples of each from @x0; @col,
  * where the instantiation takes it, the columns of its window, clamped.
  * The 5 x 5 sums' test, 3/5 of the difference within t (floored), is 3
@@ -407,7 +462,7 @@ static inline void \
 name (__global const uchar * in, int in_stride, __global uchar * out, \
     int out_stride, __global const ushort * last, __global ushort * next, \
     int width, int height, const int pstride, const int *col, int x0, \
-    int y0, int n, int s16, int first) \
+    int y0, int n, int s16, int first, const Motion * mo) \
 { \
   uP te_ = (uP) ((2 * s16 + 8) >> 4), tw_ = (uP) ((TW * s16 + 8) >> 4); \
   uP t_still_ = (uP) ((STILL * s16 << FRAC) >> 4); \
@@ -454,14 +509,16 @@ DENOISE_ROWS (denoise_rows_in_place)
 #undef LC
 #endif
 
-/* the state's PX words of a row at the columns @col */
+/* the state's PX words that row @yy's samples at the columns @col read,
+ * through the motion */
 static inline uP
-lc_copied (__global const ushort * row, const int *col)
+lc_copied (__global const ushort * last, const Motion * mo, int width,
+    const int pstride, int height, int yy, const int *col)
 {
   ushort w[PX];
 
   for (int j = 0; j < PX; j++)
-    w[j] = row[col[j]];
+    w[j] = last[moved_word (mo, width, pstride, height, yy, col[j])];
   return LOAD (w);
 }
 
@@ -485,7 +542,6 @@ lc_copied (__global const ushort * row, const int *col)
 #define FETCH(q, yy) { \
     int r_ = clamp (yy, 0, height - 1); \
     __global const uchar *ri_ = in + r_ * in_stride; \
-    __global const ushort *rl_ = last + r_ * width; \
     ushort l_[WIN]; \
     WINDOW (q) \
  \
@@ -494,11 +550,13 @@ lc_copied (__global const ushort * row, const int *col)
     PACK (q) \
     if (!first) { \
       for (int i_ = 0; i_ < PX + 4 * pstride; i_++) \
-        l_[i_] = rl_[col[i_]]; \
+        l_[i_] = last[moved_word (mo, width, pstride, height, r_, \
+                col[i_])]; \
       ROW_SUMS (q, l_ + 2 * pstride); \
     } \
   }
-#define LC(yy) lc_copied (last + (yy) * width, col + 2 * pstride)
+#define LC(yy) lc_copied (last, mo, width, pstride, height, yy, \
+    col + 2 * pstride)
 DENOISE_ROWS (denoise_rows_copied)
 #undef DECL
 #undef PACK
@@ -512,15 +570,17 @@ static inline void
 denoise_item (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global const ushort * last,
     __global ushort * next, int pwidth, const int pstride, int height,
-    int s16, int first, int x0, int y0)
+    int s16, int first, int x0, int y0, const Motion * mo)
 {
   int width = pwidth * pstride, n = min (PX, width - x0);
   int col[WIN];
 
 #if PX >= 8
-  if (x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width) {
+  if (x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width && (first ||
+          !moved_near (mo, width, pstride, height, x0, x0 + PX - 1, y0,
+              min (y0 + RY, height) - 1))) {
     denoise_rows_in_place (in, in_stride, out, out_stride, last, next,
-        width, height, pstride, col, x0, y0, n, s16, first);
+        width, height, pstride, col, x0, y0, n, s16, first, mo);
     return;
   }
 #endif
@@ -531,31 +591,92 @@ denoise_item (__global const uchar * in, int in_stride,
     col[i] = clamp (px, 0, pwidth - 1) * pstride + ch;
   }
   denoise_rows_copied (in, in_stride, out, out_stride, last, next, width,
-      height, pstride, col, x0, y0, n, s16, first);
+      height, pstride, col, x0, y0, n, s16, first, mo);
 }
 
 /* @level16: the level set, in 1/16 of a step, or 0 for the estimate's in
- * @est (denoise_estimate's) */
+ * @est (denoise_estimate's); @motion, @blocks_x, @xsh, @ysh: Motion's */
 __kernel void
 denoise_plane (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global ushort * kept,
     int last_at, int next_at, int pwidth, int pstride, int height,
-    int level16, __global const int *est, int first)
+    int level16, __global const int *est, int first,
+    __global const int *motion, int blocks_x, int xsh, int ysh)
 {
   __global const ushort *last = kept + last_at;
   __global ushort *next = kept + next_at;
   int x0 = get_global_id (0) * PX, y0 = get_global_id (1) * RY;
   int s16 = level16 > 0 ? level16 : est[0];
+  Motion mo = { motion, blocks_x, xsh, ysh };
 
   if (x0 >= pwidth * pstride || y0 >= height)
     return;
   /* each pstride its own code, its windows' offsets constants */
   if (pstride == 1)
     denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 1,
-        height, s16, first, x0, y0);
+        height, s16, first, x0, y0, &mo);
   else
     denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 2,
-        height, s16, first, x0, y0);
+        height, s16, first, x0, y0, &mo);
+}
+
+/* The motion of each MB x MB block of the luma (@in, @width x @height,
+ * @last its state) since the last frame, into @motion (Motion's words):
+ * a work-group of MB work-items a block, each a column of it, each
+ * shift's sum added up over the columns in local memory; the shifts in
+ * the C reference's order, none first, so that ties go the same way. */
+#define SHIFTS ((2 * MR + 1) * (2 * MR + 1))
+__kernel void
+denoise_search (__global const uchar * in, int in_stride,
+    __global const ushort * kept, int last_at, int width, int height,
+    int level16, __global const int *est, __global int *motion)
+{
+  __local int sums[SHIFTS][MB];
+  __global const ushort *last = kept + last_at;
+  int j = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int x = bx * MB + j, y1 = min (by * MB + MB, height);
+  int s16 = level16 > 0 ? level16 : est[0];
+  int part[SHIFTS];
+
+  for (int k = 0; k < SHIFTS; k++)
+    part[k] = 0;
+  if (x < width)
+    for (int y = by * MB; y < y1; y += MSTEP) {
+      int X = in[y * in_stride + x] << FRAC;
+
+      for (int dy = -MR; dy <= MR; dy++) {
+        __global const ushort *row = last + clamp (y + dy, 0, height - 1) *
+            width;
+
+        for (int dx = -MR; dx <= MR; dx++)
+          part[(dy + MR) * (2 * MR + 1) + dx + MR] +=
+              abs (X - (row[clamp (x + dx, 0, width - 1)] >> CBITS));
+      }
+    }
+  for (int k = 0; k < SHIFTS; k++)
+    sums[k][j] = part[k];
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int o = MB / 2; o > 0; o >>= 1) {
+    if (j < o)
+      for (int k = 0; k < SHIFTS; k++)
+        sums[k][j] += sums[k][j + o];
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+  if (j == 0) {
+    int n = (min (bx * MB + MB, width) - bx * MB) * ((y1 - by * MB +
+            MSTEP - 1) / MSTEP);
+    int none = (SHIFTS - 1) / 2, pick = none;
+    int best = sums[none][0] - MBIAS * s16 * n / 20;
+
+    for (int k = 0; k < SHIFTS; k++)
+      if (k != none && sums[k][0] < best) {
+        best = sums[k][0];
+        pick = k;
+      }
+    motion[by * ((width + MB - 1) / MB) + bx] =
+        (pick / (2 * MR + 1) - MR) << 16 | ((pick % (2 * MR + 1) - MR) &
+        0xffff);
+  }
 }
 
 /* a response where a sample's window holds 0 or 255: the noise there is

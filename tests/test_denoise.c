@@ -26,6 +26,10 @@
 #define TW 3
 #define MIDDLE 5
 #define FLAT 45
+#define MB 32
+#define MR 2
+#define MSTEP 4
+#define MBIAS 1
 
 typedef struct
 {
@@ -39,6 +43,9 @@ typedef struct
    * and the last frame's L at the samples counted */
   guint32 hist[2][256];
   gint *resp;
+  /* each block's motion, in luma samples, and the blocks a row */
+  gint *dy, *dx, blocks_x;
+  guint moved;                  /* the blocks found moved, all frames */
 } Ref;
 
 /* the median's bin, -1 for none */
@@ -131,6 +138,84 @@ epsilon_mean (const ClRefPlane * p, gint x, gint y, gint c, gint r, gint t)
   return (2 * sum + cnt) / (2 * cnt);
 }
 
+/* The motion of each MB x MB block of the luma since the last frame: the
+ * shift within MR samples whose sum of |8 X - V| over the block's every
+ * MSTEP-th row (X the present frame, V the last output shifted, its edges
+ * replicated) is least; no shift unless one is less than its sum less
+ * MBIAS / 10 sigma a sample counted. */
+static void
+search_motion (Ref * r, const ClRefPlane * p)
+{
+  gint bx_n = (p->width + MB - 1) / MB, by_n = (p->height + MB - 1) / MB;
+
+  g_free (r->dy);
+  g_free (r->dx);
+  r->dy = g_new0 (gint, bx_n * by_n);
+  r->dx = g_new0 (gint, bx_n * by_n);
+  r->blocks_x = bx_n;
+  if (r->reset)
+    return;
+  for (gint by = 0; by < by_n; by++)
+    for (gint bx = 0; bx < bx_n; bx++) {
+      gint best = G_MAXINT, n = 0;
+
+      for (gint k = 0; k <= (2 * MR + 1) * (2 * MR + 1); k++) {
+        /* no shift first, then each other in rows */
+        gint dy = k == 0 ? 0 : (k - 1) / (2 * MR + 1) - MR;
+        gint dx = k == 0 ? 0 : (k - 1) % (2 * MR + 1) - MR;
+        gint cost = 0;
+
+        if (k > 0 && dy == 0 && dx == 0)
+          continue;
+        for (gint y = by * MB; y < MIN (by * MB + MB, p->height); y += MSTEP)
+          for (gint x = bx * MB; x < MIN (bx * MB + MB, p->width); x++) {
+            gint yy = CLAMP (y + dy, 0, p->height - 1);
+            gint xx = CLAMP (x + dx, 0, p->width - 1);
+
+            cost += abs (8 * cl_ref_sample (p, x, y, 0) -
+                r->state[0][(gsize) yy * p->width + xx]);
+            n += k == 0;
+          }
+        if (k == 0)
+          cost -= MBIAS * r->s16 * n / 20;
+        if (cost < best) {
+          best = cost;
+          r->dy[by * bx_n + bx] = dy;
+          r->dx[by * bx_n + bx] = dx;
+        }
+      }
+      r->moved += r->dy[by * bx_n + bx] || r->dx[by * bx_n + bx];
+    }
+}
+
+/* The last outputs and counts of @plane moved by the luma's blocks'
+ * motion (halved on a subsampled plane, towards zero), edges replicated:
+ * what the frame's tests and running means read. */
+static void
+move_state (const Ref * r, const GstVideoFrame * in, guint plane,
+    const ClRefPlane * p, gint * state, gint * count)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS], xs, ys, w = p->width * p->pstride;
+
+  gst_video_format_info_component (in->info.finfo, plane, comp);
+  xs = GST_VIDEO_FORMAT_INFO_W_SUB (in->info.finfo, comp[0]);
+  ys = GST_VIDEO_FORMAT_INFO_H_SUB (in->info.finfo, comp[0]);
+  for (gint y = 0; y < p->height; y++)
+    for (gint x = 0; x < p->width; x++) {
+      gint b = ((y << ys) / MB) * r->blocks_x + (x << xs) / MB;
+      gint yy = CLAMP (y + r->dy[b] / (1 << ys), 0, p->height - 1);
+      gint xx = CLAMP (x + r->dx[b] / (1 << xs), 0, p->width - 1);
+
+      for (gint c = 0; c < p->pstride; c++) {
+        gsize from = (gsize) yy * w + xx * p->pstride + c;
+        gsize to = (gsize) y * w + x * p->pstride + c;
+
+        state[to] = r->state[plane][from];
+        count[to] = r->count[plane][from];
+      }
+    }
+}
+
 /* one plane of one frame: plane 0 first, which sets the level */
 static void
 ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
@@ -139,7 +224,7 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
   Ref *r = user_data;
   ClRefPlane p;
   gint w, te, tw, level;
-  gint *next;
+  gint *next, *last, *kept;
 
   cl_test_plane_of (in, plane, &p);
   w = p.width * p.pstride;
@@ -160,6 +245,12 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
     r->state[plane] = g_new0 (gint, (gsize) w * p.height);
     r->count[plane] = g_new0 (gint, (gsize) w * p.height);
   }
+  if (plane == 0)
+    search_motion (r, &p);
+  last = g_new0 (gint, (gsize) w * p.height);
+  kept = g_new0 (gint, (gsize) w * p.height);
+  if (!r->reset)
+    move_state (r, in, plane, &p, last, kept);
   te = (2 * r->s16 + 8) >> 4;
   tw = (TW * r->s16 + 8) >> 4;
   /* the last output stays as it was until the whole plane is done */
@@ -186,7 +277,7 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
             for (gint dx = -2; dx <= 2; dx++) {
               gint xx = CLAMP (x + dx, 0, p.width - 1);
               gint yy = CLAMP (y + dy, 0, p.height - 1);
-              gint v = r->state[plane][(gsize) yy * w + xx * p.pstride + c];
+              gint v = last[(gsize) yy * w + xx * p.pstride + c];
 
               P5 += v;
               if (ABS (dy) <= 1)
@@ -197,12 +288,12 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
                 E += abs (8 * cl_ref_sample (&p, x + dx, y + dy, c) - v);
               }
             }
-          prev = r->state[plane][i];
+          prev = last[i];
           /* the sums' differences in 1/8 of a step; the 5 x 5 one
            * scaled to the 3 x 3 one's noise */
           A = abs (P - 8 * B);
           A5 = abs (P5 - 8 * B5) * 3 / 5;
-          k = r->count[plane][i];
+          k = kept[i];
           k = A <= STILL * r->s16 / 2 && A5 <= STILL5 * r->s16 / 2 &&
               E <= SAD * r->s16 / 2 ? MIN (k + 1, CMAX) :
               A <= HALF * r->s16 / 2 && A5 <= HALF5 * r->s16 / 2 &&
@@ -225,6 +316,8 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
       }
   g_free (r->state[plane]);
   r->state[plane] = next;
+  g_free (last);
+  g_free (kept);
   if (plane + 1 == GST_VIDEO_FRAME_N_PLANES (in))
     r->reset = FALSE;
 }
@@ -237,15 +330,19 @@ ref_free (Ref * r)
     g_free (r->count[i]);
   }
   g_free (r->resp);
+  g_free (r->dy);
+  g_free (r->dx);
 }
 
 /* A frame of @seq: a fixed random picture, a bright square moving across
  * it, and Gaussian-like noise of about @sigma, all from @seed; the bottom
  * eighth black and the square nearly white, so that the noise is clipped
- * there. */
+ * there. Where @pan, the picture is a texture that moves @pan bytes of
+ * each row to the left and a row of each plane up every frame, as a camera
+ * that pans. */
 static GstBuffer *
 scene_frame (GstVideoFormat format, gint width, gint height, guint stride_pad,
-    guint seq, gint sigma, GstVideoInfo * info)
+    guint seq, gint sigma, gint pan, GstVideoInfo * info)
 {
   GstBuffer *buf = cl_test_frame_new (format, width, height, stride_pad, 7,
       info);
@@ -262,6 +359,13 @@ scene_frame (GstVideoFormat format, gint width, gint height, guint stride_pad,
     for (gint y = 0; y < rows; y++)
       for (gint x = 0; x < bytes; x++) {
         gint v = data[(gsize) y * stride + x] / 2 + 64;
+
+        if (pan) {
+          guint xx = x + seq * pan, yy = y + seq;
+
+          v = 40 + ((xx * 37 + yy * 91) ^ (xx * yy * 13) ^ (xx >> 2) * 7) %
+              170;
+        }
         gint n = (gint) g_rand_int_range (rand, -sigma, sigma + 1) +
             (gint) g_rand_int_range (rand, -sigma, sigma + 1);
 
@@ -277,14 +381,17 @@ scene_frame (GstVideoFormat format, gint width, gint height, guint stride_pad,
   return buf;
 }
 
-/* @n frames of @format through one element; at frame @discont a DISCONT
- * buffer, at @flush a flushing seek's events, at @resize new caps of
- * @size[0] x @size[1], each starting afresh */
-static void
+/* @n frames of @format through one element, the picture panning by @pan
+ * (scene_frame); at frame @discont a DISCONT buffer, at @flush a flushing
+ * seek's events, at @resize new caps of @size[0] x @size[1], each starting
+ * afresh. Returns how many blocks the reference found moved, over all
+ * frames. */
+static guint
 check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
-    guint stride_pad, guint n, gint sigma, gdouble level, guint discont,
-    guint flush, guint resize, const gint * size)
+    guint stride_pad, guint n, gint sigma, gdouble level, gint pan,
+    guint discont, guint flush, guint resize, const gint * size)
 {
+  guint moved;
   GstHarness *h = cl_test_harness_new ("cldenoise", format, width, height);
   Ref r;
 
@@ -319,7 +426,8 @@ check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
       g_free (caps);
       r.reset = TRUE;
     }
-    in = scene_frame (format, width, height, stride_pad, i, sigma, &info);
+    in = scene_frame (format, width, height, stride_pad, i, sigma, pan,
+        &info);
     if (i == discont) {
       GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
       r.reset = TRUE;
@@ -333,7 +441,9 @@ check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
     gst_buffer_unref (in);
   }
   gst_harness_teardown (h);
+  moved = r.moved;
   ref_free (&r);
+  return moved;
 }
 
 static void
@@ -342,7 +452,7 @@ check_sequence (GstVideoFormat format, gint width, gint height,
     guint flush)
 {
   check_sequence_with_caps (format, width, height, stride_pad, n, sigma,
-      level, discont, flush, G_MAXUINT, NULL);
+      level, 0, discont, flush, G_MAXUINT, NULL);
 }
 
 GST_START_TEST (test_formats_and_sizes)
@@ -378,10 +488,29 @@ GST_START_TEST (test_long_sequences)
 {
   static const gint smaller[] = { 77, 45 };
 
-  check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 64, 5, 100, 6, 0, 88,
-      40, 75, smaller);
-  check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 70, 40, 0, 100, 8, 9, 88,
-      40, 75, smaller);
+  check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 64, 5, 100, 6, 0, 0,
+      88, 40, 75, smaller);
+  check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 70, 40, 0, 100, 8, 9, 0,
+      88, 40, 75, smaller);
+}
+
+GST_END_TEST;
+
+/* A camera that pans, a sample and a row a frame, and two samples and a
+ * row: the blocks' motion found and followed, in every plane (NV12's
+ * interleaved chroma, I420's, packed 4:2:2's at full height), blocks
+ * across the frame's edges and a frame a block and a half wide; the
+ * reference finds the picture moved, or the sequence would not test it */
+GST_START_TEST (test_panning)
+{
+  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 70, 3,
+          24, 6, 0, 1, G_MAXUINT, 12, G_MAXUINT, NULL) > 0);
+  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_I420, 77, 45, 0,
+          16, 8, 8, 2, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
+  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 48, 40, 0,
+          16, 4, 0, 2, 9, G_MAXUINT, G_MAXUINT, NULL) > 0);
+  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_GRAY8, 131, 67,
+          0, 12, 10, 10, 2, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
 }
 
 GST_END_TEST;
@@ -583,6 +712,7 @@ denoise_suite (void)
   tcase_add_test (tc, test_formats_and_sizes);
   tcase_add_test (tc, test_discont_and_flush);
   tcase_add_test (tc, test_long_sequences);
+  tcase_add_test (tc, test_panning);
   tcase_add_test (tc, test_fixed_levels);
   tcase_add_test (tc, test_large_odd_frame);
   tcase_add_test (tc, test_estimate);

@@ -153,7 +153,7 @@ gst_cl_base_filter_get_kernel (GstClBaseFilter * filter, const gchar * source,
 
 /**
  * gst_cl_base_filter_get_scratch:
- * @slot: which of the filter's scratch buffers, 0 to 3
+ * @slot: which of the filter's scratch buffers, 0 to 7
  *
  * Returns: (transfer none) (nullable): a device buffer of at least @size
  *   bytes, kept from frame to frame

@@ -27,7 +27,7 @@
 
 #define DEFAULT_DEVICE_INDEX -1
 #define DEFAULT_VARIANT GST_CL_VARIANT_OPTIMIZED
-#define N_SCRATCH 4
+#define N_SCRATCH 8
 /* staging: the output's, then an input's each */
 #define N_STAGING (1 + GST_CL_CORE_MAX_INPUTS)
 
@@ -568,7 +568,7 @@ gst_cl_core_get_kernel (GstClCore * core, const gchar * source,
 
 /**
  * gst_cl_core_get_scratch:
- * @slot: which of the element's scratch buffers, 0 to 3
+ * @slot: which of the element's scratch buffers, 0 to 7
  *
  * Returns: (transfer none) (nullable): a device buffer of at least @size
  *   bytes, kept from frame to frame
