@@ -293,19 +293,23 @@ estimate (GstClBaseFilter * base, const gchar * options, guint rows,
  * as it is where @first (no plane reads it then). */
 static cl_mem
 search_motion (GstClBaseFilter * base, const gchar * options,
-    const GstClPlane * luma, cl_mem kept, gint last_at, gint level16,
-    cl_mem est, gboolean first, GError ** error)
+    gboolean vectors, const GstClPlane * luma, cl_mem kept, gint last_at,
+    gint level16, cl_mem est, gboolean first, GError ** error)
 {
+  /* a work-item a block in vectors (CPUs), else a work-group of a
+   * work-item a column */
   gsize local[2] = { MOTION_BLOCK, 1 };
   gsize global[2] = {
-    (gsize) (luma->width + MOTION_BLOCK - 1) / MOTION_BLOCK * MOTION_BLOCK,
+    (gsize) (luma->width + MOTION_BLOCK - 1) / MOTION_BLOCK,
     (luma->height + MOTION_BLOCK - 1) / MOTION_BLOCK
   };
   cl_mem motion;
   cl_kernel k;
 
   motion = gst_cl_base_filter_get_scratch (base, MOTION, sizeof (gint32) *
-      global[0] / MOTION_BLOCK * global[1], error);
+      global[0] * global[1], error);
+  if (!vectors)
+    global[0] *= MOTION_BLOCK;
   if (!motion || first)
     return motion;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
@@ -314,8 +318,8 @@ search_motion (GstClBaseFilter * base, const gchar * options,
           GST_CL_ARG (luma->stride), GST_CL_ARG (kept), GST_CL_ARG (last_at),
           GST_CL_ARG (luma->width), GST_CL_ARG (luma->height),
           GST_CL_ARG (level16), GST_CL_ARG (est), GST_CL_ARG (motion))
-      || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, local,
-          error))
+      || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global,
+          vectors ? NULL : local, error))
     return NULL;
   return motion;
 }
@@ -368,7 +372,8 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
       || !estimate (base, options, plan_histogram_rows (&q), &in->planes[0],
           reset, &est, error)
-      || !(motion = search_motion (base, options, &in->planes[0], kept,
+      || !(motion = search_motion (base, options, px >= 8, &in->planes[0],
+              kept,
               self->swapped ? in->planes[0].width * in->planes[0].height :
               0, level16, est, first, error)))
     goto failed;

@@ -58,12 +58,15 @@
 /* the motion: each MB x MB block of the luma takes the shift within MR
  * samples whose sum of |8 X - V| over its every MSTEP-th row (X the present
  * frame, V the last output shifted) is least, none unless one is less than
- * none's less MBIAS / 10 sigma a sample; every plane's last outputs and
+ * none's less MBIAS / 10 sigma a sample, and only where its sum is at
+ * most MFIT sigma a sample (for noise alone, 6.4); every plane's last
+ * outputs and
  * counts are read through it (halved on a subsampled plane) */
 #define MB 32
 #define MR 2
 #define MSTEP 4
 #define MBIAS 1
+#define MFIT 12
 /* the last output's bits below the 8-bit step, and the count's */
 #define FRAC 3
 #define CBITS 5
@@ -434,23 +437,48 @@ moved_word (const Motion * mo, int width, const int pstride, int height,
       clamp (px + dx, 0, width / pstride - 1) * pstride + ch;
 }
 
-/* whether any block that rows @y0 - 2 to @y1 + 2 and samples @x0 - 2
- * pstride to @x1 + 2 pstride of the plane reach has moved: the work-items
- * whose window none has read the state in place */
-static inline int
-moved_near (const Motion * mo, int width, const int pstride, int height,
-    int x0, int x1, int y0, int y1)
+/* The shift, in the plane's samples, of the block that holds pixel @px
+ * of row @yy */
+static inline int2
+block_shift (const Motion * mo, int yy, int px)
 {
-  int bx0 = ((max (x0 / pstride - 2, 0)) << mo->xsh) / MB;
-  int bx1 = ((min (x1 / pstride + 2, width / pstride - 1)) << mo->xsh) / MB;
-  int by0 = ((max (y0 - 2, 0)) << mo->ysh) / MB;
-  int by1 = ((min (y1 + 2, height - 1)) << mo->ysh) / MB;
-  int any = 0;
+  int m = mo->at[((yy << mo->ysh) / MB) * mo->blocks_x + (px << mo->xsh) /
+      MB];
 
-  for (int by = by0; by <= by1; by++)
-    for (int bx = bx0; bx <= bx1; bx++)
-      any |= mo->at[by * mo->blocks_x + bx];
-  return any != 0;
+  return (int2) ((m >> 16) / (1 << mo->ysh), ((m << 16) >> 16) / (1 <<
+          mo->xsh));
+}
+
+/* The state's PX + 4 pstride words that a work-item's window of row @yy
+ * (from sample @x0 - 2 pstride, its columns @col where given, else
+ * within the plane) reads through the motion, into @l. */
+static inline void
+gather_moved (const Motion * mo, __global const ushort * last, int width,
+    const int pstride, int height, int yy, int x0, const int *col,
+    ushort * l)
+{
+  for (int i = 0; i < PX + 4 * pstride; i++)
+    l[i] = last[moved_word (mo, width, pstride, height, yy,
+            col ? col[i] : x0 - 2 * pstride + i)];
+}
+
+/* Whether the work-item's window of row @yy, samples @x0 - 2 pstride to
+ * @x0 + PX + 2 pstride (all within the plane), lies in blocks of one
+ * shift that keeps it within the plane: then @at, where it reads the
+ * state, is a row of it in place. */
+static inline int
+moved_in_place (const Motion * mo, __global const ushort * last, int width,
+    const int pstride, int height, int yy, int x0,
+    __global const ushort ** at)
+{
+  int px0 = x0 / pstride - 2, px1 = (x0 + PX - 1) / pstride + 2;
+  int2 a = block_shift (mo, yy, px0), b = block_shift (mo, yy, px1);
+
+  if (a.x != b.x || a.y != b.y || px0 + a.y < 0 ||
+      px1 + a.y > width / pstride - 1)
+    return 0;
+  *at = last + clamp (yy + a.x, 0, height - 1) * width + x0 + a.y * pstride;
+  return 1;
 }
 
 /* The work-item's RY rows from @y0, @n samples of each from @x0; @col,
@@ -489,6 +517,24 @@ name (__global const uchar * in, int in_stride, __global uchar * out, \
 }
 
 #if PX >= 8
+/* the state's PX words that row @yy's samples from @x0 read, through the
+ * motion: in place where its shift keeps them within the plane */
+static inline uP
+lc_in_place (__global const ushort * last, const Motion * mo, int width,
+    const int pstride, int height, int yy, int x0)
+{
+  int2 d = block_shift (mo, yy, x0 / pstride);
+  ushort w[PX];
+
+  if (x0 / pstride + d.y >= 0 && (x0 + PX - 1) / pstride + d.y <
+      width / pstride)
+    return LOAD (last + clamp (yy + d.x, 0, height - 1) * width + x0 +
+        d.y * pstride);
+  for (int j = 0; j < PX; j++)
+    w[j] = last[moved_word (mo, width, pstride, height, yy, x0 + j)];
+  return LOAD (w);
+}
+
 /* The rows in place, read by the vectors of each tap: on CPUs, whose
  * caches serve the neighbouring vectors' loads, away from the frame's left
  * and right edges. */
@@ -496,12 +542,21 @@ name (__global const uchar * in, int in_stride, __global uchar * out, \
 #define ROW(q) w_##q
 #define FETCH(q, yy) { \
     int r_ = clamp (yy, 0, height - 1); \
+    __global const ushort *at_; \
  \
     w_##q = in + r_ * in_stride + x0; \
-    if (!first) \
-      ROW_SUMS (q, last + r_ * width + x0); \
+    if (!first) { \
+      if (moved_in_place (mo, last, width, pstride, height, r_, x0, &at_)) \
+        ROW_SUMS (q, at_) \
+      else { \
+        ushort l_[WIN]; \
+ \
+        gather_moved (mo, last, width, pstride, height, r_, x0, 0, l_); \
+        ROW_SUMS (q, l_ + 2 * pstride) \
+      } \
+    } \
   }
-#define LC(yy) LOAD (last + (yy) * width + x0)
+#define LC(yy) lc_in_place (last, mo, width, pstride, height, yy, x0)
 DENOISE_ROWS (denoise_rows_in_place)
 #undef DECL
 #undef ROW
@@ -549,9 +604,7 @@ lc_copied (__global const ushort * last, const Motion * mo, int width,
       w_##q[i_] = ri_[col[i_]]; \
     PACK (q) \
     if (!first) { \
-      for (int i_ = 0; i_ < PX + 4 * pstride; i_++) \
-        l_[i_] = last[moved_word (mo, width, pstride, height, r_, \
-                col[i_])]; \
+      gather_moved (mo, last, width, pstride, height, r_, x0, col, l_); \
       ROW_SUMS (q, l_ + 2 * pstride); \
     } \
   }
@@ -576,9 +629,7 @@ denoise_item (__global const uchar * in, int in_stride,
   int col[WIN];
 
 #if PX >= 8
-  if (x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width && (first ||
-          !moved_near (mo, width, pstride, height, x0, x0 + PX - 1, y0,
-              min (y0 + RY, height) - 1))) {
+  if (x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width) {
     denoise_rows_in_place (in, in_stride, out, out_stride, last, next,
         width, height, pstride, col, x0, y0, n, s16, first, mo);
     return;
@@ -621,11 +672,91 @@ denoise_plane (__global const uchar * in, int in_stride,
 }
 
 /* The motion of each MB x MB block of the luma (@in, @width x @height,
- * @last its state) since the last frame, into @motion (Motion's words):
- * a work-group of MB work-items a block, each a column of it, each
- * shift's sum added up over the columns in local memory; the shifts in
- * the C reference's order, none first, so that ties go the same way. */
+ * @last its state) since the last frame, into @motion (Motion's words),
+ * from each shift's sum @sums over the @n samples counted: the shifts in
+ * the C reference's order, none first, so that ties go the same way, and
+ * a shift taken only where its sum is at most MFIT sigma a sample. */
 #define SHIFTS ((2 * MR + 1) * (2 * MR + 1))
+static inline int
+pick_shift (const uint * sums, int n, int s16)
+{
+  int none = (SHIFTS - 1) / 2, pick = none;
+  int best = (int) sums[none] - MBIAS * s16 * n / 20;
+
+  for (int k = 0; k < SHIFTS; k++)
+    if (k != none && (int) sums[k] < best) {
+      best = sums[k];
+      pick = k;
+    }
+  if (pick != none && best * 16 > MFIT * s16 * n)
+    pick = none;
+  return (pick / (2 * MR + 1) - MR) << 16 | ((pick % (2 * MR + 1) - MR) &
+      0xffff);
+}
+
+#if PX >= 8
+/* CPUs: a work-item a block, its rows' 32 samples in two vectors of 16 */
+static inline uint
+sum16 (ushort16 v)
+{
+  uint8 a = convert_uint8 (v.lo) + convert_uint8 (v.hi);
+  uint4 b = a.lo + a.hi;
+  uint2 c = b.lo + b.hi;
+
+  return c.x + c.y;
+}
+
+__kernel void
+denoise_search (__global const uchar * in, int in_stride,
+    __global const ushort * kept, int last_at, int width, int height,
+    int level16, __global const int *est, __global int *motion)
+{
+  __global const ushort *last = kept + last_at;
+  int bx = get_global_id (0), by = get_global_id (1);
+  int x0 = bx * MB, y0 = by * MB, y1 = min (y0 + MB, height);
+  int x1 = min (x0 + MB, width), s16 = level16 > 0 ? level16 : est[0];
+  uint sums[SHIFTS];
+
+  if (x0 >= width || y0 >= height)
+    return;
+  for (int k = 0; k < SHIFTS; k++)
+    sums[k] = 0;
+  if (MB == 32 && x0 >= MR && x0 + MB + MR <= width) {
+    for (int dy = -MR; dy <= MR; dy++)
+      for (int dx = -MR; dx <= MR; dx++) {
+        ushort16 acc = (ushort16) (0);
+
+        /* at most 2 x 8 x 2047 a lane */
+        for (int y = y0; y < y1; y += MSTEP) {
+          __global const uchar *pi = in + y * in_stride + x0;
+          __global const ushort *pl = last + clamp (y + dy, 0, height - 1) *
+              width + x0 + dx;
+
+          acc += abs_diff (convert_ushort16 (vload16 (0, pi)) << (ushort) 3,
+              vload16 (0, pl) >> (ushort) CBITS);
+          acc += abs_diff (convert_ushort16 (vload16 (1, pi)) << (ushort) 3,
+              vload16 (1, pl) >> (ushort) CBITS);
+        }
+        sums[(dy + MR) * (2 * MR + 1) + dx + MR] = sum16 (acc);
+      }
+  } else {
+    for (int y = y0; y < y1; y += MSTEP)
+      for (int x = x0; x < x1; x++) {
+        int X = in[y * in_stride + x] << FRAC;
+
+        for (int dy = -MR; dy <= MR; dy++)
+          for (int dx = -MR; dx <= MR; dx++)
+            sums[(dy + MR) * (2 * MR + 1) + dx + MR] +=
+                abs (X - (last[clamp (y + dy, 0, height - 1) * width +
+                        clamp (x + dx, 0, width - 1)] >> CBITS));
+      }
+  }
+  motion[by * ((width + MB - 1) / MB) + bx] = pick_shift (sums,
+      (x1 - x0) * ((y1 - y0 + MSTEP - 1) / MSTEP), s16);
+}
+#else
+/* GPUs: a work-group of MB work-items a block, each a column of it, each
+ * shift's sum added up over the columns in local memory */
 __kernel void
 denoise_search (__global const uchar * in, int in_stride,
     __global const ushort * kept, int last_at, int width, int height,
@@ -663,21 +794,16 @@ denoise_search (__global const uchar * in, int in_stride,
     barrier (CLK_LOCAL_MEM_FENCE);
   }
   if (j == 0) {
-    int n = (min (bx * MB + MB, width) - bx * MB) * ((y1 - by * MB +
-            MSTEP - 1) / MSTEP);
-    int none = (SHIFTS - 1) / 2, pick = none;
-    int best = sums[none][0] - MBIAS * s16 * n / 20;
+    uint total[SHIFTS];
 
     for (int k = 0; k < SHIFTS; k++)
-      if (k != none && sums[k][0] < best) {
-        best = sums[k][0];
-        pick = k;
-      }
-    motion[by * ((width + MB - 1) / MB) + bx] =
-        (pick / (2 * MR + 1) - MR) << 16 | ((pick % (2 * MR + 1) - MR) &
-        0xffff);
+      total[k] = sums[k][0];
+    motion[by * ((width + MB - 1) / MB) + bx] = pick_shift (total,
+        (min (bx * MB + MB, width) - bx * MB) * ((y1 - by * MB + MSTEP -
+                1) / MSTEP), s16);
   }
 }
+#endif
 
 /* a response where a sample's window holds 0 or 255: the noise there is
  * clipped, and reads lower than it is */

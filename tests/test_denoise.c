@@ -30,6 +30,7 @@
 #define MR 2
 #define MSTEP 4
 #define MBIAS 1
+#define MFIT 12
 
 typedef struct
 {
@@ -142,7 +143,8 @@ epsilon_mean (const ClRefPlane * p, gint x, gint y, gint c, gint r, gint t)
  * shift within MR samples whose sum of |8 X - V| over the block's every
  * MSTEP-th row (X the present frame, V the last output shifted, its edges
  * replicated) is least; no shift unless one is less than its sum less
- * MBIAS / 10 sigma a sample counted. */
+ * MBIAS / 10 sigma a sample counted, nor where the least is more than
+ * MFIT sigma a sample. */
 static void
 search_motion (Ref * r, const ClRefPlane * p)
 {
@@ -184,6 +186,9 @@ search_motion (Ref * r, const ClRefPlane * p)
           r->dx[by * bx_n + bx] = dx;
         }
       }
+      /* a shift only where it fits: at most MFIT sigma a sample */
+      if (best * 16 > MFIT * r->s16 * n)
+        r->dy[by * bx_n + bx] = r->dx[by * bx_n + bx] = 0;
       r->moved += r->dy[by * bx_n + bx] || r->dx[by * bx_n + bx];
     }
 }

@@ -178,6 +178,11 @@ def block_match(xs, v, count, bm, s16, frac):
         take = e < best
         best = np.where(take, e, best)
         pick = np.where(take, i, pick)
+    if len(bm) > 4:
+        # a shift only where it fits: its sum at most bm[4] sigma a sample
+        n = block_sums(np.ones_like(xs))
+        pick = np.where(best * 16 <= bm[4] * s16 * n, pick,
+                        shifts.index((0, 0)))
     pick = np.repeat(np.repeat(pick, b, 0), b, 1)[:h, :w]
     bv, bc = v.copy(), count.copy()
     for i, (dy, dx) in enumerate(shifts):
