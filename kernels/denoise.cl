@@ -457,7 +457,27 @@ gather_moved (const Motion * mo, __global const ushort * last, int width,
     const int pstride, int height, int yy, int x0, const int *col,
     ushort * l)
 {
-  for (int i = 0; i < PX + 4 * pstride; i++)
+  int n = PX + 4 * pstride;
+  int e0 = col ? col[0] : x0 - 2 * pstride;
+  int e1 = col ? col[n - 1] : x0 + PX + 2 * pstride - 1;
+  int2 a = block_shift (mo, yy, e0 / pstride);
+  int2 b = block_shift (mo, yy, e1 / pstride);
+
+  /* the window's blocks of one shift: its row and columns once */
+  if (a.x == b.x && a.y == b.y) {
+    __global const ushort *row = last + clamp (yy + a.x, 0, height - 1) *
+        width;
+
+    for (int i = 0; i < n; i++) {
+      int xs = col ? col[i] : x0 - 2 * pstride + i;
+      int px = xs / pstride;
+
+      l[i] = row[clamp (px + a.y, 0, width / pstride - 1) * pstride + xs -
+          px * pstride];
+    }
+    return;
+  }
+  for (int i = 0; i < n; i++)
     l[i] = last[moved_word (mo, width, pstride, height, yy,
             col ? col[i] : x0 - 2 * pstride + i)];
 }
@@ -769,30 +789,37 @@ denoise_search (__global const uchar * in, int in_stride,
   int s16 = level16 > 0 ? level16 : est[0];
   int part[SHIFTS];
 
+#pragma unroll
   for (int k = 0; k < SHIFTS; k++)
     part[k] = 0;
   if (x < width)
     for (int y = by * MB; y < y1; y += MSTEP) {
       int X = in[y * in_stride + x] << FRAC;
 
+#pragma unroll
       for (int dy = -MR; dy <= MR; dy++) {
         __global const ushort *row = last + clamp (y + dy, 0, height - 1) *
             width;
 
+#pragma unroll
         for (int dx = -MR; dx <= MR; dx++)
           part[(dy + MR) * (2 * MR + 1) + dx + MR] +=
               abs (X - (row[clamp (x + dx, 0, width - 1)] >> CBITS));
       }
     }
+#pragma unroll
   for (int k = 0; k < SHIFTS; k++)
     sums[k][j] = part[k];
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int o = MB / 2; o > 0; o >>= 1) {
-    if (j < o)
-      for (int k = 0; k < SHIFTS; k++)
-        sums[k][j] += sums[k][j + o];
-    barrier (CLK_LOCAL_MEM_FENCE);
+  /* a shift's column sums a work-item */
+  for (int k = j; k < SHIFTS; k += MB) {
+    int t = 0;
+
+    for (int i = 0; i < MB; i++)
+      t += sums[k][i];
+    sums[k][0] = t;
   }
+  barrier (CLK_LOCAL_MEM_FENCE);
   if (j == 0) {
     uint total[SHIFTS];
 
