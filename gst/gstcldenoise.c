@@ -45,8 +45,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define RESPONSES 3
 #define MOTION 4
 #define BINS 256
-/* the motion's blocks, in luma samples (kernels/denoise.cl's MB) */
+/* the motion's blocks, in luma samples, and the farthest shift searched
+ * (kernels/denoise.cl's MB and MR) */
 #define MOTION_BLOCK 32
+#define MOTION_RADIUS 4
 /* the longest build options of a plan */
 #define PLAN_OPTIONS 96
 
@@ -297,8 +299,8 @@ search_motion (GstClBaseFilter * base, const gchar * options,
     gint level16, cl_mem est, gboolean first, GError ** error)
 {
   /* a work-item a block in vectors (CPUs), else a work-group of a
-   * work-item a column */
-  gsize local[2] = { MOTION_BLOCK, 1 };
+   * work-item a column and a shift down */
+  gsize local[2] = { MOTION_BLOCK, 2 * MOTION_RADIUS + 1 };
   gsize global[2] = {
     (gsize) (luma->width + MOTION_BLOCK - 1) / MOTION_BLOCK,
     (luma->height + MOTION_BLOCK - 1) / MOTION_BLOCK
@@ -308,9 +310,17 @@ search_motion (GstClBaseFilter * base, const gchar * options,
 
   motion = gst_cl_base_filter_get_scratch (base, MOTION, sizeof (gint32) *
       global[0] * global[1], error);
-  if (!vectors)
-    global[0] *= MOTION_BLOCK;
-  if (!motion || first)
+  if (!vectors) {
+    global[0] *= local[0];
+    global[1] *= local[1];
+  }
+  if (motion && first && g_getenv ("CLDN_NOSEARCH")) {
+    GstClPlane m = { motion, global[0] * global[1] * 4, 1, 1,
+      global[0] * global[1] * 4 };
+    if (!gst_cl_base_filter_fill_plane (base, &m, 0, error))
+      return NULL;
+  }
+  if (!motion || first || g_getenv ("CLDN_NOSEARCH"))
     return motion;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_search", error);

@@ -63,9 +63,9 @@
  * outputs and
  * counts are read through it (halved on a subsampled plane) */
 #define MB 32
-#define MR 2
+#define MR 4
 #define MSTEP 4
-#define MBIAS 1
+#define MBIAS 0
 #define MFIT 12
 /* the last output's bits below the 8-bit step, and the count's */
 #define FRAC 3
@@ -449,56 +449,57 @@ block_shift (const Motion * mo, int yy, int px)
           mo->xsh));
 }
 
-/* The state's PX + 4 pstride words that a work-item's window of row @yy
- * (from sample @x0 - 2 pstride, its columns @col where given, else
- * within the plane) reads through the motion, into @l. */
-static inline void
-gather_moved (const Motion * mo, __global const ushort * last, int width,
-    const int pstride, int height, int yy, int x0, const int *col,
-    ushort * l)
+/* sample @xs (channel included) of a row moved @dx pixels across, the
+ * edges replicated */
+static inline int
+shift_column (int xs, int dx, const int pstride, int width)
 {
-  int n = PX + 4 * pstride;
-  int e0 = col ? col[0] : x0 - 2 * pstride;
-  int e1 = col ? col[n - 1] : x0 + PX + 2 * pstride - 1;
-  int2 a = block_shift (mo, yy, e0 / pstride);
-  int2 b = block_shift (mo, yy, e1 / pstride);
+  int px = xs / pstride;
 
-  /* the window's blocks of one shift: its row and columns once */
-  if (a.x == b.x && a.y == b.y) {
-    __global const ushort *row = last + clamp (yy + a.x, 0, height - 1) *
-        width;
-
-    for (int i = 0; i < n; i++) {
-      int xs = col ? col[i] : x0 - 2 * pstride + i;
-      int px = xs / pstride;
-
-      l[i] = row[clamp (px + a.y, 0, width / pstride - 1) * pstride + xs -
-          px * pstride];
-    }
-    return;
-  }
-  for (int i = 0; i < n; i++)
-    l[i] = last[moved_word (mo, width, pstride, height, yy,
-            col ? col[i] : x0 - 2 * pstride + i)];
+  return clamp (px + dx, 0, width / pstride - 1) * pstride + xs - px *
+      pstride;
 }
 
-/* Whether the work-item's window of row @yy, samples @x0 - 2 pstride to
- * @x0 + PX + 2 pstride (all within the plane), lies in blocks of one
- * shift that keeps it within the plane: then @at, where it reads the
- * state, is a row of it in place. */
-static inline int
-moved_in_place (const Motion * mo, __global const ushort * last, int width,
-    const int pstride, int height, int yy, int x0,
-    __global const ushort ** at)
+/* The state's PX + 4 pstride words that a work-item's window of row @yy
+ * (its columns @col where given, else from sample @x0 - 2 pstride, within
+ * the plane) reads through the motion, into @l: where the footprint's
+ * blocks share one shift @d (@one), its row and columns moved by it,
+ * else each sample through its own block's. */
+static inline void
+moved_window (const Motion * mo, int2 d, int one,
+    __global const ushort * last, int width, const int pstride, int height,
+    int yy, int x0, const int *col, ushort * l)
 {
-  int px0 = x0 / pstride - 2, px1 = (x0 + PX - 1) / pstride + 2;
-  int2 a = block_shift (mo, yy, px0), b = block_shift (mo, yy, px1);
+  __global const ushort *row = last + clamp (yy + d.x, 0, height - 1) *
+      width;
 
-  if (a.x != b.x || a.y != b.y || px0 + a.y < 0 ||
-      px1 + a.y > width / pstride - 1)
-    return 0;
-  *at = last + clamp (yy + a.x, 0, height - 1) * width + x0 + a.y * pstride;
-  return 1;
+  for (int i = 0; i < PX + 4 * pstride; i++) {
+    int xs = col ? col[i] : x0 - 2 * pstride + i;
+
+    l[i] = one ? row[d.y ? shift_column (xs, d.y, pstride, width) : xs] :
+        last[moved_word (mo, width, pstride, height, yy, xs)];
+  }
+}
+
+/* Whether every block that rows @y0 - 2 to @y1 + 2 and samples @x0 - 2
+ * pstride to @x1 + 2 pstride of the plane (clamped) reach has the shift
+ * @d: a work-item's footprint */
+static inline int
+one_shift (const Motion * mo, int width, const int pstride, int height,
+    int x0, int x1, int y0, int y1, int2 * d)
+{
+  int bx0 = (max (x0 / pstride - 2, 0) << mo->xsh) / MB;
+  int bx1 = (min (x1 / pstride + 2, width / pstride - 1) << mo->xsh) / MB;
+  int by0 = (max (y0 - 2, 0) << mo->ysh) / MB;
+  int by1 = (min (y1 + 2, height - 1) << mo->ysh) / MB;
+  int m = mo->at[by0 * mo->blocks_x + bx0], one = 1;
+
+  for (int by = by0; by <= by1; by++)
+    for (int bx = bx0; bx <= bx1; bx++)
+      one &= mo->at[by * mo->blocks_x + bx] == m;
+  *d = (int2) ((m >> 16) / (1 << mo->ysh), ((m << 16) >> 16) / (1 <<
+          mo->xsh));
+  return one;
 }
 
 /* The work-item's RY rows from @y0, @n samples of each from @x0; @col,
@@ -510,7 +511,8 @@ static inline void \
 name (__global const uchar * in, int in_stride, __global uchar * out, \
     int out_stride, __global const ushort * last, __global ushort * next, \
     int width, int height, const int pstride, const int *col, int x0, \
-    int y0, int n, int s16, int first, const Motion * mo) \
+    int y0, int n, int s16, int first, const Motion * mo, int2 d, \
+    int one) \
 { \
   uP te_ = (uP) ((2 * s16 + 8) >> 4), tw_ = (uP) ((TW * s16 + 8) >> 4); \
   uP t_still_ = (uP) ((STILL * s16 << FRAC) >> 4); \
@@ -537,24 +539,6 @@ name (__global const uchar * in, int in_stride, __global uchar * out, \
 }
 
 #if PX >= 8
-/* the state's PX words that row @yy's samples from @x0 read, through the
- * motion: in place where its shift keeps them within the plane */
-static inline uP
-lc_in_place (__global const ushort * last, const Motion * mo, int width,
-    const int pstride, int height, int yy, int x0)
-{
-  int2 d = block_shift (mo, yy, x0 / pstride);
-  ushort w[PX];
-
-  if (x0 / pstride + d.y >= 0 && (x0 + PX - 1) / pstride + d.y <
-      width / pstride)
-    return LOAD (last + clamp (yy + d.x, 0, height - 1) * width + x0 +
-        d.y * pstride);
-  for (int j = 0; j < PX; j++)
-    w[j] = last[moved_word (mo, width, pstride, height, yy, x0 + j)];
-  return LOAD (w);
-}
-
 /* The rows in place, read by the vectors of each tap: on CPUs, whose
  * caches serve the neighbouring vectors' loads, away from the frame's left
  * and right edges. */
@@ -562,21 +546,14 @@ lc_in_place (__global const ushort * last, const Motion * mo, int width,
 #define ROW(q) w_##q
 #define FETCH(q, yy) { \
     int r_ = clamp (yy, 0, height - 1); \
-    __global const ushort *at_; \
  \
     w_##q = in + r_ * in_stride + x0; \
-    if (!first) { \
-      if (moved_in_place (mo, last, width, pstride, height, r_, x0, &at_)) \
-        ROW_SUMS (q, at_) \
-      else { \
-        ushort l_[WIN]; \
- \
-        gather_moved (mo, last, width, pstride, height, r_, x0, 0, l_); \
-        ROW_SUMS (q, l_ + 2 * pstride) \
-      } \
-    } \
+    if (!first) \
+      ROW_SUMS (q, last + clamp (r_ + d.x, 0, height - 1) * width + x0 + \
+          d.y * pstride); \
   }
-#define LC(yy) lc_in_place (last, mo, width, pstride, height, yy, x0)
+#define LC(yy) LOAD (last + clamp ((yy) + d.x, 0, height - 1) * width + \
+    x0 + d.y * pstride)
 DENOISE_ROWS (denoise_rows_in_place)
 #undef DECL
 #undef ROW
@@ -585,15 +562,18 @@ DENOISE_ROWS (denoise_rows_in_place)
 #endif
 
 /* the state's PX words that row @yy's samples at the columns @col read,
- * through the motion */
+ * through the motion (moved_window's) */
 static inline uP
-lc_copied (__global const ushort * last, const Motion * mo, int width,
-    const int pstride, int height, int yy, const int *col)
+lc_copied (__global const ushort * last, const Motion * mo, int2 d, int one,
+    int width, const int pstride, int height, int yy, const int *col)
 {
+  __global const ushort *row = last + clamp (yy + d.x, 0, height - 1) *
+      width;
   ushort w[PX];
 
   for (int j = 0; j < PX; j++)
-    w[j] = last[moved_word (mo, width, pstride, height, yy, col[j])];
+    w[j] = one ? row[d.y ? shift_column (col[j], d.y, pstride, width) :
+        col[j]] : last[moved_word (mo, width, pstride, height, yy, col[j])];
   return LOAD (w);
 }
 
@@ -624,11 +604,12 @@ lc_copied (__global const ushort * last, const Motion * mo, int width,
       w_##q[i_] = ri_[col[i_]]; \
     PACK (q) \
     if (!first) { \
-      gather_moved (mo, last, width, pstride, height, r_, x0, col, l_); \
+      moved_window (mo, d, one, last, width, pstride, height, r_, x0, col, \
+          l_); \
       ROW_SUMS (q, l_ + 2 * pstride); \
     } \
   }
-#define LC(yy) lc_copied (last, mo, width, pstride, height, yy, \
+#define LC(yy) lc_copied (last, mo, d, one, width, pstride, height, yy, \
     col + 2 * pstride)
 DENOISE_ROWS (denoise_rows_copied)
 #undef DECL
@@ -647,11 +628,17 @@ denoise_item (__global const uchar * in, int in_stride,
 {
   int width = pwidth * pstride, n = min (PX, width - x0);
   int col[WIN];
+  int2 d = (int2) (0);
+  int one = first || one_shift (mo, width, pstride, height, x0, x0 + n - 1,
+      y0, min (y0 + RY, height) - 1, &d);
 
 #if PX >= 8
-  if (x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width) {
+  /* in place where the window, and the last outputs' moved, stay within
+   * the plane */
+  if (one && x0 + (min (d.y, 0) - 2) * pstride >= 0 &&
+      x0 + PX + (max (d.y, 0) + 2) * pstride <= width) {
     denoise_rows_in_place (in, in_stride, out, out_stride, last, next,
-        width, height, pstride, col, x0, y0, n, s16, first, mo);
+        width, height, pstride, col, x0, y0, n, s16, first, mo, d, one);
     return;
   }
 #endif
@@ -662,7 +649,7 @@ denoise_item (__global const uchar * in, int in_stride,
     col[i] = clamp (px, 0, pwidth - 1) * pstride + ch;
   }
   denoise_rows_copied (in, in_stride, out, out_stride, last, next, width,
-      height, pstride, col, x0, y0, n, s16, first, mo);
+      height, pstride, col, x0, y0, n, s16, first, mo, d, one);
 }
 
 /* @level16: the level set, in 1/16 of a step, or 0 for the estimate's in
@@ -775,8 +762,9 @@ denoise_search (__global const uchar * in, int in_stride,
       (x1 - x0) * ((y1 - y0 + MSTEP - 1) / MSTEP), s16);
 }
 #else
-/* GPUs: a work-group of MB work-items a block, each a column of it, each
- * shift's sum added up over the columns in local memory */
+/* GPUs: a work-group of MB x (2 MR + 1) work-items a block, each a
+ * column of it and a shift down, each shift's sum added up over the
+ * columns in local memory */
 __kernel void
 denoise_search (__global const uchar * in, int in_stride,
     __global const ushort * kept, int last_at, int width, int height,
@@ -784,35 +772,32 @@ denoise_search (__global const uchar * in, int in_stride,
 {
   __local int sums[SHIFTS][MB];
   __global const ushort *last = kept + last_at;
-  int j = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int j = get_local_id (0), dy = (int) get_local_id (1) - MR;
+  int bx = get_group_id (0), by = get_group_id (1);
   int x = bx * MB + j, y1 = min (by * MB + MB, height);
   int s16 = level16 > 0 ? level16 : est[0];
-  int part[SHIFTS];
+  int part[2 * MR + 1];
 
 #pragma unroll
-  for (int k = 0; k < SHIFTS; k++)
+  for (int k = 0; k < 2 * MR + 1; k++)
     part[k] = 0;
   if (x < width)
     for (int y = by * MB; y < y1; y += MSTEP) {
       int X = in[y * in_stride + x] << FRAC;
+      __global const ushort *row = last + clamp (y + dy, 0, height - 1) *
+          width;
 
 #pragma unroll
-      for (int dy = -MR; dy <= MR; dy++) {
-        __global const ushort *row = last + clamp (y + dy, 0, height - 1) *
-            width;
-
-#pragma unroll
-        for (int dx = -MR; dx <= MR; dx++)
-          part[(dy + MR) * (2 * MR + 1) + dx + MR] +=
-              abs (X - (row[clamp (x + dx, 0, width - 1)] >> CBITS));
-      }
+      for (int dx = -MR; dx <= MR; dx++)
+        part[dx + MR] += abs (X - (row[clamp (x + dx, 0, width - 1)] >>
+                CBITS));
     }
 #pragma unroll
-  for (int k = 0; k < SHIFTS; k++)
-    sums[k][j] = part[k];
+  for (int k = 0; k < 2 * MR + 1; k++)
+    sums[(dy + MR) * (2 * MR + 1) + k][j] = part[k];
   barrier (CLK_LOCAL_MEM_FENCE);
   /* a shift's column sums a work-item */
-  for (int k = j; k < SHIFTS; k += MB) {
+  for (int k = (dy + MR) * MB + j; k < SHIFTS; k += MB * (2 * MR + 1)) {
     int t = 0;
 
     for (int i = 0; i < MB; i++)
@@ -820,7 +805,7 @@ denoise_search (__global const uchar * in, int in_stride,
     sums[k][0] = t;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (j == 0) {
+  if (j == 0 && dy == -MR) {
     uint total[SHIFTS];
 
     for (int k = 0; k < SHIFTS; k++)

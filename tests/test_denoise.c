@@ -27,9 +27,9 @@
 #define MIDDLE 5
 #define FLAT 45
 #define MB 32
-#define MR 2
+#define MR 4
 #define MSTEP 4
-#define MBIAS 1
+#define MBIAS 0
 #define MFIT 12
 
 typedef struct

@@ -151,7 +151,7 @@ def shifted_by(a, dy, dx, r):
                                      r + dx:r + dx + a.shape[1]]
 
 
-def block_match(xs, v, count, bm, s16, frac):
+def block_match(xs, v, count, bm, s16, frac, memo=None):
     """The last outputs and counts moved block by block: each B x B block
     takes the shift within R samples whose sum of |8 x - v| over the block
     is least, the unshifted one unless another beats it by K / 10 sigma a
@@ -178,11 +178,30 @@ def block_match(xs, v, count, bm, s16, frac):
         take = e < best
         best = np.where(take, e, best)
         pick = np.where(take, i, pick)
+    none = shifts.index((0, 0))
+    if len(bm) > 6 and bm[6]:
+        # none wherever none fits: its sum at most bm[6] sigma a sample
+        n = block_sums(np.ones_like(xs))
+        c0 = block_sums(np.abs(xs - v))
+        pick = np.where(c0 * 16 <= bm[6] * s16 * n, none, pick)
     if len(bm) > 4:
         # a shift only where it fits: its sum at most bm[4] sigma a sample
         n = block_sums(np.ones_like(xs))
-        pick = np.where(best * 16 <= bm[4] * s16 * n, pick,
-                        shifts.index((0, 0)))
+        pick = np.where(best * 16 <= bm[4] * s16 * n, pick, none)
+    if len(bm) > 5 and bm[5] and memo is not None:
+        # a shift only where the block (1), or it or one of its four
+        # neighbours (2), took the same in the frame before, untested
+        raw, last = pick, memo.get("raw")
+        if last is not None:
+            same = last == pick
+            if bm[5] > 1:
+                p = np.pad(last, 1, mode="edge")
+                for sy, sx in ((0, 1), (2, 1), (1, 0), (1, 2)):
+                    same |= p[sy:sy + hb, sx:sx + wb] == pick
+            pick = np.where(same, pick, none)
+        else:
+            pick = np.full_like(pick, none)
+        memo["raw"] = raw
     pick = np.repeat(np.repeat(pick, b, 0), b, 1)[:h, :w]
     bv, bc = v.copy(), count.copy()
     for i, (dy, dx) in enumerate(shifts):
@@ -231,6 +250,7 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
     v = count = None
     score = Score(clean)
     clean_t = clean
+    memo = {}
     for t, x in enumerate(noisy):
         s = epsilon_mean(x, 1, te)
         if v is None:
@@ -257,7 +277,8 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
             if gs is not None:
                 v, count = global_shift(x << frac, v, count, gs, s16, frac)
             if bm is not None:
-                v, count = block_match(x << frac, v, count, bm, s16, frac)
+                v, count = block_match(x << frac, v, count, bm, s16, frac,
+                                       memo)
             a3 = np.abs(window_sum(v, 1) - (window_sum(x, 1) << frac))
             ok_still, ok_half = a3 <= thr(st[0]), a3 <= thr(st[1])
             if motion5:
