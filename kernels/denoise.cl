@@ -473,12 +473,19 @@ moved_window (const Motion * mo, int2 d, int one,
   __global const ushort *row = last + clamp (yy + d.x, 0, height - 1) *
       width;
 
-  for (int i = 0; i < PX + 4 * pstride; i++) {
-    int xs = col ? col[i] : x0 - 2 * pstride + i;
-
-    l[i] = one ? row[d.y ? shift_column (xs, d.y, pstride, width) : xs] :
-        last[moved_word (mo, width, pstride, height, yy, xs)];
-  }
+  /* each way its own loop: a compiler that took both ways for every
+   * sample cost the H200 more than the whole kernel */
+  if (one && !d.y)
+    for (int i = 0; i < PX + 4 * pstride; i++)
+      l[i] = row[col ? col[i] : x0 - 2 * pstride + i];
+  else if (one)
+    for (int i = 0; i < PX + 4 * pstride; i++)
+      l[i] = row[shift_column (col ? col[i] : x0 - 2 * pstride + i, d.y,
+              pstride, width)];
+  else
+    for (int i = 0; i < PX + 4 * pstride; i++)
+      l[i] = last[moved_word (mo, width, pstride, height, yy,
+              col ? col[i] : x0 - 2 * pstride + i)];
 }
 
 /* Whether every block that rows @y0 - 2 to @y1 + 2 and samples @x0 - 2
@@ -571,9 +578,15 @@ lc_copied (__global const ushort * last, const Motion * mo, int2 d, int one,
       width;
   ushort w[PX];
 
-  for (int j = 0; j < PX; j++)
-    w[j] = one ? row[d.y ? shift_column (col[j], d.y, pstride, width) :
-        col[j]] : last[moved_word (mo, width, pstride, height, yy, col[j])];
+  if (one && !d.y)
+    for (int j = 0; j < PX; j++)
+      w[j] = row[col[j]];
+  else if (one)
+    for (int j = 0; j < PX; j++)
+      w[j] = row[shift_column (col[j], d.y, pstride, width)];
+  else
+    for (int j = 0; j < PX; j++)
+      w[j] = last[moved_word (mo, width, pstride, height, yy, col[j])];
   return LOAD (w);
 }
 
@@ -684,24 +697,27 @@ denoise_plane (__global const uchar * in, int in_stride,
  * the C reference's order, none first, so that ties go the same way, and
  * a shift taken only where its sum is at most MFIT sigma a sample. */
 #define SHIFTS ((2 * MR + 1) * (2 * MR + 1))
-static inline int
-pick_shift (const uint * sums, int n, int s16)
-{
-  int none = (SHIFTS - 1) / 2, pick = none;
-  int best = (int) sums[none] - MBIAS * s16 * n / 20;
-
-  for (int k = 0; k < SHIFTS; k++)
-    if (k != none && (int) sums[k] < best) {
-      best = sums[k];
-      pick = k;
-    }
-  if (pick != none && best * 16 > MFIT * s16 * n)
-    pick = none;
-  return (pick / (2 * MR + 1) - MR) << 16 | ((pick % (2 * MR + 1) - MR) &
-      0xffff);
+#define PICK_SHIFT_OF(space) \
+static inline int \
+pick_shift_##space (space const uint * sums, int n, int s16) \
+{ \
+  int none = (SHIFTS - 1) / 2, pick = none; \
+  int best = (int) sums[none] - MBIAS * s16 * n / 20; \
+ \
+  for (int k = 0; k < SHIFTS; k++) \
+    if (k != none && (int) sums[k] < best) { \
+      best = sums[k]; \
+      pick = k; \
+    } \
+  if (pick != none && best * 16 > MFIT * s16 * n) \
+    pick = none; \
+  return (pick / (2 * MR + 1) - MR) << 16 | \
+      ((pick % (2 * MR + 1) - MR) & 0xffff); \
 }
 
 #if PX >= 8
+PICK_SHIFT_OF (__private)
+#define PICK_SHIFT pick_shift___private
 /* CPUs: a work-item a block, its rows' 32 samples in two vectors of 16 */
 static inline uint
 sum16 (ushort16 v)
@@ -758,10 +774,12 @@ denoise_search (__global const uchar * in, int in_stride,
                         clamp (x + dx, 0, width - 1)] >> CBITS));
       }
   }
-  motion[by * ((width + MB - 1) / MB) + bx] = pick_shift (sums,
+  motion[by * ((width + MB - 1) / MB) + bx] = PICK_SHIFT (sums,
       (x1 - x0) * ((y1 - y0 + MSTEP - 1) / MSTEP), s16);
 }
 #else
+PICK_SHIFT_OF (__local)
+#define PICK_SHIFT pick_shift___local
 /* GPUs: a work-group of MB x (2 MR + 1) work-items a block, each a
  * column of it and a shift down, each shift's sum added up over the
  * columns in local memory */
@@ -770,7 +788,10 @@ denoise_search (__global const uchar * in, int in_stride,
     __global const ushort * kept, int last_at, int width, int height,
     int level16, __global const int *est, __global int *motion)
 {
-  __local int sums[SHIFTS][MB];
+  /* a column's sums a row: a shift's sums read down a column, across
+   * the banks */
+  __local int sums[MB][SHIFTS];
+  __local uint total[SHIFTS];
   __global const ushort *last = kept + last_at;
   int j = get_local_id (0), dy = (int) get_local_id (1) - MR;
   int bx = get_group_id (0), by = get_group_id (1);
@@ -794,26 +815,21 @@ denoise_search (__global const uchar * in, int in_stride,
     }
 #pragma unroll
   for (int k = 0; k < 2 * MR + 1; k++)
-    sums[(dy + MR) * (2 * MR + 1) + k][j] = part[k];
+    sums[j][(dy + MR) * (2 * MR + 1) + k] = part[k];
   barrier (CLK_LOCAL_MEM_FENCE);
   /* a shift's column sums a work-item */
   for (int k = (dy + MR) * MB + j; k < SHIFTS; k += MB * (2 * MR + 1)) {
     int t = 0;
 
     for (int i = 0; i < MB; i++)
-      t += sums[k][i];
-    sums[k][0] = t;
+      t += sums[i][k];
+    total[k] = t;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (j == 0 && dy == -MR) {
-    uint total[SHIFTS];
-
-    for (int k = 0; k < SHIFTS; k++)
-      total[k] = sums[k][0];
-    motion[by * ((width + MB - 1) / MB) + bx] = pick_shift (total,
+  if (j == 0 && dy == -MR)
+    motion[by * ((width + MB - 1) / MB) + bx] = PICK_SHIFT (total,
         (min (bx * MB + MB, width) - bx * MB) * ((y1 - by * MB + MSTEP -
                 1) / MSTEP), s16);
-  }
 }
 #endif
 

@@ -167,8 +167,12 @@ def block_match(xs, v, count, bm, s16, frac, memo=None):
         e = e * rows[:, None]
         return e.reshape(hb, b, wb, b).sum(axis=(1, 3))
 
+    # K in tenths of sigma a sample, or bb's hundredths
     best = block_sums(np.abs(xs - v)) - \
         ((k * s16 << frac) * b * b // step) // 160
+    if memo is not None and memo.get("bb") is not None:
+        best = block_sums(np.abs(xs - v)) - \
+            ((memo["bb"] * s16 << frac) * b * b // step) // 1600
     shifts = [(dy, dx) for dy in range(-r, r + 1) for dx in range(-r, r + 1)]
     pick = np.full((hb, wb), shifts.index((0, 0)), dtype=np.int64)
     for i, (dy, dx) in enumerate(shifts):
@@ -237,7 +241,7 @@ def global_shift(xs, v, count, gs, s16, frac):
 def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(6, 10), sad=(14, 16),
               wsad=None, flat=True, clamp=None, clampx=None, nbcap=None,
-              nbk=1, mc=None, bm=None, oracle=False, gs=None):
+              nbk=1, mc=None, bm=None, oracle=False, gs=None, bb=None):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -250,7 +254,7 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
     v = count = None
     score = Score(clean)
     clean_t = clean
-    memo = {}
+    memo = {"bb": bb}
     for t, x in enumerate(noisy):
         s = epsilon_mean(x, 1, te)
         if v is None:
@@ -368,6 +372,8 @@ def parse_present(parts):
             kw["flat"] = False
         elif part == "oracle":
             kw["oracle"] = True
+        elif part.startswith("bb"):
+            kw["bb"] = int(part[2:])
         elif part.startswith("gs"):
             kw["gs"] = pair(part[2:])
         elif part.startswith("bm"):
