@@ -362,9 +362,9 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gint first = reset, level16, at = 0;
   gsize kept_size = 0;
   cl_mem kept, est, motion;
+  cl_kernel k[2];
   gint blocks_x = (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK;
-  cl_kernel k;
-  guint p, px, ry;
+  guint p, i, px, ry;
   gchar options[PLAN_OPTIONS];
   GstClPlanQuery q;
 
@@ -387,9 +387,15 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
               self->swapped ? in->planes[0].width * in->planes[0].height :
               0, level16, est, first, error)))
     goto failed;
-  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
+  /* the work-items whose footprint has one shift, then, unless the frame
+   * starts afresh, the others */
+  k[0] = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
-  for (p = 0; k && p < in->n_planes; p++) {
+  k[1] = k[0] && !first ? gst_cl_base_filter_get_kernel (base,
+      gst_cl_kernel_denoise, options, "denoise_plane_moved", error) : NULL;
+  if (!k[0] || (!first && !k[1]))
+    goto failed;
+  for (p = 0; p < in->n_planes; p++) {
     const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
     gint size = src->width * src->pstride * src->height;
     /* a plane's state, and the place of its next: 16-bit words */
@@ -400,19 +406,21 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     };
     gint xsh = p > 0 ? self->xsh : 0, ysh = p > 0 ? self->ysh : 0;
 
-    if (!gst_cl_kernel_set_args (k, error, 17, GST_CL_ARG (src->mem),
-            GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-            GST_CL_ARG (dst->stride), GST_CL_ARG (kept), GST_CL_ARG (last_at),
-            GST_CL_ARG (next_at),
-            GST_CL_ARG (src->width), GST_CL_ARG (src->pstride),
-            GST_CL_ARG (src->height), GST_CL_ARG (level16), GST_CL_ARG (est),
-            GST_CL_ARG (first), GST_CL_ARG (motion), GST_CL_ARG (blocks_x),
-            GST_CL_ARG (xsh), GST_CL_ARG (ysh))
-        || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))
+    for (i = 0; i < 2 && k[i]; i++)
+      if (!gst_cl_kernel_set_args (k[i], error, 17, GST_CL_ARG (src->mem),
+              GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+              GST_CL_ARG (dst->stride), GST_CL_ARG (kept),
+              GST_CL_ARG (last_at), GST_CL_ARG (next_at),
+              GST_CL_ARG (src->width), GST_CL_ARG (src->pstride),
+              GST_CL_ARG (src->height), GST_CL_ARG (level16),
+              GST_CL_ARG (est), GST_CL_ARG (first), GST_CL_ARG (motion),
+              GST_CL_ARG (blocks_x), GST_CL_ARG (xsh), GST_CL_ARG (ysh))
+          || !gst_cl_base_filter_enqueue_kernel (base, k[i], 2, global, NULL,
+              error))
         goto failed;
     at += 2 * size;
   }
-  if (!k || !report_estimate (base, self, error))
+  if (!report_estimate (base, self, error))
     goto failed;
   self->swapped = !self->swapped;
   return TRUE;

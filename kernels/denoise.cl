@@ -65,7 +65,7 @@
 #define MB 32
 #define MR 4
 #define MSTEP 4
-#define MBIAS 0
+#define MBIAS 1
 #define MFIT 12
 /* the last output's bits below the 8-bit step, and the count's */
 #define FRAC 3
@@ -463,22 +463,20 @@ shift_column (int xs, int dx, const int pstride, int width)
 /* The state's PX + 4 pstride words that a work-item's window of row @yy
  * (its columns @col where given, else from sample @x0 - 2 pstride, within
  * the plane) reads through the motion, into @l: where the footprint's
- * blocks share one shift @d (@one), its row and columns moved by it,
- * else each sample through its own block's. */
+ * blocks share one shift @d, its row and columns moved by it, else
+ * (@general, a constant) each sample through its own block's. */
 static inline void
-moved_window (const Motion * mo, int2 d, int one,
+moved_window (const Motion * mo, int2 d, const int general,
     __global const ushort * last, int width, const int pstride, int height,
     int yy, int x0, const int *col, ushort * l)
 {
   __global const ushort *row = last + clamp (yy + d.x, 0, height - 1) *
       width;
 
-  /* each way its own loop: a compiler that took both ways for every
-   * sample cost the H200 more than the whole kernel */
-  if (one && !d.y)
+  if (!general && !d.y)
     for (int i = 0; i < PX + 4 * pstride; i++)
       l[i] = row[col ? col[i] : x0 - 2 * pstride + i];
-  else if (one)
+  else if (!general)
     for (int i = 0; i < PX + 4 * pstride; i++)
       l[i] = row[shift_column (col ? col[i] : x0 - 2 * pstride + i, d.y,
               pstride, width)];
@@ -519,7 +517,7 @@ name (__global const uchar * in, int in_stride, __global uchar * out, \
     int out_stride, __global const ushort * last, __global ushort * next, \
     int width, int height, const int pstride, const int *col, int x0, \
     int y0, int n, int s16, int first, const Motion * mo, int2 d, \
-    int one) \
+    const int general) \
 { \
   uP te_ = (uP) ((2 * s16 + 8) >> 4), tw_ = (uP) ((TW * s16 + 8) >> 4); \
   uP t_still_ = (uP) ((STILL * s16 << FRAC) >> 4); \
@@ -571,17 +569,18 @@ DENOISE_ROWS (denoise_rows_in_place)
 /* the state's PX words that row @yy's samples at the columns @col read,
  * through the motion (moved_window's) */
 static inline uP
-lc_copied (__global const ushort * last, const Motion * mo, int2 d, int one,
-    int width, const int pstride, int height, int yy, const int *col)
+lc_copied (__global const ushort * last, const Motion * mo, int2 d,
+    const int general, int width, const int pstride, int height, int yy,
+    const int *col)
 {
   __global const ushort *row = last + clamp (yy + d.x, 0, height - 1) *
       width;
   ushort w[PX];
 
-  if (one && !d.y)
+  if (!general && !d.y)
     for (int j = 0; j < PX; j++)
       w[j] = row[col[j]];
-  else if (one)
+  else if (!general)
     for (int j = 0; j < PX; j++)
       w[j] = row[shift_column (col[j], d.y, pstride, width)];
   else
@@ -617,13 +616,13 @@ lc_copied (__global const ushort * last, const Motion * mo, int2 d, int one,
       w_##q[i_] = ri_[col[i_]]; \
     PACK (q) \
     if (!first) { \
-      moved_window (mo, d, one, last, width, pstride, height, r_, x0, col, \
-          l_); \
+      moved_window (mo, d, general, last, width, pstride, height, r_, x0, \
+          col, l_); \
       ROW_SUMS (q, l_ + 2 * pstride); \
     } \
   }
-#define LC(yy) lc_copied (last, mo, d, one, width, pstride, height, yy, \
-    col + 2 * pstride)
+#define LC(yy) lc_copied (last, mo, d, general, width, pstride, height, \
+    yy, col + 2 * pstride)
 DENOISE_ROWS (denoise_rows_copied)
 #undef DECL
 #undef PACK
@@ -632,12 +631,15 @@ DENOISE_ROWS (denoise_rows_copied)
 #undef FETCH
 #undef LC
 
-/* a work-item's samples, @pstride a constant in each call (below) */
+/* a work-item's samples, @pstride a constant in each call (below): those
+ * whose footprint's blocks share one shift, or (@general, a constant) the
+ * others, each sample through its own block's */
 static inline void
 denoise_item (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global const ushort * last,
     __global ushort * next, int pwidth, const int pstride, int height,
-    int s16, int first, int x0, int y0, const Motion * mo)
+    int s16, int first, int x0, int y0, const Motion * mo,
+    const int general)
 {
   int width = pwidth * pstride, n = min (PX, width - x0);
   int col[WIN];
@@ -645,13 +647,15 @@ denoise_item (__global const uchar * in, int in_stride,
   int one = first || one_shift (mo, width, pstride, height, x0, x0 + n - 1,
       y0, min (y0 + RY, height) - 1, &d);
 
+  if (one == general)
+    return;
 #if PX >= 8
   /* in place where the window, and the last outputs' moved, stay within
    * the plane */
-  if (one && x0 + (min (d.y, 0) - 2) * pstride >= 0 &&
+  if (!general && x0 + (min (d.y, 0) - 2) * pstride >= 0 &&
       x0 + PX + (max (d.y, 0) + 2) * pstride <= width) {
     denoise_rows_in_place (in, in_stride, out, out_stride, last, next,
-        width, height, pstride, col, x0, y0, n, s16, first, mo, d, one);
+        width, height, pstride, col, x0, y0, n, s16, first, mo, d, 0);
     return;
   }
 #endif
@@ -662,34 +666,41 @@ denoise_item (__global const uchar * in, int in_stride,
     col[i] = clamp (px, 0, pwidth - 1) * pstride + ch;
   }
   denoise_rows_copied (in, in_stride, out, out_stride, last, next, width,
-      height, pstride, col, x0, y0, n, s16, first, mo, d, one);
+      height, pstride, col, x0, y0, n, s16, first, mo, d, general);
 }
 
 /* @level16: the level set, in 1/16 of a step, or 0 for the estimate's in
- * @est (denoise_estimate's); @motion, @blocks_x, @xsh, @ysh: Motion's */
-__kernel void
-denoise_plane (__global const uchar * in, int in_stride,
-    __global uchar * out, int out_stride, __global ushort * kept,
-    int last_at, int next_at, int pwidth, int pstride, int height,
-    int level16, __global const int *est, int first,
-    __global const int *motion, int blocks_x, int xsh, int ysh)
-{
-  __global const ushort *last = kept + last_at;
-  __global ushort *next = kept + next_at;
-  int x0 = get_global_id (0) * PX, y0 = get_global_id (1) * RY;
-  int s16 = level16 > 0 ? level16 : est[0];
-  Motion mo = { motion, blocks_x, xsh, ysh };
-
-  if (x0 >= pwidth * pstride || y0 >= height)
-    return;
-  /* each pstride its own code, its windows' offsets constants */
-  if (pstride == 1)
-    denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 1,
-        height, s16, first, x0, y0, &mo);
-  else
-    denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 2,
-        height, s16, first, x0, y0, &mo);
+ * @est (denoise_estimate's); @motion, @blocks_x, @xsh, @ysh: Motion's.
+ * denoise_plane takes the work-items whose footprint's blocks share one
+ * shift (all where @first), denoise_plane_moved the others, which read
+ * each sample's state through its own block's: apart, the first keeps the
+ * registers and code of a kernel with no motion. */
+#define DENOISE_PLANE(name, general) \
+__kernel void \
+name (__global const uchar * in, int in_stride, \
+    __global uchar * out, int out_stride, __global ushort * kept, \
+    int last_at, int next_at, int pwidth, int pstride, int height, \
+    int level16, __global const int *est, int first, \
+    __global const int *motion, int blocks_x, int xsh, int ysh) \
+{ \
+  __global const ushort *last = kept + last_at; \
+  __global ushort *next = kept + next_at; \
+  int x0 = get_global_id (0) * PX, y0 = get_global_id (1) * RY; \
+  int s16 = level16 > 0 ? level16 : est[0]; \
+  Motion mo = { motion, blocks_x, xsh, ysh }; \
+ \
+  if (x0 >= pwidth * pstride || y0 >= height) \
+    return; \
+  /* each pstride its own code, its windows' offsets constants */ \
+  if (pstride == 1) \
+    denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 1, \
+        height, s16, first, x0, y0, &mo, general); \
+  else \
+    denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 2, \
+        height, s16, first, x0, y0, &mo, general); \
 }
+DENOISE_PLANE (denoise_plane, 0)
+DENOISE_PLANE (denoise_plane_moved, 1)
 
 /* The motion of each MB x MB block of the luma (@in, @width x @height,
  * @last its state) since the last frame, into @motion (Motion's words),
@@ -702,7 +713,7 @@ static inline int \
 pick_shift_##space (space const uint * sums, int n, int s16) \
 { \
   int none = (SHIFTS - 1) / 2, pick = none; \
-  int best = (int) sums[none] - MBIAS * s16 * n / 20; \
+  int best = (int) sums[none] - MBIAS * s16 * n / 40; \
  \
   for (int k = 0; k < SHIFTS; k++) \
     if (k != none && (int) sums[k] < best) { \

@@ -29,7 +29,7 @@
 #define MB 32
 #define MR 4
 #define MSTEP 4
-#define MBIAS 0
+#define MBIAS 1
 #define MFIT 12
 
 typedef struct
@@ -179,7 +179,7 @@ search_motion (Ref * r, const ClRefPlane * p)
             n += k == 0;
           }
         if (k == 0)
-          cost -= MBIAS * r->s16 * n / 20;
+          cost -= MBIAS * r->s16 * n / 40;
         if (cost < best) {
           best = cost;
           r->dy[by * bx_n + bx] = dy;
