@@ -314,13 +314,7 @@ search_motion (GstClBaseFilter * base, const gchar * options,
     global[0] *= local[0];
     global[1] *= local[1];
   }
-  if (motion && first && g_getenv ("CLDN_NOSEARCH")) {
-    GstClPlane m = { motion, global[0] * global[1] * 4, 1, 1,
-      global[0] * global[1] * 4 };
-    if (!gst_cl_base_filter_fill_plane (base, &m, 0, error))
-      return NULL;
-  }
-  if (!motion || first || g_getenv ("CLDN_NOSEARCH"))
+  if (!motion || first)
     return motion;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_search", error);
@@ -330,7 +324,7 @@ search_motion (GstClBaseFilter * base, const gchar * options,
           GST_CL_ARG (level16), GST_CL_ARG (est), GST_CL_ARG (motion))
       || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global,
           vectors ? NULL : local, error))
-    return NULL;
+      return NULL;
   return motion;
 }
 
@@ -417,7 +411,7 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
               GST_CL_ARG (blocks_x), GST_CL_ARG (xsh), GST_CL_ARG (ysh))
           || !gst_cl_base_filter_enqueue_kernel (base, k[i], 2, global, NULL,
               error))
-        goto failed;
+          goto failed;
     at += 2 * size;
   }
   if (!report_estimate (base, self, error))

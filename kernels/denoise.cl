@@ -56,12 +56,12 @@
 #define MIDDLE 5
 #define FLAT 45
 /* the motion: each MB x MB block of the luma takes the shift within MR
- * samples whose sum of |8 X - V| over its every MSTEP-th row (X the present
- * frame, V the last output shifted) is least, none unless one is less than
- * none's less MBIAS / 10 sigma a sample, and only where its sum is at
- * most MFIT sigma a sample (for noise alone, 6.4); every plane's last
- * outputs and
- * counts are read through it (halved on a subsampled plane) */
+ * samples whose sum of |8 X - V| (in eighths) over its every MSTEP-th row
+ * (X the present frame, V the last output shifted) is least, none unless
+ * one is less than none's less MBIAS / 20 sigma a sample, and only where
+ * its sum is at most MFIT sigma a sample (for noise alone, 6.4); every
+ * plane's last outputs and counts are read through it (halved on a
+ * subsampled plane) */
 #define MB 32
 #define MR 4
 #define MSTEP 4

@@ -143,7 +143,7 @@ epsilon_mean (const ClRefPlane * p, gint x, gint y, gint c, gint r, gint t)
  * shift within MR samples whose sum of |8 X - V| over the block's every
  * MSTEP-th row (X the present frame, V the last output shifted, its edges
  * replicated) is least; no shift unless one is less than its sum less
- * MBIAS / 10 sigma a sample counted, nor where the least is more than
+ * MBIAS / 20 sigma a sample counted, nor where the least is more than
  * MFIT sigma a sample. */
 static void
 search_motion (Ref * r, const ClRefPlane * p)
@@ -368,8 +368,7 @@ scene_frame (GstVideoFormat format, gint width, gint height, guint stride_pad,
         if (pan) {
           guint xx = x + seq * pan, yy = y + seq;
 
-          v = 40 + ((xx * 37 + yy * 91) ^ (xx * yy * 13) ^ (xx >> 2) * 7) %
-              170;
+          v = 40 + ((xx * 37 + yy * 91) ^ (xx * yy * 13) ^ (xx >> 2) * 7) % 170;
         }
         gint n = (gint) g_rand_int_range (rand, -sigma, sigma + 1) +
             (gint) g_rand_int_range (rand, -sigma, sigma + 1);
@@ -431,8 +430,7 @@ check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
       g_free (caps);
       r.reset = TRUE;
     }
-    in = scene_frame (format, width, height, stride_pad, i, sigma, pan,
-        &info);
+    in = scene_frame (format, width, height, stride_pad, i, sigma, pan, &info);
     if (i == discont) {
       GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
       r.reset = TRUE;
