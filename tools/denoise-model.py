@@ -41,6 +41,17 @@ present formula:
   mcK        motion compensated: each sample's last output and count taken
              from the neighbour (or itself) whose 3 x 3 sum of |present -
              last output| is least, itself unless beaten by K sigma
+  bmB_R_K[_S[_F]]
+             motion compensated by blocks: each B x B block's last outputs
+             and counts taken from the shift within R samples whose sum of
+             |8 present - last output| over the block (its every S-th row)
+             is least, none unless beaten by K / 10 sigma a sample, and
+             none where the least is above F sigma a sample
+  gsR_K      one shift within R samples for the whole frame, by the same
+             sum over every 4th sample of every 8th row
+  oracle     the count set to 0 wherever the clean frame moved (by more
+             than 8): what a perfect motion test would give
+  epsT_R     clepsilon's filter alone, threshold T, window radius R
   noblend    where the count is at most young, the present frame alone
   noflat     no flat areas: the 3 x 3 window within 2 sigma at every count
              above young (the formula before the present one)
@@ -85,7 +96,7 @@ def epsilon_mean(x, r, t):
     count = np.zeros_like(x)
     for dy in range(-r, r + 1):
         for dx in range(-r, r + 1):
-            n = shifted(x, dy, dx)
+            n = shifted_by(x, dy, dx, r)
             m = np.abs(n - x) <= t
             total += n * m
             count += m
@@ -146,10 +157,79 @@ def run(noisy, clean, s16, exact=False, young=0, motion5=None, cmax=31):
     return score.result(count)
 
 
+def shifted_by(a, dy, dx, r):
+    return np.pad(a, r, mode="edge")[r + dy:r + dy + a.shape[0],
+                                     r + dx:r + dx + a.shape[1]]
+
+
+def block_match(xs, v, count, bm, s16, frac):
+    """The last outputs and counts moved block by block: each B x B block
+    takes the shift within R samples whose sum of |8 x - v| over the block
+    is least, the unshifted one unless another beats it by K / 10 sigma a
+    sample."""
+    b, r, k = bm[:3]
+    step = bm[3] if len(bm) > 3 else 1
+    h, w = xs.shape
+    hb, wb = -(-h // b), -(-w // b)
+    rows = (np.arange(hb * b) % step) == 0
+
+    def block_sums(e):
+        e = np.pad(e, ((0, hb * b - h), (0, wb * b - w)), mode="edge")
+        e = e * rows[:, None]
+        return e.reshape(hb, b, wb, b).sum(axis=(1, 3))
+
+    best = block_sums(np.abs(xs - v)) - \
+        ((k * s16 << frac) * b * b // step) // 160
+    shifts = [(dy, dx) for dy in range(-r, r + 1) for dx in range(-r, r + 1)]
+    pick = np.full((hb, wb), shifts.index((0, 0)), dtype=np.int64)
+    for i, (dy, dx) in enumerate(shifts):
+        if dy == 0 and dx == 0:
+            continue
+        e = block_sums(np.abs(xs - shifted_by(v, dy, dx, r)))
+        take = e < best
+        best = np.where(take, e, best)
+        pick = np.where(take, i, pick)
+    if len(bm) > 4:
+        # a shift only where it fits: its sum at most bm[4] sigma a sample
+        n = block_sums(np.ones_like(xs))
+        pick = np.where(best * 16 <= bm[4] * s16 * n, pick,
+                        shifts.index((0, 0)))
+    pick = np.repeat(np.repeat(pick, b, 0), b, 1)[:h, :w]
+    bv, bc = v.copy(), count.copy()
+    for i, (dy, dx) in enumerate(shifts):
+        m = pick == i
+        if dy == 0 and dx == 0 or not m.any():
+            continue
+        bv = np.where(m, shifted_by(v, dy, dx, r), bv)
+        bc = np.where(m, shifted_by(count, dy, dx, r), bc)
+    return bv, bc
+
+
+def global_shift(xs, v, count, gs, s16, frac):
+    """The last outputs and counts moved by one shift for the whole frame:
+    that within R samples whose sum of |8 x - v| over every 4th sample of
+    every 8th row is least, none unless one beats it by K / 10 sigma a
+    sample."""
+    r, k = gs
+    sub = (slice(1, None, 8), slice(1, None, 4))
+    n = xs[sub].size
+    best = np.abs(xs - v)[sub].sum() - ((k * s16 << frac) * n) // 160
+    pick = (0, 0)
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            if dy or dx:
+                e = np.abs(xs - shifted_by(v, dy, dx, r))[sub].sum()
+                if e < best:
+                    best, pick = e, (dy, dx)
+    if pick == (0, 0):
+        return v, count
+    return (shifted_by(v, *pick, r), shifted_by(count, *pick, r))
+
+
 def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(6, 10), sad=(14, 16),
               wsad=None, flat=True, clamp=None, clampx=None, nbcap=None,
-              nbk=1, mc=None):
+              nbk=1, mc=None, bm=None, oracle=False, gs=None):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -161,6 +241,7 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
 
     v = count = None
     score = Score(clean)
+    clean_t = clean
     for t, x in enumerate(noisy):
         s = epsilon_mean(x, 1, te)
         if v is None:
@@ -184,6 +265,10 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
                         bv = np.where(take, sv, bv)
                         bc = np.where(take, shifted(count, dy, dx), bc)
                 v, count = bv, bc
+            if gs is not None:
+                v, count = global_shift(x << frac, v, count, gs, s16, frac)
+            if bm is not None:
+                v, count = block_match(x << frac, v, count, bm, s16, frac)
             a3 = np.abs(window_sum(v, 1) - (window_sum(x, 1) << frac))
             ok_still, ok_half = a3 <= thr(st[0]), a3 <= thr(st[1])
             if motion5:
@@ -209,6 +294,9 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
                 window_sum((count == 0).astype(np.int64), 1) >= nbk
             count = np.where(ok_still, np.minimum(count + 1, cmax),
                              np.where(ok_half, count >> 1, 0))
+            if oracle:
+                count = np.where(np.abs(clean_t[t] - clean_t[t - 1]) > 8, 0,
+                                 count)
             if nbcap is not None:
                 count = np.where(held, np.minimum(count, nbcap), count)
             if flat:
@@ -268,6 +356,12 @@ def parse_present(parts):
             kw["noblend"] = True
         elif part == "noflat":
             kw["flat"] = False
+        elif part == "oracle":
+            kw["oracle"] = True
+        elif part.startswith("gs"):
+            kw["gs"] = pair(part[2:])
+        elif part.startswith("bm"):
+            kw["bm"] = tuple(int(a) for a in part[2:].split("_"))
         elif part == "nosad":
             kw["sad"] = None
         elif part.startswith("m5_"):
@@ -293,8 +387,19 @@ def parse_present(parts):
     return kw
 
 
+def run_spatial(noisy, clean, threshold, radius):
+    """clepsilon's filter alone (threshold in 8-bit steps, the window's
+    radius), every frame on its own."""
+    score = Score(clean)
+    for t, x in enumerate(noisy):
+        score.add(t, epsilon_mean(x, radius, threshold))
+    return score.result(np.zeros(1))
+
+
 def run_variant(name, yn, y0, s16):
     parts = [p for p in name.split("+") if p]
+    if parts and parts[0].startswith("eps"):
+        return run_spatial(yn, y0, *pair(parts[0][3:]))
     if parts and parts[0] == "old":
         return run(yn, y0, s16, **parse_old(parts[1:]))
     return run_fixed(yn, y0, s16, **parse_present(parts))
