@@ -41,12 +41,16 @@ present formula:
   mcK        motion compensated: each sample's last output and count taken
              from the neighbour (or itself) whose 3 x 3 sum of |present -
              last output| is least, itself unless beaten by K sigma
-  bmB_R_K[_S[_F]]
+  bmB_R_K[_S[_F[_C[_N]]]]
              motion compensated by blocks: each B x B block's last outputs
              and counts taken from the shift within R samples whose sum of
              |8 present - last output| over the block (its every S-th row)
              is least, none unless beaten by K / 10 sigma a sample, and
-             none where the least is above F sigma a sample
+             none where the least is above F sigma a sample; C 1: a shift
+             only where the block took the same in the frame before, 2: or
+             one of its four neighbours; N: none wherever none's sum is at
+             most N sigma a sample
+  bbN        with bm, none unless beaten by N / 100 sigma a sample
   gsR_K      one shift within R samples for the whole frame, by the same
              sum over every 4th sample of every 8th row
   oracle     the count set to 0 wherever the clean frame moved (by more
@@ -162,7 +166,7 @@ def shifted_by(a, dy, dx, r):
                                      r + dx:r + dx + a.shape[1]]
 
 
-def block_match(xs, v, count, bm, s16, frac):
+def block_match(xs, v, count, bm, s16, frac, memo=None):
     """The last outputs and counts moved block by block: each B x B block
     takes the shift within R samples whose sum of |8 x - v| over the block
     is least, the unshifted one unless another beats it by K / 10 sigma a
@@ -178,8 +182,12 @@ def block_match(xs, v, count, bm, s16, frac):
         e = e * rows[:, None]
         return e.reshape(hb, b, wb, b).sum(axis=(1, 3))
 
+    # K in tenths of sigma a sample, or bb's hundredths
     best = block_sums(np.abs(xs - v)) - \
         ((k * s16 << frac) * b * b // step) // 160
+    if memo is not None and memo.get("bb") is not None:
+        best = block_sums(np.abs(xs - v)) - \
+            ((memo["bb"] * s16 << frac) * b * b // step) // 1600
     shifts = [(dy, dx) for dy in range(-r, r + 1) for dx in range(-r, r + 1)]
     pick = np.full((hb, wb), shifts.index((0, 0)), dtype=np.int64)
     for i, (dy, dx) in enumerate(shifts):
@@ -189,11 +197,30 @@ def block_match(xs, v, count, bm, s16, frac):
         take = e < best
         best = np.where(take, e, best)
         pick = np.where(take, i, pick)
+    none = shifts.index((0, 0))
+    if len(bm) > 6 and bm[6]:
+        # none wherever none fits: its sum at most bm[6] sigma a sample
+        n = block_sums(np.ones_like(xs))
+        c0 = block_sums(np.abs(xs - v))
+        pick = np.where(c0 * 16 <= bm[6] * s16 * n, none, pick)
     if len(bm) > 4:
         # a shift only where it fits: its sum at most bm[4] sigma a sample
         n = block_sums(np.ones_like(xs))
-        pick = np.where(best * 16 <= bm[4] * s16 * n, pick,
-                        shifts.index((0, 0)))
+        pick = np.where(best * 16 <= bm[4] * s16 * n, pick, none)
+    if len(bm) > 5 and bm[5] and memo is not None:
+        # a shift only where the block (1), or it or one of its four
+        # neighbours (2), took the same in the frame before, untested
+        raw, last = pick, memo.get("raw")
+        if last is not None:
+            same = last == pick
+            if bm[5] > 1:
+                p = np.pad(last, 1, mode="edge")
+                for sy, sx in ((0, 1), (2, 1), (1, 0), (1, 2)):
+                    same |= p[sy:sy + hb, sx:sx + wb] == pick
+            pick = np.where(same, pick, none)
+        else:
+            pick = np.full_like(pick, none)
+        memo["raw"] = raw
     pick = np.repeat(np.repeat(pick, b, 0), b, 1)[:h, :w]
     bv, bc = v.copy(), count.copy()
     for i, (dy, dx) in enumerate(shifts):
@@ -229,7 +256,7 @@ def global_shift(xs, v, count, gs, s16, frac):
 def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(6, 10), sad=(14, 16),
               wsad=None, flat=True, clamp=None, clampx=None, nbcap=None,
-              nbk=1, mc=None, bm=None, oracle=False, gs=None):
+              nbk=1, mc=None, bm=None, oracle=False, gs=None, bb=None):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -242,6 +269,7 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
     v = count = None
     score = Score(clean)
     clean_t = clean
+    memo = {"bb": bb}
     for t, x in enumerate(noisy):
         s = epsilon_mean(x, 1, te)
         if v is None:
@@ -268,7 +296,8 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
             if gs is not None:
                 v, count = global_shift(x << frac, v, count, gs, s16, frac)
             if bm is not None:
-                v, count = block_match(x << frac, v, count, bm, s16, frac)
+                v, count = block_match(x << frac, v, count, bm, s16, frac,
+                                       memo)
             a3 = np.abs(window_sum(v, 1) - (window_sum(x, 1) << frac))
             ok_still, ok_half = a3 <= thr(st[0]), a3 <= thr(st[1])
             if motion5:
@@ -358,6 +387,8 @@ def parse_present(parts):
             kw["flat"] = False
         elif part == "oracle":
             kw["oracle"] = True
+        elif part.startswith("bb"):
+            kw["bb"] = int(part[2:])
         elif part.startswith("gs"):
             kw["gs"] = pair(part[2:])
         elif part.startswith("bm"):
