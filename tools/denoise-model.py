@@ -41,6 +41,22 @@ present formula:
   mcK        motion compensated: each sample's last output and count taken
              from the neighbour (or itself) whose 3 x 3 sum of |present -
              last output| is least, itself unless beaten by K sigma
+  bmB_R_K[_S[_F[_C[_N]]]]
+             motion compensated by blocks: each B x B block's last outputs
+             and counts taken from the shift within R samples whose sum of
+             |8 present - last output| over the block (its every S-th row)
+             is least, none unless beaten by K / 10 sigma a sample, and
+             none where the least is above F sigma a sample; C 1: a shift
+             only where the block took the same in the frame before, 2: or
+             one of its four neighbours; N: none wherever none's sum is at
+             most N sigma a sample
+  bbN        with bm, none unless beaten by N / 100 sigma a sample
+  csN        with bm, the sums over every N-th sample of a row too
+  gsR_K      one shift within R samples for the whole frame, by the same
+             sum over every 4th sample of every 8th row
+  oracle     the count set to 0 wherever the clean frame moved (by more
+             than 8): what a perfect motion test would give
+  epsT_R     clepsilon's filter alone, threshold T, window radius R
   noblend    where the count is at most young, the present frame alone
   noflat     no flat areas: the 3 x 3 window within 2 sigma at every count
              above young (the formula before the present one)
@@ -161,18 +177,20 @@ def block_match(xs, v, count, bm, s16, frac, memo=None):
     h, w = xs.shape
     hb, wb = -(-h // b), -(-w // b)
     rows = (np.arange(hb * b) % step) == 0
+    cstep = memo.get("cs") or 1 if memo is not None else 1
+    cols = (np.arange(wb * b) % cstep) == 0
 
     def block_sums(e):
         e = np.pad(e, ((0, hb * b - h), (0, wb * b - w)), mode="edge")
-        e = e * rows[:, None]
+        e = e * rows[:, None] * cols[None, :]
         return e.reshape(hb, b, wb, b).sum(axis=(1, 3))
 
     # K in tenths of sigma a sample, or bb's hundredths
     best = block_sums(np.abs(xs - v)) - \
-        ((k * s16 << frac) * b * b // step) // 160
+        ((k * s16 << frac) * b * b // step // cstep) // 160
     if memo is not None and memo.get("bb") is not None:
         best = block_sums(np.abs(xs - v)) - \
-            ((memo["bb"] * s16 << frac) * b * b // step) // 1600
+            ((memo["bb"] * s16 << frac) * b * b // step // cstep) // 1600
     shifts = [(dy, dx) for dy in range(-r, r + 1) for dx in range(-r, r + 1)]
     pick = np.full((hb, wb), shifts.index((0, 0)), dtype=np.int64)
     for i, (dy, dx) in enumerate(shifts):
@@ -241,7 +259,8 @@ def global_shift(xs, v, count, gs, s16, frac):
 def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(6, 10), sad=(14, 16),
               wsad=None, flat=True, clamp=None, clampx=None, nbcap=None,
-              nbk=1, mc=None, bm=None, oracle=False, gs=None, bb=None):
+              nbk=1, mc=None, bm=None, oracle=False, gs=None, bb=None,
+              cs=None):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -254,7 +273,7 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
     v = count = None
     score = Score(clean)
     clean_t = clean
-    memo = {"bb": bb}
+    memo = {"bb": bb, "cs": cs}
     for t, x in enumerate(noisy):
         s = epsilon_mean(x, 1, te)
         if v is None:
@@ -372,6 +391,8 @@ def parse_present(parts):
             kw["flat"] = False
         elif part == "oracle":
             kw["oracle"] = True
+        elif part.startswith("cs"):
+            kw["cs"] = int(part[2:])
         elif part.startswith("bb"):
             kw["bb"] = int(part[2:])
         elif part.startswith("gs"):
