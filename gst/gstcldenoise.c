@@ -36,6 +36,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define FORMATS "{ GRAY8, NV12, I420, YUY2, UYVY, YVYU }"
 
 #define DEFAULT_NOISE_LEVEL 0.0
+#define DEFAULT_MOTION FALSE
 #define MAX_NOISE_LEVEL 60.0
 /* the scratch buffers: what is kept from frame to frame, the histograms,
  * the estimate and the luma's sampled responses (kept too, on the device) */
@@ -50,13 +51,14 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define MOTION_BLOCK 32
 #define MOTION_RADIUS 4
 /* the longest build options of a plan */
-#define PLAN_OPTIONS 96
+#define PLAN_OPTIONS 112
 
 enum
 {
   PROP_0,
   PROP_NOISE_LEVEL,
   PROP_ESTIMATED_NOISE,
+  PROP_MOTION,
 };
 
 struct _GstClDenoise
@@ -64,6 +66,7 @@ struct _GstClDenoise
   GstClBaseFilter parent;
 
   gdouble noise_level;          /* 0: the estimate's; under the object lock */
+  gboolean motion;              /* under the object lock */
   /* the estimate, in 1/16 of an 8-bit step; under the object lock */
   gint estimate16;
   /* what is kept starts afresh at the next frame (atomic) */
@@ -206,6 +209,22 @@ static const GstClPlan plans[] = {
   {NULL}
 };
 
+/* the build options of the plan @q selected, and of the motion */
+static void
+program_options (GstClDenoise * self, const GstClPlanQuery * q,
+    gchar * options, gsize size)
+{
+  gboolean motion;
+  gsize n;
+
+  GST_OBJECT_LOCK (self);
+  motion = self->motion;
+  GST_OBJECT_UNLOCK (self);
+  gst_cl_plan_get_options (q, 0, options, size);
+  n = strlen (options);
+  g_snprintf (options + n, size - n, " -DMOTION=%d", motion);
+}
+
 /* the program starts building now, in the background where the caps are
  * foreseen at READY to PAUSED (the base class's prebuild) */
 static gboolean
@@ -219,7 +238,7 @@ gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
 
   gst_cl_plan_query_init (&q, self->planner, ctx, NULL, 1);
   gst_cl_plan_prepare (&q, NULL);
-  gst_cl_plan_get_options (&q, 0, options, sizeof (options));
+  program_options (self, &q, options, sizeof (options));
   GST_DEBUG_OBJECT (self, "plan %s: %s", q.plan->name, options);
   gst_cl_program_ready (ctx, gst_cl_kernel_denoise, options);
   self->xsh = GST_VIDEO_INFO_N_COMPONENTS (in_info) > 1 ?
@@ -296,7 +315,7 @@ estimate (GstClBaseFilter * base, const gchar * options, guint rows,
 static cl_mem
 search_motion (GstClBaseFilter * base, const gchar * options,
     gboolean vectors, const GstClPlane * luma, cl_mem kept, gint last_at,
-    gint level16, cl_mem est, gboolean first, GError ** error)
+    gint level16, cl_mem est, gboolean skip, GError ** error)
 {
   /* a work-item a block in vectors (CPUs), else a work-group of a
    * work-item a column and a shift down */
@@ -314,7 +333,7 @@ search_motion (GstClBaseFilter * base, const gchar * options,
     global[0] *= local[0];
     global[1] *= local[1];
   }
-  if (!motion || first)
+  if (!motion || skip)
     return motion;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_search", error);
@@ -357,6 +376,7 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gsize kept_size = 0;
   cl_mem kept, est, motion;
   cl_kernel k[2];
+  gboolean motion_on;
   gint blocks_x = (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK;
   guint p, i, px, ry;
   gchar options[PLAN_OPTIONS];
@@ -364,13 +384,14 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
 
   GST_OBJECT_LOCK (self);
   level16 = (gint) (self->noise_level * 16 + 0.5);
+  motion_on = self->motion;
   GST_OBJECT_UNLOCK (self);
   gst_cl_plan_query_init (&q, self->planner,
       gst_cl_base_filter_get_context (base), NULL, 1);
   gst_cl_plan_select (&q);
   px = plan_samples (&q);
   ry = plan_rows (&q);
-  gst_cl_plan_get_options (&q, 0, options, sizeof (options));
+  program_options (self, &q, options, sizeof (options));
   for (p = 0; p < in->n_planes; p++)
     kept_size += 4 * gst_cl_plane_size (&in->planes[p]);
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
@@ -379,15 +400,15 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
       || !(motion = search_motion (base, options, px >= 8, &in->planes[0],
               kept,
               self->swapped ? in->planes[0].width * in->planes[0].height :
-              0, level16, est, first, error)))
+              0, level16, est, first || !motion_on, error)))
     goto failed;
   /* the work-items whose footprint has one shift, then, unless the frame
    * starts afresh, the others */
   k[0] = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
-  k[1] = k[0] && !first ? gst_cl_base_filter_get_kernel (base,
+  k[1] = k[0] && motion_on && !first ? gst_cl_base_filter_get_kernel (base,
       gst_cl_kernel_denoise, options, "denoise_plane_moved", error) : NULL;
-  if (!k[0] || (!first && !k[1]))
+  if (!k[0] || (motion_on && !first && !k[1]))
     goto failed;
   for (p = 0; p < in->n_planes; p++) {
     const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
@@ -471,6 +492,11 @@ gst_cl_denoise_set_property (GObject * object, guint prop_id,
       self->noise_level = g_value_get_double (value);
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_MOTION:
+      GST_OBJECT_LOCK (self);
+      self->motion = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -492,6 +518,11 @@ gst_cl_denoise_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_ESTIMATED_NOISE:
       GST_OBJECT_LOCK (self);
       g_value_set_double (value, self->estimate16 / 16.0);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_MOTION:
+      GST_OBJECT_LOCK (self);
+      g_value_set_boolean (value, self->motion);
       GST_OBJECT_UNLOCK (self);
       break;
     default:
@@ -526,6 +557,21 @@ gst_cl_denoise_class_init (GstClDenoiseClass * klass)
           "The noise level measured from the luma of the last frames, in "
           "8-bit units, a step of 1/16", 0, 1000, 0,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstClDenoise:motion:
+   *
+   * Follows the picture's motion: each 32 x 32 block of the luma finds
+   * the shift, within 4 samples, that brings its last outputs over the
+   * present frame, and every plane averages along it. For a camera that
+   * pans or moves; on a still camera it costs a tenth of a dB and the
+   * search's time.
+   */
+  g_object_class_install_property (gobject_class, PROP_MOTION,
+      g_param_spec_boolean ("motion", "Motion",
+          "Follow the picture's motion, 32 x 32 blocks within 4 samples: "
+          "for a camera that pans or moves", DEFAULT_MOTION,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
 
   gst_element_class_set_static_metadata (element_class,
       "OpenCL temporal denoiser", "Filter/Effect/Video",
@@ -546,6 +592,7 @@ static void
 gst_cl_denoise_init (GstClDenoise * self)
 {
   self->noise_level = DEFAULT_NOISE_LEVEL;
+  self->motion = DEFAULT_MOTION;
   self->reset = 1;
   self->planner = gst_cl_plan_attach (GST_ELEMENT (self), "cldenoise", plans);
 }

@@ -55,13 +55,17 @@
  * sigma of each other), the 3 x 3 window is taken within TW x sigma */
 #define MIDDLE 5
 #define FLAT 45
-/* the motion: each MB x MB block of the luma takes the shift within MR
- * samples whose sum of |8 X - V| (in eighths) over its every MSTEP-th row
- * (X the present frame, V the last output shifted) is least, none unless
- * one is less than none's less MBIAS / 20 sigma a sample, and only where
- * its sum is at most MFIT sigma a sample (for noise alone, 6.4); every
- * plane's last outputs and counts are read through it (halved on a
- * subsampled plane) */
+/* MOTION, a build option (the element's motion): 0 reads every sample's
+ * last output where it is, the kernels of no motion. 1: each MB x MB block
+ * of the luma takes the shift within MR samples whose sum of |8 X - V| (in
+ * eighths) over its every MSTEP-th row (X the present frame, V the last
+ * output shifted) is least, none unless one is less than none's less
+ * MBIAS / 20 sigma a sample, and only where its sum is at most MFIT sigma
+ * a sample (for noise alone, 6.4); every plane's last outputs and counts
+ * are read through it (halved on a subsampled plane) */
+#ifndef MOTION
+#define MOTION 0
+#endif
 #define MB 32
 #define MR 4
 #define MSTEP 4
@@ -644,8 +648,8 @@ denoise_item (__global const uchar * in, int in_stride,
   int width = pwidth * pstride, n = min (PX, width - x0);
   int col[WIN];
   int2 d = (int2) (0);
-  int one = first || one_shift (mo, width, pstride, height, x0, x0 + n - 1,
-      y0, min (y0 + RY, height) - 1, &d);
+  int one = !MOTION || first || one_shift (mo, width, pstride, height, x0,
+      x0 + n - 1, y0, min (y0 + RY, height) - 1, &d);
 
   if (one == general)
     return;

@@ -32,11 +32,13 @@
   {"clintegral", "squared=" #sq, GRAY8, w, h, FALSE, 0, FALSE}
 /* cldenoise: one set of kernels; its floor reads the frame and the last
  * output, and writes the output; the same frame again, every sample still,
- * and a new frame each time, every sample moving */
-#define DENOISE(w, h) \
-  {"cldenoise", "noise-level=10", NV12, w, h, TRUE, 3, FALSE}
-#define DENOISE_MOVING(w, h) \
-  {"cldenoise", "noise-level=10", NV12, w, h, TRUE, 3, TRUE}
+ * and a new frame each time, every sample moving; and with the motion
+ * followed, its search */
+#define DENOISE(props, w, h, moving) \
+  {"cldenoise", props, NV12, w, h, TRUE, 3, moving}
+#define DENOISE_ALL(props) \
+  DENOISE (props, 1920, 1080, FALSE), DENOISE (props, 3840, 2160, FALSE), \
+  DENOISE (props, 1920, 1080, TRUE), DENOISE (props, 3840, 2160, TRUE)
 
 static const BenchCase cases[] = {
   BOX (3, 1920, 1080, FALSE), BOX (5, 1920, 1080, FALSE),
@@ -58,8 +60,7 @@ static const BenchCase cases[] = {
   EPSILON (20, 15, 3840, 2160),
   INTEGRAL (false, 1920, 1080), INTEGRAL (false, 3840, 2160),
   INTEGRAL (true, 3840, 2160),
-  DENOISE (1920, 1080), DENOISE (3840, 2160),
-  DENOISE_MOVING (1920, 1080), DENOISE_MOVING (3840, 2160),
+  DENOISE_ALL ("noise-level=10"), DENOISE_ALL ("noise-level=10 motion=true"),
   {NULL, NULL, GST_VIDEO_FORMAT_UNKNOWN, 0, 0, FALSE, 0, FALSE}
 };
 

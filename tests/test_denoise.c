@@ -39,6 +39,7 @@ typedef struct
   gint *state[3], *count[3];
   gint est16, s16;
   gdouble level;                /* the element's noise-level */
+  gboolean motion;              /* the element's motion */
   gboolean reset;
   /* the frame's histograms of |L| and of its change since the last frame,
    * and the last frame's L at the samples counted */
@@ -155,7 +156,7 @@ search_motion (Ref * r, const ClRefPlane * p)
   r->dy = g_new0 (gint, bx_n * by_n);
   r->dx = g_new0 (gint, bx_n * by_n);
   r->blocks_x = bx_n;
-  if (r->reset)
+  if (r->reset || !r->motion)
     return;
   for (gint by = 0; by < by_n; by++)
     for (gint bx = 0; bx < bx_n; bx++) {
@@ -386,14 +387,15 @@ scene_frame (GstVideoFormat format, gint width, gint height, guint stride_pad,
 }
 
 /* @n frames of @format through one element, the picture panning by @pan
- * (scene_frame); at frame @discont a DISCONT buffer, at @flush a flushing
+ * (scene_frame), its motion followed where @motion; at frame @discont a DISCONT buffer, at @flush a flushing
  * seek's events, at @resize new caps of @size[0] x @size[1], each starting
  * afresh. Returns how many blocks the reference found moved, over all
  * frames. */
 static guint
 check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
     guint stride_pad, guint n, gint sigma, gdouble level, gint pan,
-    guint discont, guint flush, guint resize, const gint * size)
+    gboolean motion, guint discont, guint flush, guint resize,
+    const gint * size)
 {
   guint moved;
   GstHarness *h = cl_test_harness_new ("cldenoise", format, width, height);
@@ -403,7 +405,8 @@ check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
 
   r.reset = TRUE;
   r.level = level;
-  g_object_set (h->element, "noise-level", level, NULL);
+  r.motion = motion;
+  g_object_set (h->element, "noise-level", level, "motion", motion, NULL);
   for (guint i = 0; i < n; i++) {
     GstVideoInfo info;
     GstBuffer *in, *out;
@@ -451,11 +454,11 @@ check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
 
 static void
 check_sequence (GstVideoFormat format, gint width, gint height,
-    guint stride_pad, guint n, gint sigma, gdouble level, guint discont,
-    guint flush)
+    guint stride_pad, guint n, gint sigma, gdouble level, gboolean motion,
+    guint discont, guint flush)
 {
   check_sequence_with_caps (format, width, height, stride_pad, n, sigma,
-      level, 0, discont, flush, G_MAXUINT, NULL);
+      level, 0, motion, discont, flush, G_MAXUINT, NULL);
 }
 
 GST_START_TEST (test_formats_and_sizes)
@@ -468,8 +471,9 @@ GST_START_TEST (test_formats_and_sizes)
 
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-      check_sequence (formats[f], sizes[s][0], sizes[s][1], s * 13, 8, 8, 0,
-          G_MAXUINT, G_MAXUINT);
+      for (gint motion = 0; motion < 2; motion++)
+        check_sequence (formats[f], sizes[s][0], sizes[s][1], s * 13, 8, 8,
+            0, motion, G_MAXUINT, G_MAXUINT);
 }
 
 GST_END_TEST;
@@ -478,8 +482,8 @@ GST_END_TEST;
  * the element afresh, as the reference */
 GST_START_TEST (test_discont_and_flush)
 {
-  check_sequence (GST_VIDEO_FORMAT_NV12, 64, 48, 0, 16, 10, 0, 5, 11);
-  check_sequence (GST_VIDEO_FORMAT_YUY2, 33, 20, 3, 12, 6, 0, 9, 3);
+  check_sequence (GST_VIDEO_FORMAT_NV12, 64, 48, 0, 16, 10, 0, TRUE, 5, 11);
+  check_sequence (GST_VIDEO_FORMAT_YUY2, 33, 20, 3, 12, 6, 0, FALSE, 9, 3);
 }
 
 GST_END_TEST;
@@ -492,28 +496,31 @@ GST_START_TEST (test_long_sequences)
   static const gint smaller[] = { 77, 45 };
 
   check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 64, 5, 100, 6, 0, 0,
-      88, 40, 75, smaller);
+      TRUE, 88, 40, 75, smaller);
   check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 70, 40, 0, 100, 8, 9, 0,
-      88, 40, 75, smaller);
+      FALSE, 88, 40, 75, smaller);
 }
 
 GST_END_TEST;
 
 /* A camera that pans, a sample and a row a frame, and two samples and a
- * row: the blocks' motion found and followed, in every plane (NV12's
- * interleaved chroma, I420's, packed 4:2:2's at full height), blocks
- * across the frame's edges and a frame a block and a half wide; the
- * reference finds the picture moved, or the sequence would not test it */
+ * row, its motion followed: the blocks' motion found and followed, in
+ * every plane (NV12's interleaved chroma, I420's, packed 4:2:2's at full
+ * height), blocks across the frame's edges and a frame a block and a half
+ * wide; the reference finds the picture moved, or the sequence would not
+ * test it. Not followed, no block moves. */
 GST_START_TEST (test_panning)
 {
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 70, 3,
-          24, 6, 0, 1, G_MAXUINT, 12, G_MAXUINT, NULL) > 0);
+          24, 6, 0, 1, TRUE, G_MAXUINT, 12, G_MAXUINT, NULL) > 0);
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_I420, 77, 45, 0,
-          16, 8, 8, 2, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
+          16, 8, 8, 2, TRUE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 48, 40, 0,
-          16, 4, 0, 2, 9, G_MAXUINT, G_MAXUINT, NULL) > 0);
+          16, 4, 0, 2, TRUE, 9, G_MAXUINT, G_MAXUINT, NULL) > 0);
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_GRAY8, 131, 67,
-          0, 12, 10, 10, 2, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
+          0, 12, 10, 10, 2, TRUE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
+  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 70, 3,
+          12, 6, 0, 1, FALSE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) == 0);
 }
 
 GST_END_TEST;
@@ -525,7 +532,7 @@ GST_START_TEST (test_fixed_levels)
 
   for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
     check_sequence (GST_VIDEO_FORMAT_I420, 40, 30, 0, 6, 8, levels[i],
-        G_MAXUINT, G_MAXUINT);
+        i % 2, G_MAXUINT, G_MAXUINT);
 }
 
 GST_END_TEST;
@@ -533,8 +540,8 @@ GST_END_TEST;
 /* A large odd frame, padded strides */
 GST_START_TEST (test_large_odd_frame)
 {
-  check_sequence (GST_VIDEO_FORMAT_NV12, 1917, 1079, 13, 3, 8, 0, G_MAXUINT,
-      G_MAXUINT);
+  check_sequence (GST_VIDEO_FORMAT_NV12, 1917, 1079, 13, 3, 8, 0, TRUE,
+      G_MAXUINT, G_MAXUINT);
 }
 
 GST_END_TEST;
