@@ -570,8 +570,8 @@ gst_cl_denoise_class_init (GstClDenoiseClass * klass)
       g_param_spec_boolean ("motion", "Motion",
           "Follow the picture's motion, 32 x 32 blocks within 4 samples: "
           "for a camera that pans or moves", DEFAULT_MOTION,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
+          G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
+          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_set_static_metadata (element_class,
       "OpenCL temporal denoiser", "Filter/Effect/Video",
