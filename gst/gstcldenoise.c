@@ -11,9 +11,11 @@
  * an edge-preserving 3 x 3 mean of the present frame, and a wider (5 x 5)
  * one alone where it moved. The noise level, in 8-bit units, is measured
  * from the stream itself (#GstClDenoise:estimated-noise) and followed as it
- * changes, unless #GstClDenoise:noise-level sets it. Everything it keeps
- * starts afresh at a flushing seek, a DISCONT buffer, a gap, new caps and
- * READY.
+ * changes, unless #GstClDenoise:noise-level sets it. With
+ * #GstClDenoise:motion it follows a camera that pans or moves, each block's
+ * last outputs moved with the picture before they are averaged. Everything
+ * it keeps starts afresh at a flushing seek, a DISCONT buffer, a gap, new
+ * caps and READY.
  * The formulas, integer throughout: docs/cldenoise.md.
  *
  * ## Example launch line
