@@ -18,7 +18,8 @@ runs over a small grid of settings scaled to the noise (the table's settings
 column), and the best by luma PSNR is shown, so a method is never judged on
 settings made for another noise. cldenoise runs twice: measuring the noise
 itself ("cldenoise"), and told it ("cldenoise-set", the best of 0.8, 1 and
-1.25 times the noise's sigma).
+1.25 times the noise's sigma); "cldenoise-motion", asked for, measures it
+with motion=true.
 
 Prints a Markdown table a clip and noise: luma PSNR and SSIM, chroma PSNR
 (U and V together), luma PSNR over the samples that moved (whose clean
@@ -200,6 +201,10 @@ def grid(method, sigma):
     if method == "cldenoise":
         return [("the level estimated",
                  lambda w, h, i, o: gst_cmd("cldenoise", w, h, i, o))]
+    if method == "cldenoise-motion":
+        return [("motion=true, the level estimated",
+                 lambda w, h, i, o: gst_cmd("cldenoise motion=true", w, h, i,
+                                            o))]
     if method == "cldenoise-set":
         # the noise's own level, and the best of a few around it
         return [(f"noise-level={a:g}",
