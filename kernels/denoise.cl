@@ -484,10 +484,29 @@ moved_window (const Motion * mo, int2 d, const int general,
     for (int i = 0; i < PX + 4 * pstride; i++)
       l[i] = row[shift_column (col ? col[i] : x0 - 2 * pstride + i, d.y,
               pstride, width)];
-  else
-    for (int i = 0; i < PX + 4 * pstride; i++)
-      l[i] = last[moved_word (mo, width, pstride, height, yy,
-              col ? col[i] : x0 - 2 * pstride + i)];
+  else {
+    /* each column through its own block's shift, of the three blocks at
+     * most that a window spans, their shifts taken once */
+    int b0 = (((col ? col[0] : x0 - 2 * pstride) / pstride) << mo->xsh) /
+        MB;
+    __global const int *at = mo->at + ((yy << mo->ysh) / MB) * mo->blocks_x;
+    int row[3], dx[3];
+
+    for (int k = 0; k < 3; k++) {
+      int v = at[min (b0 + k, mo->blocks_x - 1)];
+
+      row[k] = clamp (yy + (v >> 16) / (1 << mo->ysh), 0, height - 1) *
+          width;
+      dx[k] = ((v << 16) >> 16) / (1 << mo->xsh);
+    }
+    for (int i = 0; i < PX + 4 * pstride; i++) {
+      int xs = col ? col[i] : x0 - 2 * pstride + i, px = xs / pstride;
+      int k = (int) (((uint) px << mo->xsh) / MB) - b0;
+
+      l[i] = last[row[k] + clamp (px + dx[k], 0, width / pstride - 1) *
+          pstride + xs - px * pstride];
+    }
+  }
 }
 
 /* Whether every block that rows @y0 - 2 to @y1 + 2 and samples @x0 - 2
@@ -564,6 +583,39 @@ name (__global const uchar * in, int in_stride, __global uchar * out, \
 #define LC(yy) LOAD (last + clamp ((yy) + d.x, 0, height - 1) * width + \
     x0 + d.y * pstride)
 DENOISE_ROWS (denoise_rows_in_place)
+#undef FETCH
+#undef LC
+
+/* the state's PX words that row @yy's samples from @x0 read, all of one
+ * block: moved by its shift, in place where that stays within the plane */
+static inline uP
+lc_moved_in_place (__global const ushort * last, const Motion * mo,
+    int width, const int pstride, int height, int yy, int x0)
+{
+  int2 d = block_shift (mo, yy, x0 / pstride);
+  __global const ushort *row = last + clamp (yy + d.x, 0, height - 1) *
+      width;
+  ushort w[PX];
+
+  if (x0 + d.y * pstride >= 0 && x0 + PX + d.y * pstride <= width)
+    return LOAD (row + x0 + d.y * pstride);
+  for (int j = 0; j < PX; j++)
+    w[j] = row[shift_column (x0 + j, d.y, pstride, width)];
+  return LOAD (w);
+}
+
+/* the same rows of the frame in place, the last outputs of a footprint of
+ * blocks of different shifts each through its own block's */
+#define FETCH(q, yy) { \
+    int r_ = clamp (yy, 0, height - 1); \
+    ushort l_[WIN]; \
+ \
+    w_##q = in + r_ * in_stride + x0; \
+    moved_window (mo, d, 1, last, width, pstride, height, r_, x0, 0, l_); \
+    ROW_SUMS (q, l_ + 2 * pstride); \
+  }
+#define LC(yy) lc_moved_in_place (last, mo, width, pstride, height, yy, x0)
+DENOISE_ROWS (denoise_rows_in_place_moved)
 #undef DECL
 #undef ROW
 #undef FETCH
@@ -660,6 +712,11 @@ denoise_item (__global const uchar * in, int in_stride,
       x0 + PX + (max (d.y, 0) + 2) * pstride <= width) {
     denoise_rows_in_place (in, in_stride, out, out_stride, last, next,
         width, height, pstride, col, x0, y0, n, s16, first, mo, d, 0);
+    return;
+  }
+  if (general && x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width) {
+    denoise_rows_in_place_moved (in, in_stride, out, out_stride, last, next,
+        width, height, pstride, col, x0, y0, n, s16, first, mo, d, 1);
     return;
   }
 #endif
