@@ -764,32 +764,42 @@ DENOISE_PLANE (denoise_plane, 0)
 DENOISE_PLANE (denoise_plane_moved, 1)
 
 /* The motion of each MB x MB block of the luma (@in, @width x @height,
- * @last its state) since the last frame, into @motion (Motion's words),
- * from each shift's sum @sums over the @n samples counted: the shifts in
- * the C reference's order, none first, so that ties go the same way, and
- * a shift taken only where its sum is at most MFIT sigma a sample. */
+ * @last its state) since the last frame, into @motion (Motion's words):
+ * the shifts in the C reference's order, none first, so that ties go the
+ * same way; none unless another is below it by MBIAS / 20 sigma a sample,
+ * and a shift only where its sum is at most MFIT sigma a sample. */
 #define SHIFTS ((2 * MR + 1) * (2 * MR + 1))
-#define PICK_SHIFT_OF(space) \
-static inline int \
-pick_shift_##space (space const uint * sums, int n, int s16) \
-{ \
-  int none = (SHIFTS - 1) / 2, pick = none; \
-  int best = (int) sums[none] - MBIAS * s16 * n / 40; \
- \
-  for (int k = 0; k < SHIFTS; k++) \
-    if (k != none && (int) sums[k] < best) { \
-      best = sums[k]; \
-      pick = k; \
-    } \
-  if (pick != none && best * 16 > MFIT * s16 * n) \
-    pick = none; \
-  return (pick / (2 * MR + 1) - MR) << 16 | \
-      ((pick % (2 * MR + 1) - MR) & 0xffff); \
+#define NONE ((SHIFTS - 1) / 2)
+#if SHIFTS > 128
+#error "the search's tree holds 128 shifts at most"
+#endif
+
+/* Motion's word of the least shift @pick, its sum @best (none's less the
+ * bias), over @n samples */
+static inline int
+motion_word (int pick, int best, int n, int s16)
+{
+  if (pick != NONE && best * 16 > MFIT * s16 * n)
+    pick = NONE;
+  return (pick / (2 * MR + 1) - MR) << 16 | ((pick % (2 * MR + 1) - MR) &
+      0xffff);
 }
 
 #if PX >= 8
-PICK_SHIFT_OF (__private)
-#define PICK_SHIFT pick_shift___private
+/* the least of each shift's sum @sums over @n samples, as Motion's word */
+static inline int
+pick_shift (const uint * sums, int n, int s16)
+{
+  int pick = NONE, best = (int) sums[NONE] - MBIAS * s16 * n / 40;
+
+  for (int k = 0; k < SHIFTS; k++)
+    if (k != NONE && (int) sums[k] < best) {
+      best = sums[k];
+      pick = k;
+    }
+  return motion_word (pick, best, n, s16);
+}
+
 /* CPUs: a work-item a block, its rows' 32 samples in two vectors of 16 */
 static inline uint
 sum16 (ushort16 v)
@@ -846,12 +856,10 @@ denoise_search (__global const uchar * in, int in_stride,
                         clamp (x + dx, 0, width - 1)] >> CBITS));
       }
   }
-  motion[by * ((width + MB - 1) / MB) + bx] = PICK_SHIFT (sums,
+  motion[by * ((width + MB - 1) / MB) + bx] = pick_shift (sums,
       (x1 - x0) * ((y1 - y0 + MSTEP - 1) / MSTEP), s16);
 }
 #else
-PICK_SHIFT_OF (__local)
-#define PICK_SHIFT pick_shift___local
 /* GPUs: a work-group of MB x (2 MR + 1) work-items a block, each a
  * column of it and a shift down, each shift's sum added up over the
  * columns in local memory */
@@ -861,14 +869,17 @@ denoise_search (__global const uchar * in, int in_stride,
     int level16, __global const int *est, __global int *motion)
 {
   /* a column's sums a row: a shift's sums read down a column, across
-   * the banks */
+   * the banks; then each shift's total and its place in the order (none
+   * first), the least found in a tree */
   __local int sums[MB][SHIFTS];
-  __local uint total[SHIFTS];
+  __local int total[128], rank[128];
   __global const ushort *last = kept + last_at;
   int j = get_local_id (0), dy = (int) get_local_id (1) - MR;
   int bx = get_group_id (0), by = get_group_id (1);
   int x = bx * MB + j, y1 = min (by * MB + MB, height);
   int s16 = level16 > 0 ? level16 : est[0];
+  int n = (min (bx * MB + MB, width) - bx * MB) * ((y1 - by * MB + MSTEP -
+          1) / MSTEP);
   int part[2 * MR + 1];
 
 #pragma unroll
@@ -890,18 +901,30 @@ denoise_search (__global const uchar * in, int in_stride,
     sums[j][(dy + MR) * (2 * MR + 1) + k] = part[k];
   barrier (CLK_LOCAL_MEM_FENCE);
   /* a shift's column sums a work-item */
-  for (int k = (dy + MR) * MB + j; k < SHIFTS; k += MB * (2 * MR + 1)) {
+  for (int k = (dy + MR) * MB + j; k < 128; k += MB * (2 * MR + 1)) {
     int t = 0;
 
-    for (int i = 0; i < MB; i++)
-      t += sums[i][k];
-    total[k] = t;
+    if (k < SHIFTS)
+      for (int i = 0; i < MB; i++)
+        t += sums[i][k];
+    total[k] = k < SHIFTS ? (k == NONE ? t - MBIAS * s16 * n / 40 : t) :
+        INT_MAX;
+    rank[k] = k == NONE ? -1 : k;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
+  for (int o = 64; o > 0; o >>= 1) {
+    int k = (dy + MR) * MB + j;
+
+    if (k < o && (total[k + o] < total[k] || (total[k + o] == total[k] &&
+                rank[k + o] < rank[k]))) {
+      total[k] = total[k + o];
+      rank[k] = rank[k + o];
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
   if (j == 0 && dy == -MR)
-    motion[by * ((width + MB - 1) / MB) + bx] = PICK_SHIFT (total,
-        (min (bx * MB + MB, width) - bx * MB) * ((y1 - by * MB + MSTEP -
-                1) / MSTEP), s16);
+    motion[by * ((width + MB - 1) / MB) + bx] =
+        motion_word (rank[0] < 0 ? NONE : rank[0], total[0], n, s16);
 }
 #endif
 
