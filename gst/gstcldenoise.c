@@ -311,9 +311,17 @@ estimate (GstClBaseFilter * base, const gchar * options, guint rows,
       error);
 }
 
+/* the 16-bit words of @plane's state (its next as many, beside it) */
+static gint
+state_words (const GstClPlane * plane)
+{
+  return plane->width * plane->pstride * plane->height;
+}
+
 /* Each block's motion since the last frame, searched on @luma against its
- * last output (@kept at @last_at), into the motion's scratch buffer, left
- * as it is where @first (no plane reads it then). */
+ * last output (@kept at @last_at), into the motion's scratch buffer; none
+ * searched where @skip (a frame that starts afresh, or the motion off: no
+ * plane reads it then). */
 static cl_mem
 search_motion (GstClBaseFilter * base, const gchar * options,
     gboolean vectors, const GstClPlane * luma, cl_mem kept, gint last_at,
@@ -400,9 +408,8 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
       || !estimate (base, options, plan_histogram_rows (&q), &in->planes[0],
           reset, &est, error)
       || !(motion = search_motion (base, options, px >= 8, &in->planes[0],
-              kept,
-              self->swapped ? in->planes[0].width * in->planes[0].height :
-              0, level16, est, first || !motion_on, error)))
+              kept, self->swapped ? state_words (&in->planes[0]) : 0,
+              level16, est, first || !motion_on, error)))
     goto failed;
   /* the work-items whose footprint has one shift, then, unless the frame
    * starts afresh, the others */
@@ -414,7 +421,7 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     goto failed;
   for (p = 0; p < in->n_planes; p++) {
     const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
-    gint size = src->width * src->pstride * src->height;
+    gint size = state_words (src);
     /* a plane's state, and the place of its next: 16-bit words */
     gint last_at = self->swapped ? at + size : at;
     gint next_at = self->swapped ? at : at + size;

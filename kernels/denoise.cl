@@ -424,21 +424,12 @@ typedef struct
   int blocks_x, xsh, ysh;
 } Motion;
 
-/* The word of the state that sample @xs of row @yy (channel included,
- * both within the plane) reads: the last output and count where its
- * block's motion moved them from, the edges replicated. */
-static inline int
-moved_word (const Motion * mo, int width, const int pstride, int height,
-    int yy, int xs)
+/* Motion's word @m as the plane's shift, (down, across) in its samples */
+static inline int2
+plane_shift (const Motion * mo, int m)
 {
-  int px = xs / pstride, ch = xs - px * pstride;
-  int m = mo->at[((yy << mo->ysh) / MB) * mo->blocks_x +
-      (px << mo->xsh) / MB];
-  int dy = (m >> 16) / (1 << mo->ysh), dx = ((m << 16) >> 16) / (1 <<
-      mo->xsh);
-
-  return clamp (yy + dy, 0, height - 1) * width +
-      clamp (px + dx, 0, width / pstride - 1) * pstride + ch;
+  return (int2) ((m >> 16) / (1 << mo->ysh), ((m << 16) >> 16) / (1 <<
+          mo->xsh));
 }
 
 /* The shift, in the plane's samples, of the block that holds pixel @px
@@ -446,11 +437,8 @@ moved_word (const Motion * mo, int width, const int pstride, int height,
 static inline int2
 block_shift (const Motion * mo, int yy, int px)
 {
-  int m = mo->at[((yy << mo->ysh) / MB) * mo->blocks_x + (px << mo->xsh) /
-      MB];
-
-  return (int2) ((m >> 16) / (1 << mo->ysh), ((m << 16) >> 16) / (1 <<
-          mo->xsh));
+  return plane_shift (mo, mo->at[((yy << mo->ysh) / MB) * mo->blocks_x +
+          (px << mo->xsh) / MB]);
 }
 
 /* sample @xs (channel included) of a row moved @dx pixels across, the
@@ -464,46 +452,44 @@ shift_column (int xs, int dx, const int pstride, int width)
       pstride;
 }
 
-/* The state's PX + 4 pstride words that a work-item's window of row @yy
- * (its columns @col where given, else from sample @x0 - 2 pstride, within
- * the plane) reads through the motion, into @l: where the footprint's
- * blocks share one shift @d, its row and columns moved by it, else
- * (@general, a constant) each sample through its own block's. */
+/* The state's @n words that @n samples of row @yy read through the
+ * motion, into @l: the samples at the columns @col where given (clamped,
+ * in order), else from sample @xs0 on, within the plane. Where the
+ * footprint's blocks share one shift @d, its row and columns moved by it;
+ * else (@general, a constant) each sample through its own block's, of the
+ * three blocks at most that a work-item's window spans. */
 static inline void
-moved_window (const Motion * mo, int2 d, const int general,
+moved_row (const Motion * mo, int2 d, const int general,
     __global const ushort * last, int width, const int pstride, int height,
-    int yy, int x0, const int *col, ushort * l)
+    int yy, const int *col, int xs0, int n, ushort * l)
 {
   __global const ushort *row = last + clamp (yy + d.x, 0, height - 1) *
       width;
 
   if (!general && !d.y)
-    for (int i = 0; i < PX + 4 * pstride; i++)
-      l[i] = row[col ? col[i] : x0 - 2 * pstride + i];
+    for (int i = 0; i < n; i++)
+      l[i] = row[col ? col[i] : xs0 + i];
   else if (!general)
-    for (int i = 0; i < PX + 4 * pstride; i++)
-      l[i] = row[shift_column (col ? col[i] : x0 - 2 * pstride + i, d.y,
-              pstride, width)];
+    for (int i = 0; i < n; i++)
+      l[i] = row[shift_column (col ? col[i] : xs0 + i, d.y, pstride,
+              width)];
   else {
-    /* each column through its own block's shift, of the three blocks at
-     * most that a window spans, their shifts taken once */
-    int b0 = (((col ? col[0] : x0 - 2 * pstride) / pstride) << mo->xsh) /
-        MB;
+    /* the blocks' shifts taken once */
+    int b0 = (((col ? col[0] : xs0) / pstride) << mo->xsh) / MB;
     __global const int *at = mo->at + ((yy << mo->ysh) / MB) * mo->blocks_x;
-    int row[3], dx[3];
+    int rows[3], dx[3];
 
     for (int k = 0; k < 3; k++) {
-      int v = at[min (b0 + k, mo->blocks_x - 1)];
+      int2 s = plane_shift (mo, at[min (b0 + k, mo->blocks_x - 1)]);
 
-      row[k] = clamp (yy + (v >> 16) / (1 << mo->ysh), 0, height - 1) *
-          width;
-      dx[k] = ((v << 16) >> 16) / (1 << mo->xsh);
+      rows[k] = clamp (yy + s.x, 0, height - 1) * width;
+      dx[k] = s.y;
     }
-    for (int i = 0; i < PX + 4 * pstride; i++) {
-      int xs = col ? col[i] : x0 - 2 * pstride + i, px = xs / pstride;
+    for (int i = 0; i < n; i++) {
+      int xs = col ? col[i] : xs0 + i, px = xs / pstride;
       int k = (int) (((uint) px << mo->xsh) / MB) - b0;
 
-      l[i] = last[row[k] + clamp (px + dx[k], 0, width / pstride - 1) *
+      l[i] = last[rows[k] + clamp (px + dx[k], 0, width / pstride - 1) *
           pstride + xs - px * pstride];
     }
   }
@@ -525,8 +511,7 @@ one_shift (const Motion * mo, int width, const int pstride, int height,
   for (int by = by0; by <= by1; by++)
     for (int bx = bx0; bx <= bx1; bx++)
       one &= mo->at[by * mo->blocks_x + bx] == m;
-  *d = (int2) ((m >> 16) / (1 << mo->ysh), ((m << 16) >> 16) / (1 <<
-          mo->xsh));
+  *d = plane_shift (mo, m);
   return one;
 }
 
@@ -611,7 +596,8 @@ lc_moved_in_place (__global const ushort * last, const Motion * mo,
     ushort l_[WIN]; \
  \
     w_##q = in + r_ * in_stride + x0; \
-    moved_window (mo, d, 1, last, width, pstride, height, r_, x0, 0, l_); \
+    moved_row (mo, d, 1, last, width, pstride, height, r_, 0, \
+        x0 - 2 * pstride, PX + 4 * pstride, l_); \
     ROW_SUMS (q, l_ + 2 * pstride); \
   }
 #define LC(yy) lc_moved_in_place (last, mo, width, pstride, height, yy, x0)
@@ -623,25 +609,16 @@ DENOISE_ROWS (denoise_rows_in_place_moved)
 #endif
 
 /* the state's PX words that row @yy's samples at the columns @col read,
- * through the motion (moved_window's) */
+ * through the motion (moved_row's) */
 static inline uP
 lc_copied (__global const ushort * last, const Motion * mo, int2 d,
     const int general, int width, const int pstride, int height, int yy,
     const int *col)
 {
-  __global const ushort *row = last + clamp (yy + d.x, 0, height - 1) *
-      width;
   ushort w[PX];
 
-  if (!general && !d.y)
-    for (int j = 0; j < PX; j++)
-      w[j] = row[col[j]];
-  else if (!general)
-    for (int j = 0; j < PX; j++)
-      w[j] = row[shift_column (col[j], d.y, pstride, width)];
-  else
-    for (int j = 0; j < PX; j++)
-      w[j] = last[moved_word (mo, width, pstride, height, yy, col[j])];
+  moved_row (mo, d, general, last, width, pstride, height, yy, col, 0, PX,
+      w);
   return LOAD (w);
 }
 
@@ -672,8 +649,8 @@ lc_copied (__global const ushort * last, const Motion * mo, int2 d,
       w_##q[i_] = ri_[col[i_]]; \
     PACK (q) \
     if (!first) { \
-      moved_window (mo, d, general, last, width, pstride, height, r_, x0, \
-          col, l_); \
+      moved_row (mo, d, general, last, width, pstride, height, r_, col, 0, \
+          PX + 4 * pstride, l_); \
       ROW_SUMS (q, l_ + 2 * pstride); \
     } \
   }
