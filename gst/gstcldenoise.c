@@ -47,6 +47,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define ESTIMATE 2
 #define RESPONSES 3
 #define MOTION 4
+#define MOVED 5
 #define BINS 256
 /* the motion's blocks, in luma samples, and the farthest shift searched
  * (kernels/denoise.cl's MB and MR) */
@@ -211,22 +212,6 @@ static const GstClPlan plans[] = {
   {NULL}
 };
 
-/* the build options of the plan @q selected, and of the motion */
-static void
-program_options (GstClDenoise * self, const GstClPlanQuery * q,
-    gchar * options, gsize size)
-{
-  gboolean motion;
-  gsize n;
-
-  GST_OBJECT_LOCK (self);
-  motion = self->motion;
-  GST_OBJECT_UNLOCK (self);
-  gst_cl_plan_get_options (q, 0, options, size);
-  n = strlen (options);
-  g_snprintf (options + n, size - n, " -DMOTION=%d", motion);
-}
-
 /* the program starts building now, in the background where the caps are
  * foreseen at READY to PAUSED (the base class's prebuild) */
 static gboolean
@@ -240,7 +225,7 @@ gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
 
   gst_cl_plan_query_init (&q, self->planner, ctx, NULL, 1);
   gst_cl_plan_prepare (&q, NULL);
-  program_options (self, &q, options, sizeof (options));
+  gst_cl_plan_get_options (&q, 0, options, sizeof (options));
   GST_DEBUG_OBJECT (self, "plan %s: %s", q.plan->name, options);
   gst_cl_program_ready (ctx, gst_cl_kernel_denoise, options);
   self->xsh = GST_VIDEO_INFO_N_COMPONENTS (in_info) > 1 ?
@@ -384,11 +369,11 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gboolean reset = g_atomic_int_exchange (&self->reset, 0);
   gint first = reset, level16, at = 0;
   gsize kept_size = 0;
-  cl_mem kept, est, motion;
+  cl_mem kept, est, motion, moved;
   cl_kernel k[2];
-  gboolean motion_on;
+  gboolean motion_on, moving;
   gint blocks_x = (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK;
-  guint p, i, px, ry;
+  guint p, px, ry;
   gchar options[PLAN_OPTIONS];
   GstClPlanQuery q;
 
@@ -401,7 +386,7 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gst_cl_plan_select (&q);
   px = plan_samples (&q);
   ry = plan_rows (&q);
-  program_options (self, &q, options, sizeof (options));
+  gst_cl_plan_get_options (&q, 0, options, sizeof (options));
   for (p = 0; p < in->n_planes; p++)
     kept_size += 4 * gst_cl_plane_size (&in->planes[p]);
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
@@ -411,13 +396,15 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
               kept, self->swapped ? state_words (&in->planes[0]) : 0,
               level16, est, first || !motion_on, error)))
     goto failed;
-  /* the work-items whose footprint has one shift, then, unless the frame
-   * starts afresh, the others */
+  moving = motion_on && !first;
   k[0] = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
-  k[1] = k[0] && motion_on && !first ? gst_cl_base_filter_get_kernel (base,
-      gst_cl_kernel_denoise, options, "denoise_plane_moved", error) : NULL;
-  if (!k[0] || (motion_on && !first && !k[1]))
+  /* with the motion, each plane's state moved first, into MOVED */
+  k[1] = k[0] && moving ? gst_cl_base_filter_get_kernel (base,
+      gst_cl_kernel_denoise, options, "denoise_move", error) : NULL;
+  moved = k[1] ? gst_cl_base_filter_get_scratch (base, MOVED, kept_size / 2,
+      error) : NULL;
+  if (!k[0] || (moving && !moved))
     goto failed;
   for (p = 0; p < in->n_planes; p++) {
     const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
@@ -429,19 +416,32 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
       (src->height + ry - 1) / ry
     };
     gint xsh = p > 0 ? self->xsh : 0, ysh = p > 0 ? self->ysh : 0;
+    cl_mem from = kept;
+    gint from_at = last_at;
 
-    for (i = 0; i < 2 && k[i]; i++)
-      if (!gst_cl_kernel_set_args (k[i], error, 17, GST_CL_ARG (src->mem),
-              GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
-              GST_CL_ARG (dst->stride), GST_CL_ARG (kept),
-              GST_CL_ARG (last_at), GST_CL_ARG (next_at),
+    if (moving) {
+      gsize rows[2] = { global[0], src->height };
+
+      from = moved;
+      from_at = at / 2;
+      if (!gst_cl_kernel_set_args (k[1], error, 11, GST_CL_ARG (kept),
+              GST_CL_ARG (last_at), GST_CL_ARG (moved), GST_CL_ARG (from_at),
               GST_CL_ARG (src->width), GST_CL_ARG (src->pstride),
-              GST_CL_ARG (src->height), GST_CL_ARG (level16),
-              GST_CL_ARG (est), GST_CL_ARG (first), GST_CL_ARG (motion),
+              GST_CL_ARG (src->height), GST_CL_ARG (motion),
               GST_CL_ARG (blocks_x), GST_CL_ARG (xsh), GST_CL_ARG (ysh))
-          || !gst_cl_base_filter_enqueue_kernel (base, k[i], 2, global, NULL,
+          || !gst_cl_base_filter_enqueue_kernel (base, k[1], 2, rows, NULL,
               error))
-          goto failed;
+        goto failed;
+    }
+    if (!gst_cl_kernel_set_args (k[0], error, 14, GST_CL_ARG (src->mem),
+            GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
+            GST_CL_ARG (dst->stride), GST_CL_ARG (from), GST_CL_ARG (from_at),
+            GST_CL_ARG (kept), GST_CL_ARG (next_at), GST_CL_ARG (src->width),
+            GST_CL_ARG (src->pstride), GST_CL_ARG (src->height),
+            GST_CL_ARG (level16), GST_CL_ARG (est), GST_CL_ARG (first))
+        || !gst_cl_base_filter_enqueue_kernel (base, k[0], 2, global, NULL,
+            error))
+        goto failed;
     at += 2 * size;
   }
   if (!report_estimate (base, self, error))

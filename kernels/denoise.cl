@@ -55,17 +55,13 @@
  * sigma of each other), the 3 x 3 window is taken within TW x sigma */
 #define MIDDLE 5
 #define FLAT 45
-/* MOTION, a build option (the element's motion): 0 reads every sample's
- * last output where it is, the kernels of no motion. 1: each MB x MB block
- * of the luma takes the shift within MR samples whose sum of |8 X - V| (in
- * eighths) over its every MSTEP-th row (X the present frame, V the last
- * output shifted) is least, none unless one is less than none's less
+/* The motion (the element's, denoise_search and denoise_move): each MB x
+ * MB block of the luma takes the shift within MR samples whose sum of |8 X
+ * - V| (in eighths) over its every MSTEP-th row (X the present frame, V the
+ * last output shifted) is least, none unless one is less than none's less
  * MBIAS / 20 sigma a sample, and only where its sum is at most MFIT sigma
  * a sample (for noise alone, 6.4); every plane's last outputs and counts
  * are read through it (halved on a subsampled plane) */
-#ifndef MOTION
-#define MOTION 0
-#endif
 #define MB 32
 #define MR 4
 #define MSTEP 4
@@ -414,107 +410,6 @@ sabs (uP v)
     OUTPUT (q0, q1, q2, q3, q4); \
     y++;
 
-/* The blocks' motion (denoise_search's), as a plane reads it: @at one
- * word a block of the luma, its rows of @blocks_x, the shift down in the
- * upper half and across in the lower, in luma samples; @xsh and @ysh the
- * plane's subsampling (1: halved, towards zero). */
-typedef struct
-{
-  __global const int *at;
-  int blocks_x, xsh, ysh;
-} Motion;
-
-/* Motion's word @m as the plane's shift, (down, across) in its samples */
-static inline int2
-plane_shift (const Motion * mo, int m)
-{
-  return (int2) ((m >> 16) / (1 << mo->ysh), ((m << 16) >> 16) / (1 <<
-          mo->xsh));
-}
-
-/* The shift, in the plane's samples, of the block that holds pixel @px
- * of row @yy */
-static inline int2
-block_shift (const Motion * mo, int yy, int px)
-{
-  return plane_shift (mo, mo->at[((yy << mo->ysh) / MB) * mo->blocks_x +
-          (px << mo->xsh) / MB]);
-}
-
-/* sample @xs (channel included) of a row moved @dx pixels across, the
- * edges replicated */
-static inline int
-shift_column (int xs, int dx, const int pstride, int width)
-{
-  int px = xs / pstride;
-
-  return clamp (px + dx, 0, width / pstride - 1) * pstride + xs - px *
-      pstride;
-}
-
-/* The state's @n words that @n samples of row @yy read through the
- * motion, into @l: the samples at the columns @col where given (clamped,
- * in order), else from sample @xs0 on, within the plane. Where the
- * footprint's blocks share one shift @d, its row and columns moved by it;
- * else (@general, a constant) each sample through its own block's, of the
- * three blocks at most that a work-item's window spans. */
-static inline void
-moved_row (const Motion * mo, int2 d, const int general,
-    __global const ushort * last, int width, const int pstride, int height,
-    int yy, const int *col, int xs0, int n, ushort * l)
-{
-  __global const ushort *row = last + clamp (yy + d.x, 0, height - 1) *
-      width;
-
-  if (!general && !d.y)
-    for (int i = 0; i < n; i++)
-      l[i] = row[col ? col[i] : xs0 + i];
-  else if (!general)
-    for (int i = 0; i < n; i++)
-      l[i] = row[shift_column (col ? col[i] : xs0 + i, d.y, pstride,
-              width)];
-  else {
-    /* the blocks' shifts taken once */
-    int b0 = (((col ? col[0] : xs0) / pstride) << mo->xsh) / MB;
-    __global const int *at = mo->at + ((yy << mo->ysh) / MB) * mo->blocks_x;
-    int rows[3], dx[3];
-
-    for (int k = 0; k < 3; k++) {
-      int2 s = plane_shift (mo, at[min (b0 + k, mo->blocks_x - 1)]);
-
-      rows[k] = clamp (yy + s.x, 0, height - 1) * width;
-      dx[k] = s.y;
-    }
-    for (int i = 0; i < n; i++) {
-      int xs = col ? col[i] : xs0 + i, px = xs / pstride;
-      int k = (int) (((uint) px << mo->xsh) / MB) - b0;
-
-      l[i] = last[rows[k] + clamp (px + dx[k], 0, width / pstride - 1) *
-          pstride + xs - px * pstride];
-    }
-  }
-}
-
-/* Whether every block that rows @y0 - 2 to @y1 + 2 and samples @x0 - 2
- * pstride to @x1 + 2 pstride of the plane (clamped) reach has the shift
- * @d: a work-item's footprint */
-static inline int
-one_shift (const Motion * mo, int width, const int pstride, int height,
-    int x0, int x1, int y0, int y1, int2 * d)
-{
-  int bx0 = (max (x0 / pstride - 2, 0) << mo->xsh) / MB;
-  int bx1 = (min (x1 / pstride + 2, width / pstride - 1) << mo->xsh) / MB;
-  int by0 = (max (y0 - 2, 0) << mo->ysh) / MB;
-  int by1 = (min (y1 + 2, height - 1) << mo->ysh) / MB;
-  int m = mo->at[by0 * mo->blocks_x + bx0], one = 1;
-
-  for (int by = by0; by <= by1; by++)
-    for (int bx = bx0; bx <= bx1; bx++)
-      one &= mo->at[by * mo->blocks_x + bx] == m;
-  *d = plane_shift (mo, m);
-  return one;
-}
-
 /* The work-item's RY rows from @y0, @n samples of each from @x0; @col,
  * where the instantiation takes it, the columns of its window, clamped.
  * The 5 x 5 sums' test, 3/5 of the difference within t (floored), is 3
@@ -524,8 +419,7 @@ static inline void \
 name (__global const uchar * in, int in_stride, __global uchar * out, \
     int out_stride, __global const ushort * last, __global ushort * next, \
     int width, int height, const int pstride, const int *col, int x0, \
-    int y0, int n, int s16, int first, const Motion * mo, int2 d, \
-    const int general) \
+    int y0, int n, int s16, int first) \
 { \
   uP te_ = (uP) ((2 * s16 + 8) >> 4), tw_ = (uP) ((TW * s16 + 8) >> 4); \
   uP t_still_ = (uP) ((STILL * s16 << FRAC) >> 4); \
@@ -562,63 +456,24 @@ name (__global const uchar * in, int in_stride, __global uchar * out, \
  \
     w_##q = in + r_ * in_stride + x0; \
     if (!first) \
-      ROW_SUMS (q, last + clamp (r_ + d.x, 0, height - 1) * width + x0 + \
-          d.y * pstride); \
+      ROW_SUMS (q, last + r_ * width + x0); \
   }
-#define LC(yy) LOAD (last + clamp ((yy) + d.x, 0, height - 1) * width + \
-    x0 + d.y * pstride)
+#define LC(yy) LOAD (last + (yy) * width + x0)
 DENOISE_ROWS (denoise_rows_in_place)
-#undef FETCH
-#undef LC
-
-/* the state's PX words that row @yy's samples from @x0 read, all of one
- * block: moved by its shift, in place where that stays within the plane */
-static inline uP
-lc_moved_in_place (__global const ushort * last, const Motion * mo,
-    int width, const int pstride, int height, int yy, int x0)
-{
-  int2 d = block_shift (mo, yy, x0 / pstride);
-  __global const ushort *row = last + clamp (yy + d.x, 0, height - 1) *
-      width;
-  ushort w[PX];
-
-  if (x0 + d.y * pstride >= 0 && x0 + PX + d.y * pstride <= width)
-    return LOAD (row + x0 + d.y * pstride);
-  for (int j = 0; j < PX; j++)
-    w[j] = row[shift_column (x0 + j, d.y, pstride, width)];
-  return LOAD (w);
-}
-
-/* the same rows of the frame in place, the last outputs of a footprint of
- * blocks of different shifts each through its own block's */
-#define FETCH(q, yy) { \
-    int r_ = clamp (yy, 0, height - 1); \
-    ushort l_[WIN]; \
- \
-    w_##q = in + r_ * in_stride + x0; \
-    moved_row (mo, d, 1, last, width, pstride, height, r_, 0, \
-        x0 - 2 * pstride, PX + 4 * pstride, l_); \
-    ROW_SUMS (q, l_ + 2 * pstride); \
-  }
-#define LC(yy) lc_moved_in_place (last, mo, width, pstride, height, yy, x0)
-DENOISE_ROWS (denoise_rows_in_place_moved)
 #undef DECL
 #undef ROW
 #undef FETCH
 #undef LC
 #endif
 
-/* the state's PX words that row @yy's samples at the columns @col read,
- * through the motion (moved_row's) */
+/* the state's PX words of a row at the columns @col */
 static inline uP
-lc_copied (__global const ushort * last, const Motion * mo, int2 d,
-    const int general, int width, const int pstride, int height, int yy,
-    const int *col)
+lc_copied (__global const ushort * row, const int *col)
 {
   ushort w[PX];
 
-  moved_row (mo, d, general, last, width, pstride, height, yy, col, 0, PX,
-      w);
+  for (int j = 0; j < PX; j++)
+    w[j] = row[col[j]];
   return LOAD (w);
 }
 
@@ -642,6 +497,7 @@ lc_copied (__global const ushort * last, const Motion * mo, int2 d,
 #define FETCH(q, yy) { \
     int r_ = clamp (yy, 0, height - 1); \
     __global const uchar *ri_ = in + r_ * in_stride; \
+    __global const ushort *rl_ = last + r_ * width; \
     ushort l_[WIN]; \
     WINDOW (q) \
  \
@@ -649,13 +505,12 @@ lc_copied (__global const ushort * last, const Motion * mo, int2 d,
       w_##q[i_] = ri_[col[i_]]; \
     PACK (q) \
     if (!first) { \
-      moved_row (mo, d, general, last, width, pstride, height, r_, col, 0, \
-          PX + 4 * pstride, l_); \
+      for (int i_ = 0; i_ < PX + 4 * pstride; i_++) \
+        l_[i_] = rl_[col[i_]]; \
       ROW_SUMS (q, l_ + 2 * pstride); \
     } \
   }
-#define LC(yy) lc_copied (last, mo, d, general, width, pstride, height, \
-    yy, col + 2 * pstride)
+#define LC(yy) lc_copied (last + (yy) * width, col + 2 * pstride)
 DENOISE_ROWS (denoise_rows_copied)
 #undef DECL
 #undef PACK
@@ -664,36 +519,20 @@ DENOISE_ROWS (denoise_rows_copied)
 #undef FETCH
 #undef LC
 
-/* a work-item's samples, @pstride a constant in each call (below): those
- * whose footprint's blocks share one shift, or (@general, a constant) the
- * others, each sample through its own block's */
+/* a work-item's samples, @pstride a constant in each call (below) */
 static inline void
 denoise_item (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global const ushort * last,
     __global ushort * next, int pwidth, const int pstride, int height,
-    int s16, int first, int x0, int y0, const Motion * mo,
-    const int general)
+    int s16, int first, int x0, int y0)
 {
   int width = pwidth * pstride, n = min (PX, width - x0);
   int col[WIN];
-  int2 d = (int2) (0);
-  int one = !MOTION || first || one_shift (mo, width, pstride, height, x0,
-      x0 + n - 1, y0, min (y0 + RY, height) - 1, &d);
 
-  if (one == general)
-    return;
 #if PX >= 8
-  /* in place where the window, and the last outputs' moved, stay within
-   * the plane */
-  if (!general && x0 + (min (d.y, 0) - 2) * pstride >= 0 &&
-      x0 + PX + (max (d.y, 0) + 2) * pstride <= width) {
+  if (x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width) {
     denoise_rows_in_place (in, in_stride, out, out_stride, last, next,
-        width, height, pstride, col, x0, y0, n, s16, first, mo, d, 0);
-    return;
-  }
-  if (general && x0 >= 2 * pstride && x0 + PX + 2 * pstride <= width) {
-    denoise_rows_in_place_moved (in, in_stride, out, out_stride, last, next,
-        width, height, pstride, col, x0, y0, n, s16, first, mo, d, 1);
+        width, height, pstride, col, x0, y0, n, s16, first);
     return;
   }
 #endif
@@ -704,41 +543,79 @@ denoise_item (__global const uchar * in, int in_stride,
     col[i] = clamp (px, 0, pwidth - 1) * pstride + ch;
   }
   denoise_rows_copied (in, in_stride, out, out_stride, last, next, width,
-      height, pstride, col, x0, y0, n, s16, first, mo, d, general);
+      height, pstride, col, x0, y0, n, s16, first);
 }
 
-/* @level16: the level set, in 1/16 of a step, or 0 for the estimate's in
- * @est (denoise_estimate's); @motion, @blocks_x, @xsh, @ysh: Motion's.
- * denoise_plane takes the work-items whose footprint's blocks share one
- * shift (all where @first), denoise_plane_moved the others, which read
- * each sample's state through its own block's: apart, the first keeps the
- * registers and code of a kernel with no motion. */
-#define DENOISE_PLANE(name, general) \
-__kernel void \
-name (__global const uchar * in, int in_stride, \
-    __global uchar * out, int out_stride, __global ushort * kept, \
-    int last_at, int next_at, int pwidth, int pstride, int height, \
-    int level16, __global const int *est, int first, \
-    __global const int *motion, int blocks_x, int xsh, int ysh) \
-{ \
-  __global const ushort *last = kept + last_at; \
-  __global ushort *next = kept + next_at; \
-  int x0 = get_global_id (0) * PX, y0 = get_global_id (1) * RY; \
-  int s16 = level16 > 0 ? level16 : est[0]; \
-  Motion mo = { motion, blocks_x, xsh, ysh }; \
- \
-  if (x0 >= pwidth * pstride || y0 >= height) \
-    return; \
-  /* each pstride its own code, its windows' offsets constants */ \
-  if (pstride == 1) \
-    denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 1, \
-        height, s16, first, x0, y0, &mo, general); \
-  else \
-    denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 2, \
-        height, s16, first, x0, y0, &mo, general); \
+/* @from at @last_at: the plane's state, its last outputs and counts (or,
+ * with the motion, the same moved by denoise_move); the next to @kept at
+ * @next_at. @level16: the level set, in 1/16 of a step, or 0 for the
+ * estimate's in @est (denoise_estimate's). */
+__kernel void
+denoise_plane (__global const uchar * in, int in_stride,
+    __global uchar * out, int out_stride, __global const ushort * from,
+    int last_at, __global ushort * kept, int next_at, int pwidth,
+    int pstride, int height, int level16, __global const int *est,
+    int first)
+{
+  __global const ushort *last = from + last_at;
+  __global ushort *next = kept + next_at;
+  int x0 = get_global_id (0) * PX, y0 = get_global_id (1) * RY;
+  int s16 = level16 > 0 ? level16 : est[0];
+
+  if (x0 >= pwidth * pstride || y0 >= height)
+    return;
+  /* each pstride its own code, its windows' offsets constants */
+  if (pstride == 1)
+    denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 1,
+        height, s16, first, x0, y0);
+  else
+    denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 2,
+        height, s16, first, x0, y0);
 }
-DENOISE_PLANE (denoise_plane, 0)
-DENOISE_PLANE (denoise_plane_moved, 1)
+
+/* With the motion: a plane's state (@kept at @last_at, @pwidth samples of
+ * @pstride words by @height) moved by the luma blocks' (denoise_search's
+ * words in @motion, @blocks_x of them a row of blocks) into @moved at
+ * @moved_at, which denoise_plane then reads as the last: the word of
+ * sample (x, y) from (x + dx, y + dy), clamped to the plane, where the
+ * block of the luma position it covers moved, halved (towards zero) along
+ * the plane's subsampled axes (@xsh, @ysh 1). PX words a work-item, in a
+ * vector on a CPU where they are a block's and stay within the plane. */
+__kernel void
+denoise_move (__global const ushort * kept, int last_at,
+    __global ushort * moved, int moved_at, int pwidth, int pstride,
+    int height, __global const int *motion, int blocks_x, int xsh, int ysh)
+{
+  __global const ushort *last = kept + last_at;
+  int width = pwidth * pstride, x0 = get_global_id (0) * PX;
+  int y = get_global_id (1);
+  __global const int *at = motion + ((y << ysh) / MB) * blocks_x;
+  __global ushort *to = moved + moved_at + y * width;
+
+  if (x0 >= width || y >= height)
+    return;
+#if PX >= 8
+  if (x0 + PX <= width && ((x0 / pstride) << xsh) / MB ==
+      (((x0 + PX - 1) / pstride) << xsh) / MB) {
+    int m = at[((x0 / pstride) << xsh) / MB];
+    int dy = (m >> 16) / (1 << ysh), dx = ((m << 16) >> 16) / (1 << xsh);
+
+    if (x0 + dx * pstride >= 0 && x0 + PX + dx * pstride <= width) {
+      CAT (vstore, PX) (CAT (vload, PX) (0, last + clamp (y + dy, 0,
+                  height - 1) * width + x0 + dx * pstride), 0, to + x0);
+      return;
+    }
+  }
+#endif
+  for (int xs = x0; xs < min (x0 + PX, width); xs++) {
+    int px = xs / pstride, m = at[(px << xsh) / MB];
+    int dy = (m >> 16) / (1 << ysh), dx = ((m << 16) >> 16) / (1 << xsh);
+
+    to[xs] = last[clamp (y + dy, 0, height - 1) * width + clamp (px + dx, 0,
+            pwidth - 1) * pstride + xs - px * pstride];
+  }
+}
+
 
 /* The motion of each MB x MB block of the luma (@in, @width x @height,
  * @last its state) since the last frame, into @motion (Motion's words):

@@ -3,15 +3,17 @@
 # turn, a few rounds: the time a frame of each, the slope of a long run
 # against a short one (so that neither start-up counts).
 #
-#   tools/fetch-footage.sh && tools/denoise-speed.sh [CLIP] [ROUNDS]
+#   tools/fetch-footage.sh && tools/denoise-speed.sh [CLIP] [ROUNDS] [PROPS]
 #
 # The frames: the clip (default data/footage/vtest.avi) scaled to
 # 1920x1080, with FFmpeg's temporal noise of strength 20. cldenoise runs
 # with its level estimated and with noise-level=12; hqdn3d with settings
-# for that noise (24:18:40:30). The plugin: GST_PLUGIN_PATH, or build/gst.
+# for that noise (24:18:40:30); PROPS, more of cldenoise's properties
+# (motion=true, say), for both. The plugin: GST_PLUGIN_PATH, or build/gst.
 set -e
 clip=${1:-data/footage/vtest.avi}
 rounds=${2:-3}
+props=${3:-}
 long=110
 short=10
 [ -f "$clip" ] || { echo "no $clip: run tools/fetch-footage.sh" >&2; exit 1; }
@@ -41,7 +43,7 @@ seconds () {
 gst () {
   gst-launch-1.0 -q filesrc location="$tmp/in$1.nv12" blocksize=3110400 ! \
     rawvideoparse format=nv12 width=1920 height=1080 framerate=30/1 ! \
-    cldenoise $2 ! fakesink
+    cldenoise $2 $props ! fakesink
 }
 
 ff () {
