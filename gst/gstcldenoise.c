@@ -46,15 +46,15 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define HISTOGRAM 1
 #define ESTIMATE 2
 #define RESPONSES 3
-#define MOTION 4
-#define MOVED 5
+#define MOTION 4                /* and 5: the last frame's, and this one's */
+#define MOVED 6
 #define BINS 256
-/* the motion's blocks, in luma samples, and the farthest shift searched
- * (kernels/denoise.cl's MB and MR) */
+/* the motion's blocks, in luma samples, and the blocks a work-group of the
+ * search takes on a GPU: the kernels' build options MB and SB */
 #define MOTION_BLOCK 32
-#define MOTION_RADIUS 4
+#define SEARCH_BLOCKS 4
 /* the longest build options of a plan */
-#define PLAN_OPTIONS 112
+#define PLAN_OPTIONS 160
 
 enum
 {
@@ -77,6 +77,10 @@ struct _GstClDenoise
   /* which of a plane's two places holds the last output (streaming
    * thread) */
   gboolean swapped;
+  /* the last frame's motion, in scratch buffer MOTION + motion_at, where
+   * it was searched: the next search starts from it (streaming thread) */
+  gboolean searched;
+  guint motion_at;
   /* the device's estimate, read back for estimated-noise alone, taken
    * once there, never waited for */
   gint32 estimate_read;
@@ -183,7 +187,8 @@ gpu_prefers (const GstClPlanQuery * q)
   return (q->caps->type & CL_DEVICE_TYPE_GPU) != 0;
 }
 
-/* the build options of the plan's program, all its kernels */
+/* the build options of the plan's program, all its kernels: the plan's
+ * and the motion's */
 static void
 denoise_options (const GstClPlanQuery * q, gchar * options, gsize size)
 {
@@ -193,8 +198,9 @@ denoise_options (const GstClPlanQuery * q, gchar * options, gsize size)
   if (nv_halves)
     g_snprintf (regs, sizeof (regs), " -cl-nv-maxrregcount=%u",
         plan_registers (q));
-  g_snprintf (options, size, "-DPX=%u -DRY=%u -DHIST_ROWS=%u%s%s%s",
-      plan_samples (q), plan_rows (q), plan_histogram_rows (q),
+  g_snprintf (options, size, "-DPX=%u -DRY=%u -DHIST_ROWS=%u -DMB=%d "
+      "-DSB=%d%s%s%s", plan_samples (q), plan_rows (q),
+      plan_histogram_rows (q), MOTION_BLOCK, SEARCH_BLOCKS,
       q->plan->id == PLAN_HALVES ? " -DHALVES" : "",
       nv_halves ? " -DNV_PTX" : "", regs);
 }
@@ -304,42 +310,54 @@ state_words (const GstClPlane * plane)
 }
 
 /* Each block's motion since the last frame, searched on @luma against its
- * last output (@kept at @last_at), into the motion's scratch buffer; none
- * searched where @skip (a frame that starts afresh, or the motion off: no
- * plane reads it then). */
-static cl_mem
-search_motion (GstClBaseFilter * base, const gchar * options,
+ * last output (@kept at @last_at), starting from the last frame's where it
+ * was searched, into the next of the motion's two scratch buffers,
+ * @motion; none (NULL) where @skip (a frame that starts afresh, or the
+ * motion off: the next search then starts from none). */
+static gboolean
+search_motion (GstClDenoise * self, const gchar * options,
     gboolean vectors, const GstClPlane * luma, cl_mem kept, gint last_at,
-    gint level16, cl_mem est, gboolean skip, GError ** error)
+    gint level16, cl_mem est, gboolean skip, cl_mem * motion, GError ** error)
 {
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   /* a work-item a block in vectors (CPUs), else a work-group of a
-   * work-item a column and a shift down */
-  gsize local[2] = { MOTION_BLOCK, 2 * MOTION_RADIUS + 1 };
-  gsize global[2] = {
+   * work-item a column of SEARCH_BLOCKS blocks side by side */
+  gsize local[2] = { MOTION_BLOCK, SEARCH_BLOCKS };
+  gsize blocks[2] = {
     (gsize) (luma->width + MOTION_BLOCK - 1) / MOTION_BLOCK,
-    (luma->height + MOTION_BLOCK - 1) / MOTION_BLOCK
+    (gsize) (luma->height + MOTION_BLOCK - 1) / MOTION_BLOCK
   };
-  cl_mem motion;
+  gsize global[2] = { blocks[0], blocks[1] };
+  gsize size = sizeof (gint32) * blocks[0] * blocks[1];
+  gint history = self->searched;
+  cl_mem before;
   cl_kernel k;
 
-  motion = gst_cl_base_filter_get_scratch (base, MOTION, sizeof (gint32) *
-      global[0] * global[1], error);
+  *motion = NULL;
+  self->searched = FALSE;
+  if (skip)
+    return TRUE;
   if (!vectors) {
-    global[0] *= local[0];
-    global[1] *= local[1];
+    global[0] = (blocks[0] + SEARCH_BLOCKS - 1) / SEARCH_BLOCKS * local[0];
+    global[1] = blocks[1] * local[1];
   }
-  if (!motion || skip)
-    return motion;
-  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
-      "denoise_search", error);
-  if (!k || !gst_cl_kernel_set_args (k, error, 9, GST_CL_ARG (luma->mem),
+  before = gst_cl_base_filter_get_scratch (base, MOTION + self->motion_at,
+      size, error);
+  *motion = before ? gst_cl_base_filter_get_scratch (base,
+      MOTION + !self->motion_at, size, error) : NULL;
+  k = *motion ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise,
+      options, "denoise_search", error) : NULL;
+  if (!k || !gst_cl_kernel_set_args (k, error, 11, GST_CL_ARG (luma->mem),
           GST_CL_ARG (luma->stride), GST_CL_ARG (kept), GST_CL_ARG (last_at),
           GST_CL_ARG (luma->width), GST_CL_ARG (luma->height),
-          GST_CL_ARG (level16), GST_CL_ARG (est), GST_CL_ARG (motion))
+          GST_CL_ARG (level16), GST_CL_ARG (est), GST_CL_ARG (before),
+          GST_CL_ARG (history), GST_CL_ARG (*motion))
       || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global,
           vectors ? NULL : local, error))
-      return NULL;
-  return motion;
+      return FALSE;
+  self->motion_at = !self->motion_at;
+  self->searched = TRUE;
+  return TRUE;
 }
 
 /* estimated-noise: the last estimate read back that has arrived; a new
@@ -392,11 +410,11 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
       || !estimate (base, options, plan_histogram_rows (&q), &in->planes[0],
           reset, &est, error)
-      || !(motion = search_motion (base, options, px >= 8, &in->planes[0],
-              kept, self->swapped ? state_words (&in->planes[0]) : 0,
-              level16, est, first || !motion_on, error)))
+      || !search_motion (self, options, px >= 8, &in->planes[0], kept,
+          self->swapped ? state_words (&in->planes[0]) : 0, level16, est,
+          first || !motion_on, &motion, error))
     goto failed;
-  moving = motion_on && !first;
+  moving = motion != NULL;
   k[0] = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
   /* with the motion, each plane's state moved first, into MOVED */

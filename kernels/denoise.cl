@@ -55,14 +55,19 @@
  * sigma of each other), the 3 x 3 window is taken within TW x sigma */
 #define MIDDLE 5
 #define FLAT 45
-/* The motion (the element's, denoise_search and denoise_move): each MB x
- * MB block of the luma takes the shift within MR samples whose sum of |8 X
- * - V| (in eighths) over its every MSTEP-th row (X the present frame, V the
- * last output shifted) is least, none unless one is less than none's less
- * MBIAS / 20 sigma a sample, and only where its sum is at most MFIT sigma
- * a sample (for noise alone, 6.4); every plane's last outputs and counts
- * are read through it (halved on a subsampled plane) */
-#define MB 32
+/* The motion (the element's; denoise_search, then denoise_move): each MB
+ * x MB block of the luma takes a shift within MR samples, the least of a
+ * few whose sum of |8 X - V| (in eighths) over its every MSTEP-th row (X
+ * the present frame, V the last output shifted) is least (denoise_search
+ * says which), none unless one is less than none's less MBIAS / 20 sigma a
+ * sample, and only where its sum is at most MFIT sigma a sample (for
+ * noise alone, 6.4); every plane's last outputs and counts are read
+ * through it (halved on a subsampled plane). MB, and SB (the blocks a
+ * work-group of the search takes on a GPU), are the element's build
+ * options. */
+#if !defined (MB) || !defined (SB)
+#error "the element gives the motion's blocks: -DMB=... -DSB=..."
+#endif
 #define MR 4
 #define MSTEP 4
 #define MBIAS 1
@@ -618,42 +623,94 @@ denoise_move (__global const ushort * kept, int last_at,
 
 
 /* The motion of each MB x MB block of the luma (@in, @width x @height,
- * @last its state) since the last frame, into @motion (Motion's words):
- * the shifts in the C reference's order, none first, so that ties go the
- * same way; none unless another is below it by MBIAS / 20 sigma a sample,
- * and a shift only where its sum is at most MFIT sigma a sample. */
+ * @last its state) since the last frame, into @motion (a word a block,
+ * its rows of blocks one after the other, the shift down in its upper half
+ * and across in its lower, in luma samples): the least of a few shifts,
+ * tried in the C reference's order so that ties go the same way. None
+ * first; then, where @history, the shift that the last frame's search
+ * (@before) gave the block, and those it gave the blocks above, left,
+ * right and below it (a block at the frame's edge reading its own again);
+ * then the 8 shifts a sample around the least so
+ * far, within MR samples. Where the least does not fit, above MFIT
+ * sigma a sample (the motion just begun, or a cut), every shift within MR
+ * samples by its sum over every MSPARSE-th of those rows (none first, less
+ * the same bias, then in rows), and the least so found where its whole
+ * sum is less. A shift's sum is that of |8 X - V| over the block's every
+ * MSTEP-th row, none's less MBIAS / 20 sigma a sample; a shift is kept
+ * only where it fits. */
+#define CANDIDATES 5
+#define AROUND 8
+#define MSPARSE 4
 #define SHIFTS ((2 * MR + 1) * (2 * MR + 1))
-#define NONE ((SHIFTS - 1) / 2)
-#if SHIFTS > 128
-#error "the search's tree holds 128 shifts at most"
-#endif
 
-/* Motion's word of the least shift @pick, its sum @best (none's less the
- * bias), over @n samples */
-static inline int
-motion_word (int pick, int best, int n, int s16)
+/* the @k-th shift within MR samples, in rows */
+static inline int2
+every (int k)
 {
-  if (pick != NONE && best * 16 > MFIT * s16 * n)
-    pick = NONE;
-  return (pick / (2 * MR + 1) - MR) << 16 | ((pick % (2 * MR + 1) - MR) &
-      0xffff);
+  return (int2) (k / (2 * MR + 1) - MR, k % (2 * MR + 1) - MR);
+}
+
+/* the @i-th shift within MR samples, none first, then the others in rows */
+static inline int2
+sparse_order (int i)
+{
+  return i == 0 ? (int2) (0) : every (i - 1 + (i - 1 >= SHIFTS / 2));
+}
+
+/* the word of the shift @d, (down, across) */
+static inline int
+shift_word (int2 d)
+{
+  return d.x << 16 | (d.y & 0xffff);
+}
+
+/* candidate @k of block (@bx, @by) of @blocks_x x @blocks_y: the last
+ * frame's shift of the block itself, above, left, right or below it */
+static inline int2
+candidate (__global const int *before, int history, int bx, int by,
+    int blocks_x, int blocks_y, int k)
+{
+  int m;
+
+  if (!history)
+    return (int2) (0);
+  m = before[clamp (by - (k == 1) + (k == 4), 0, blocks_y - 1) * blocks_x +
+      clamp (bx - (k == 2) + (k == 3), 0, blocks_x - 1)];
+  return (int2) (m >> 16, (m << 16) >> 16);
+}
+
+/* the @k-th of the 8 shifts a sample around @d, in rows */
+static inline int2
+around (int2 d, int k)
+{
+  int i = k + (k >= 4);
+
+  return d + (int2) (i / 3 - 1, i % 3 - 1);
+}
+
+static inline bool
+within (int2 d)
+{
+  return abs (d.x) <= MR && abs (d.y) <= MR;
+}
+
+static inline bool
+is_none (int2 d)
+{
+  return d.x == 0 && d.y == 0;
+}
+
+/* the word of the least shift @pick, its sum @best over @n samples: none
+ * where that does not fit */
+static inline int
+motion_word (int2 pick, int best, int n, int s16)
+{
+  if (best * 16 > MFIT * s16 * n)
+    pick = (int2) (0);
+  return shift_word (pick);
 }
 
 #if PX >= 8
-/* the least of each shift's sum @sums over @n samples, as Motion's word */
-static inline int
-pick_shift (const uint * sums, int n, int s16)
-{
-  int pick = NONE, best = (int) sums[NONE] - MBIAS * s16 * n / 40;
-
-  for (int k = 0; k < SHIFTS; k++)
-    if (k != NONE && (int) sums[k] < best) {
-      best = sums[k];
-      pick = k;
-    }
-  return motion_word (pick, best, n, s16);
-}
-
 /* CPUs: a work-item a block, its rows' 32 samples in two vectors of 16 */
 static inline uint
 sum16 (ushort16 v)
@@ -665,120 +722,276 @@ sum16 (ushort16 v)
   return c.x + c.y;
 }
 
+/* the sum of |8 X - V| over the block (@x0, @y0) to (@x1, @y1), every
+ * @step-th row, V shifted by @d */
+static inline int
+block_sum (__global const uchar * in, int in_stride,
+    __global const ushort * last, int width, int height, int x0, int y0,
+    int x1, int y1, int step, int2 d)
+{
+  int sum = 0;
+
+  if (MB == 32 && x1 == x0 + MB && x0 + d.y >= 0 && x1 + d.y <= width) {
+    ushort16 acc = (ushort16) (0);
+
+    /* at most 2 x 8 x 2047 a lane */
+    for (int y = y0; y < y1; y += step) {
+      __global const uchar *pi = in + y * in_stride + x0;
+      __global const ushort *pl = last + clamp (y + d.x, 0, height - 1) *
+          width + x0 + d.y;
+
+      acc += abs_diff (convert_ushort16 (vload16 (0, pi)) << (ushort) 3,
+          vload16 (0, pl) >> (ushort) CBITS);
+      acc += abs_diff (convert_ushort16 (vload16 (1, pi)) << (ushort) 3,
+          vload16 (1, pl) >> (ushort) CBITS);
+    }
+    return sum16 (acc);
+  }
+  for (int y = y0; y < y1; y += step) {
+    __global const ushort *pl = last + clamp (y + d.x, 0, height - 1) *
+        width;
+
+    for (int x = x0; x < x1; x++)
+      sum += abs ((in[y * in_stride + x] << FRAC) - (pl[clamp (x + d.y, 0,
+                      width - 1)] >> CBITS));
+  }
+  return sum;
+}
+
 __kernel void
 denoise_search (__global const uchar * in, int in_stride,
     __global const ushort * kept, int last_at, int width, int height,
-    int level16, __global const int *est, __global int *motion)
+    int level16, __global const int *est, __global const int *before,
+    int history, __global int *motion)
 {
   __global const ushort *last = kept + last_at;
   int bx = get_global_id (0), by = get_global_id (1);
+  int blocks_x = (width + MB - 1) / MB, blocks_y = (height + MB - 1) / MB;
   int x0 = bx * MB, y0 = by * MB, y1 = min (y0 + MB, height);
   int x1 = min (x0 + MB, width), s16 = level16 > 0 ? level16 : est[0];
-  uint sums[SHIFTS];
+  int n = (x1 - x0) * ((y1 - y0 + MSTEP - 1) / MSTEP), none, best;
+  int2 pick = (int2) (0), centre;
 
-  if (x0 >= width || y0 >= height)
+  if (bx >= blocks_x || by >= blocks_y)
     return;
-  for (int k = 0; k < SHIFTS; k++)
-    sums[k] = 0;
-  if (MB == 32 && x0 >= MR && x0 + MB + MR <= width) {
-    for (int dy = -MR; dy <= MR; dy++)
-      for (int dx = -MR; dx <= MR; dx++) {
-        ushort16 acc = (ushort16) (0);
+  none = block_sum (in, in_stride, last, width, height, x0, y0, x1, y1,
+      MSTEP, pick) - MBIAS * s16 * n / 40;
+  best = none;
+  /* a shift tried again, the least's or none's, could not be less */
+  for (int k = 0; k < CANDIDATES; k++) {
+    int2 d = candidate (before, history, bx, by, blocks_x, blocks_y, k);
+    int sum;
 
-        /* at most 2 x 8 x 2047 a lane */
-        for (int y = y0; y < y1; y += MSTEP) {
-          __global const uchar *pi = in + y * in_stride + x0;
-          __global const ushort *pl = last + clamp (y + dy, 0, height - 1) *
-              width + x0 + dx;
-
-          acc += abs_diff (convert_ushort16 (vload16 (0, pi)) << (ushort) 3,
-              vload16 (0, pl) >> (ushort) CBITS);
-          acc += abs_diff (convert_ushort16 (vload16 (1, pi)) << (ushort) 3,
-              vload16 (1, pl) >> (ushort) CBITS);
-        }
-        sums[(dy + MR) * (2 * MR + 1) + dx + MR] = sum16 (acc);
-      }
-  } else {
-    for (int y = y0; y < y1; y += MSTEP)
-      for (int x = x0; x < x1; x++) {
-        int X = in[y * in_stride + x] << FRAC;
-
-        for (int dy = -MR; dy <= MR; dy++)
-          for (int dx = -MR; dx <= MR; dx++)
-            sums[(dy + MR) * (2 * MR + 1) + dx + MR] +=
-                abs (X - (last[clamp (y + dy, 0, height - 1) * width +
-                        clamp (x + dx, 0, width - 1)] >> CBITS));
-      }
+    if (is_none (d) || all (d == pick))
+      continue;
+    sum = block_sum (in, in_stride, last, width, height, x0, y0, x1, y1,
+        MSTEP, d);
+    if (sum < best) {
+      best = sum;
+      pick = d;
+    }
   }
-  motion[by * ((width + MB - 1) / MB) + bx] = pick_shift (sums,
-      (x1 - x0) * ((y1 - y0 + MSTEP - 1) / MSTEP), s16);
+  centre = pick;
+  for (int k = 0; k < AROUND; k++) {
+    int2 d = around (centre, k);
+    int sum;
+
+    if (!within (d))
+      continue;
+    sum = is_none (d) ? none : block_sum (in, in_stride, last, width, height,
+        x0, y0, x1, y1, MSTEP, d);
+    if (sum < best) {
+      best = sum;
+      pick = d;
+    }
+  }
+  if (best * 16 > MFIT * s16 * n) {
+    int ns = (x1 - x0) * ((y1 - y0 + MSTEP * MSPARSE - 1) / (MSTEP *
+            MSPARSE));
+    int least = block_sum (in, in_stride, last, width, height, x0, y0, x1,
+        y1, MSTEP * MSPARSE, (int2) (0)) - MBIAS * s16 * ns / 40;
+    int2 sparse = (int2) (0);
+
+    for (int k = 0; k < SHIFTS; k++) {
+      int2 d = every (k);
+      int sum;
+
+      if (is_none (d))
+        continue;
+      sum = block_sum (in, in_stride, last, width, height, x0, y0, x1, y1,
+          MSTEP * MSPARSE, d);
+      if (sum < least) {
+        least = sum;
+        sparse = d;
+      }
+    }
+    if (!is_none (sparse) && !all (sparse == pick)) {
+      int sum = block_sum (in, in_stride, last, width, height, x0, y0, x1,
+          y1, MSTEP, sparse);
+
+      if (sum < best) {
+        best = sum;
+        pick = sparse;
+      }
+    }
+  }
+  motion[by * blocks_x + bx] = motion_word (pick, best, n, s16);
 }
 #else
-/* GPUs: a work-group of MB x (2 MR + 1) work-items a block, each a
- * column of it and a shift down, each shift's sum added up over the
- * columns in local memory */
+/* GPUs: a work-group of MB x SB work-items takes SB blocks side by side,
+ * a work-item a column of one; each shift's column sums are added up in
+ * local memory, and every work-item of a block picks the least alike. */
+
+/* the sum of |8 X - V| down column @x of the block, its samples @X (@rows
+ * of them, every MSTEP-th from row @y0) at every @step-th, V shifted by
+ * @d */
+static inline int
+column_sum (const int *X, int rows, int step, __global const ushort * last,
+    int width, int height, int x, int y0, int2 d)
+{
+  int sum = 0;
+  int xx = clamp (x + d.y, 0, width - 1);
+
+#pragma unroll
+  for (int r = 0; r < MB / MSTEP; r++)
+    if (r < rows && r % step == 0)
+      sum += abs (X[r] - (last[clamp (y0 + r * MSTEP + d.x, 0, height - 1) *
+                  width + xx] >> CBITS));
+  return sum;
+}
+
 __kernel void
 denoise_search (__global const uchar * in, int in_stride,
     __global const ushort * kept, int last_at, int width, int height,
-    int level16, __global const int *est, __global int *motion)
+    int level16, __global const int *est, __global const int *before,
+    int history, __global int *motion)
 {
-  /* a column's sums a row: a shift's sums read down a column, across
-   * the banks; then each shift's total and its place in the order (none
-   * first), the least found in a tree */
-  __local int sums[MB][SHIFTS];
-  __local int total[128], rank[128];
+  /* each shift's column sums, then their totals */
+  __local int part[SB][AROUND][MB];
+  __local int total[SB][AROUND];
+  __local int redo_block[SB];
   __global const ushort *last = kept + last_at;
-  int j = get_local_id (0), dy = (int) get_local_id (1) - MR;
-  int bx = get_group_id (0), by = get_group_id (1);
-  int x = bx * MB + j, y1 = min (by * MB + MB, height);
+  int j = get_local_id (0), b = get_local_id (1);
+  int bx = get_group_id (0) * SB + b, by = get_group_id (1);
+  int blocks_x = (width + MB - 1) / MB, blocks_y = (height + MB - 1) / MB;
+  int x = bx * MB + j, y0 = by * MB, y1 = min (y0 + MB, height);
+  int rows = (y1 - y0 + MSTEP - 1) / MSTEP;
+  int n = (min (bx * MB + MB, width) - bx * MB) * rows;
+  int ns = (min (bx * MB + MB, width) - bx * MB) * ((rows + MSPARSE - 1) /
+      MSPARSE);
   int s16 = level16 > 0 ? level16 : est[0];
-  int n = (min (bx * MB + MB, width) - bx * MB) * ((y1 - by * MB + MSTEP -
-          1) / MSTEP);
-  int part[2 * MR + 1];
+  bool take = bx < blocks_x && x < width;
+  int X[MB / MSTEP];
+  int2 d[AROUND], pick = (int2) (0), centre;
+  int none, best, least = 0;
+  int2 sparse = (int2) (0);
+  bool redo, any;
 
 #pragma unroll
-  for (int k = 0; k < 2 * MR + 1; k++)
-    part[k] = 0;
-  if (x < width)
-    for (int y = by * MB; y < y1; y += MSTEP) {
-      int X = in[y * in_stride + x] << FRAC;
-      __global const ushort *row = last + clamp (y + dy, 0, height - 1) *
-          width;
-
-#pragma unroll
-      for (int dx = -MR; dx <= MR; dx++)
-        part[dx + MR] += abs (X - (row[clamp (x + dx, 0, width - 1)] >>
-                CBITS));
-    }
-#pragma unroll
-  for (int k = 0; k < 2 * MR + 1; k++)
-    sums[j][(dy + MR) * (2 * MR + 1) + k] = part[k];
+  for (int r = 0; r < MB / MSTEP; r++)
+    X[r] = take && r < rows ? in[(y0 + r * MSTEP) * in_stride + x] << FRAC :
+        0;
+  /* none and the candidates first (CANDIDATES + 1 <= AROUND) */
+  d[0] = (int2) (0);
+  for (int k = 0; k < CANDIDATES; k++)
+    d[k + 1] = bx < blocks_x ? candidate (before, history, bx, by, blocks_x,
+        blocks_y, k) : (int2) (0);
+  for (int k = 0; k < CANDIDATES + 1; k++)
+    part[b][k][j] = take ? column_sum (X, rows, 1, last, width, height, x, y0,
+        d[k]) : 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  /* a shift's column sums a work-item */
-  for (int k = (dy + MR) * MB + j; k < 128; k += MB * (2 * MR + 1)) {
+  if (j < CANDIDATES + 1) {
     int t = 0;
 
-    if (k < SHIFTS)
-      for (int i = 0; i < MB; i++)
-        t += sums[i][k];
-    total[k] = k < SHIFTS ? (k == NONE ? t - MBIAS * s16 * n / 40 : t) :
-        INT_MAX;
-    rank[k] = k == NONE ? -1 : k;
+    for (int i = 0; i < MB; i++)
+      t += part[b][j][i];
+    total[b][j] = t;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int o = 64; o > 0; o >>= 1) {
-    int k = (dy + MR) * MB + j;
+  none = total[b][0] - MBIAS * s16 * n / 40;
+  best = none;
+  for (int k = 1; k < CANDIDATES + 1; k++)
+    if (!is_none (d[k]) && total[b][k] < best) {
+      best = total[b][k];
+      pick = d[k];
+    }
+  /* the 8 shifts around the least */
+  centre = pick;
+  for (int k = 0; k < AROUND; k++) {
+    d[k] = around (centre, k);
+    part[b][k][j] = take && within (d[k]) && !is_none (d[k]) ?
+        column_sum (X, rows, 1, last, width, height, x, y0, d[k]) : 0;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (j < AROUND) {
+    int t = 0;
 
-    if (k < o && (total[k + o] < total[k] || (total[k + o] == total[k] &&
-                rank[k + o] < rank[k]))) {
-      total[k] = total[k + o];
-      rank[k] = rank[k + o];
+    for (int i = 0; i < MB; i++)
+      t += part[b][j][i];
+    total[b][j] = t;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int k = 0; k < AROUND; k++) {
+    int sum = is_none (d[k]) ? none : total[b][k];
+
+    if (within (d[k]) && sum < best) {
+      best = sum;
+      pick = d[k];
+    }
+  }
+  /* where a block of the work-group asks, every shift by its sparse sum,
+   * none first, AROUND at a time */
+  redo = bx < blocks_x && best * 16 > MFIT * s16 * n;
+  if (j == 0)
+    redo_block[b] = redo;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  any = false;
+  for (int i = 0; i < SB; i++)
+    any |= redo_block[i];
+  /* a constant count of rounds, whether or not a block asks: with the
+   * barriers in a loop of a count not constant, PoCL 3.1 gave other sums */
+  for (int i0 = 0; i0 < SHIFTS; i0 += AROUND) {
+    for (int k = 0; k < AROUND; k++) {
+      d[k] = sparse_order (i0 + k);
+      part[b][k][j] = redo && take && i0 + k < SHIFTS ? column_sum (X, rows,
+          MSPARSE, last, width, height, x, y0, d[k]) : 0;
     }
     barrier (CLK_LOCAL_MEM_FENCE);
+    if (any && j < AROUND) {
+      int t = 0;
+
+      for (int i = 0; i < MB; i++)
+        t += part[b][j][i];
+      total[b][j] = t;
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < AROUND && i0 + k < SHIFTS; k++)
+      if (i0 + k == 0)
+        least = total[b][k] - MBIAS * s16 * ns / 40;
+      else if (total[b][k] < least) {
+        least = total[b][k];
+        sparse = d[k];
+      }
+    barrier (CLK_LOCAL_MEM_FENCE);
   }
-  if (j == 0 && dy == -MR)
-    motion[by * ((width + MB - 1) / MB) + bx] =
-        motion_word (rank[0] < 0 ? NONE : rank[0], total[0], n, s16);
+  /* the least so found, by its whole sum */
+  part[b][0][j] = redo && take && !is_none (sparse) ? column_sum (X, rows, 1,
+      last, width, height, x, y0, sparse) : 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (j == 0) {
+    int t = 0;
+
+    for (int i = 0; i < MB; i++)
+      t += part[b][0][i];
+    total[b][0] = t;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (redo && !is_none (sparse) && total[b][0] < best) {
+    best = total[b][0];
+    pick = sparse;
+  }
+  if (j == 0 && bx < blocks_x)
+    motion[by * blocks_x + bx] = motion_word (pick, best, n, s16);
 }
 #endif
 

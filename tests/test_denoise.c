@@ -31,6 +31,7 @@
 #define MSTEP 4
 #define MBIAS 1
 #define MFIT 12
+#define MSPARSE 4
 
 typedef struct
 {
@@ -45,8 +46,11 @@ typedef struct
    * and the last frame's L at the samples counted */
   guint32 hist[2][256];
   gint *resp;
-  /* each block's motion, in luma samples, and the blocks a row */
+  /* each block's motion, in luma samples, and the blocks a row; the last
+   * frame's, where it was searched (searched), the next search's start */
   gint *dy, *dx, blocks_x;
+  gint *last_dy, *last_dx;
+  gboolean searched;
   guint moved;                  /* the blocks found moved, all frames */
 } Ref;
 
@@ -140,57 +144,119 @@ epsilon_mean (const ClRefPlane * p, gint x, gint y, gint c, gint r, gint t)
   return (2 * sum + cnt) / (2 * cnt);
 }
 
+/* the sum of |8 X - V| over block (@bx, @by)'s every @step-th row (X the
+ * present frame, V the last output shifted by (@dy, @dx), its edges
+ * replicated), and the samples it counts (@n) */
+static gint
+block_cost (const Ref * r, const ClRefPlane * p, gint bx, gint by, gint dy,
+    gint dx, gint step, gint * n)
+{
+  gint cost = 0;
+
+  *n = 0;
+  for (gint y = by * MB; y < MIN (by * MB + MB, p->height); y += step)
+    for (gint x = bx * MB; x < MIN (bx * MB + MB, p->width); x++) {
+      gint yy = CLAMP (y + dy, 0, p->height - 1);
+      gint xx = CLAMP (x + dx, 0, p->width - 1);
+
+      cost += abs (8 * cl_ref_sample (p, x, y, 0) -
+          r->state[0][(gsize) yy * p->width + xx]);
+      (*n)++;
+    }
+  return cost;
+}
+
 /* The motion of each MB x MB block of the luma since the last frame: the
- * shift within MR samples whose sum of |8 X - V| over the block's every
- * MSTEP-th row (X the present frame, V the last output shifted, its edges
- * replicated) is least; no shift unless one is less than its sum less
- * MBIAS / 20 sigma a sample counted, nor where the least is more than
- * MFIT sigma a sample. */
+ * least of a few shifts, by block_cost, in this order (a later one taken
+ * only where its cost is less): none, its cost less MBIAS / 20 sigma a
+ * sample counted; the shift the last frame's search gave the block, then
+ * those it gave the blocks above, left, right and below it (at the
+ * frame's edge the block's own), where the last frame was searched; then
+ * the 8 shifts a sample around the least of those, in rows, within MR
+ * samples. Where the least is then more than MFIT sigma a sample, the
+ * shift within MR samples whose cost over every MSPARSE-th of those rows
+ * is least (none first, less the bias over its samples, then in rows),
+ * where its whole cost is less. No shift where the least is more than MFIT
+ * sigma a sample. */
 static void
 search_motion (Ref * r, const ClRefPlane * p)
 {
   gint bx_n = (p->width + MB - 1) / MB, by_n = (p->height + MB - 1) / MB;
+  gboolean history = r->searched && !r->reset;
 
-  g_free (r->dy);
-  g_free (r->dx);
+  g_free (r->last_dy);
+  g_free (r->last_dx);
+  r->last_dy = r->dy;
+  r->last_dx = r->dx;
   r->dy = g_new0 (gint, bx_n * by_n);
   r->dx = g_new0 (gint, bx_n * by_n);
   r->blocks_x = bx_n;
-  if (r->reset || !r->motion)
+  r->searched = !r->reset && r->motion;
+  if (!r->searched)
     return;
   for (gint by = 0; by < by_n; by++)
     for (gint bx = 0; bx < bx_n; bx++) {
-      gint best = G_MAXINT, n = 0;
+      static const gint oy[] = { 0, -1, 0, 0, 1 }, ox[] = { 0, 0, -1, 1, 0 };
+      gint n, none = block_cost (r, p, bx, by, 0, 0, MSTEP, &n);
+      gint best = none - MBIAS * r->s16 * n / 40, dy = 0, dx = 0, cy, cx;
 
-      for (gint k = 0; k <= (2 * MR + 1) * (2 * MR + 1); k++) {
-        /* no shift first, then each other in rows */
-        gint dy = k == 0 ? 0 : (k - 1) / (2 * MR + 1) - MR;
-        gint dx = k == 0 ? 0 : (k - 1) % (2 * MR + 1) - MR;
-        gint cost = 0;
+      for (gint k = 0; k < 5 && history; k++) {
+        gint b = CLAMP (by + oy[k], 0, by_n - 1) * bx_n +
+            CLAMP (bx + ox[k], 0, bx_n - 1);
+        gint cost = r->last_dy[b] || r->last_dx[b] ? block_cost (r, p, bx,
+            by, r->last_dy[b], r->last_dx[b], MSTEP, &n) : G_MAXINT;
 
-        if (k > 0 && dy == 0 && dx == 0)
-          continue;
-        for (gint y = by * MB; y < MIN (by * MB + MB, p->height); y += MSTEP)
-          for (gint x = bx * MB; x < MIN (bx * MB + MB, p->width); x++) {
-            gint yy = CLAMP (y + dy, 0, p->height - 1);
-            gint xx = CLAMP (x + dx, 0, p->width - 1);
-
-            cost += abs (8 * cl_ref_sample (p, x, y, 0) -
-                r->state[0][(gsize) yy * p->width + xx]);
-            n += k == 0;
-          }
-        if (k == 0)
-          cost -= MBIAS * r->s16 * n / 40;
         if (cost < best) {
           best = cost;
-          r->dy[by * bx_n + bx] = dy;
-          r->dx[by * bx_n + bx] = dx;
+          dy = r->last_dy[b];
+          dx = r->last_dx[b];
+        }
+      }
+      cy = dy;
+      cx = dx;
+      for (gint k = 0; k < 9; k++) {
+        gint ty = cy + k / 3 - 1, tx = cx + k % 3 - 1, cost;
+
+        if (k == 4 || ABS (ty) > MR || ABS (tx) > MR)
+          continue;
+        cost = ty || tx ? block_cost (r, p, bx, by, ty, tx, MSTEP, &n) :
+            none - MBIAS * r->s16 * n / 40;
+        if (cost < best) {
+          best = cost;
+          dy = ty;
+          dx = tx;
+        }
+      }
+      if (best * 16 > MFIT * r->s16 * n) {
+        gint ns, least, sy = 0, sx = 0;
+
+        least = block_cost (r, p, bx, by, 0, 0, MSTEP * MSPARSE, &ns) -
+            MBIAS * r->s16 * ns / 40;
+        for (gint ty = -MR; ty <= MR; ty++)
+          for (gint tx = -MR; tx <= MR; tx++) {
+            gint cost = ty || tx ? block_cost (r, p, bx, by, ty, tx,
+                MSTEP * MSPARSE, &ns) : G_MAXINT;
+
+            if (cost < least) {
+              least = cost;
+              sy = ty;
+              sx = tx;
+            }
+          }
+        least = sy || sx ? block_cost (r, p, bx, by, sy, sx, MSTEP, &n) :
+            G_MAXINT;
+        if (least < best) {
+          best = least;
+          dy = sy;
+          dx = sx;
         }
       }
       /* a shift only where it fits: at most MFIT sigma a sample */
       if (best * 16 > MFIT * r->s16 * n)
-        r->dy[by * bx_n + bx] = r->dx[by * bx_n + bx] = 0;
-      r->moved += r->dy[by * bx_n + bx] || r->dx[by * bx_n + bx];
+        dy = dx = 0;
+      r->dy[by * bx_n + bx] = dy;
+      r->dx[by * bx_n + bx] = dx;
+      r->moved += dy || dx;
     }
 }
 
@@ -338,6 +404,8 @@ ref_free (Ref * r)
   g_free (r->resp);
   g_free (r->dy);
   g_free (r->dx);
+  g_free (r->last_dy);
+  g_free (r->last_dx);
 }
 
 /* A frame of @seq: a fixed random picture, a bright square moving across
@@ -386,16 +454,27 @@ scene_frame (GstVideoFormat format, gint width, gint height, guint stride_pad,
   return buf;
 }
 
+/* the element's motion at frame @i of @n: MOTION_TOGGLED follows it but
+ * for two frames from the third of the sequence, after which the search
+ * starts from none again */
+#define MOTION_TOGGLED 2
+
+static gboolean
+motion_at (gint motion, guint i, guint n)
+{
+  return motion == MOTION_TOGGLED ? i < n / 3 || i >= n / 3 + 2 : motion;
+}
+
 /* @n frames of @format through one element, the picture panning by @pan
- * (scene_frame), its motion followed where @motion; at frame @discont a
+ * (scene_frame), its motion followed where @motion (or MOTION_TOGGLED);
+ * at frame @discont a
  * DISCONT buffer, at @flush a flushing seek's events, at @resize new caps
  * of @size[0] x @size[1], each starting afresh. Returns how many blocks
  * the reference found moved, over all frames. */
 static guint
 check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
     guint stride_pad, guint n, gint sigma, gdouble level, gint pan,
-    gboolean motion, guint discont, guint flush, guint resize,
-    const gint * size)
+    gint motion, guint discont, guint flush, guint resize, const gint * size)
 {
   guint moved;
   GstHarness *h = cl_test_harness_new ("cldenoise", format, width, height);
@@ -405,13 +484,14 @@ check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
 
   r.reset = TRUE;
   r.level = level;
-  r.motion = motion;
-  g_object_set (h->element, "noise-level", level, "motion", motion, NULL);
+  g_object_set (h->element, "noise-level", level, NULL);
   for (guint i = 0; i < n; i++) {
     GstVideoInfo info;
     GstBuffer *in, *out;
     gchar *why = NULL;
 
+    r.motion = motion_at (motion, i, n);
+    g_object_set (h->element, "motion", r.motion, NULL);
     if (i == flush) {
       fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
       GstSegment segment;
@@ -514,13 +594,14 @@ GST_START_TEST (test_panning)
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 70, 3,
           24, 6, 0, 1, TRUE, G_MAXUINT, 12, G_MAXUINT, NULL) > 0);
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_I420, 77, 45, 0,
-          16, 8, 8, 2, TRUE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
-  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 48, 40, 0,
-          16, 4, 0, 2, TRUE, 9, G_MAXUINT, G_MAXUINT, NULL) > 0);
-  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_GRAY8, 131, 67,
-          0, 12, 10, 10, 2, TRUE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
-  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 70, 3,
-          12, 6, 0, 1, FALSE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) == 0);
+          16, 8, 8, 2, MOTION_TOGGLED, G_MAXUINT, G_MAXUINT, G_MAXUINT,
+          NULL) > 0);
+  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 48, 40, 0, 16,
+          4, 0, 2, TRUE, 9, G_MAXUINT, G_MAXUINT, NULL) > 0);
+  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_GRAY8, 131, 67, 0, 12,
+          10, 10, 2, TRUE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
+  fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 70, 3, 12,
+          6, 0, 1, FALSE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) == 0);
 }
 
 GST_END_TEST;

@@ -50,6 +50,15 @@ present formula:
              only where the block took the same in the frame before, 2: or
              one of its four neighbours; N: none wherever none's sum is at
              most N sigma a sample
+  rsR_N_I[_P]
+             motion by blocks of 32 from candidates, not every shift: none,
+             the block's own shift in the frame before and its N (0, 4 or
+             8) neighbours' there, then I times the 8 shifts a sample
+             around the best, all within R samples; the sums over every
+             4th row, none unless beaten by a twentieth of sigma a sample
+             (or bb's), none where the least is above 12 sigma a sample;
+             P 1: the frame after starts from the shift so kept, not the
+             least found
   bbN        with bm, none unless beaten by N / 100 sigma a sample
   csN        with bm, the sums over every N-th sample of a row too
   gsR_K      one shift within R samples for the whole frame, by the same
@@ -235,6 +244,85 @@ def block_match(xs, v, count, bm, s16, frac, memo=None):
     return bv, bc
 
 
+def recursive_search(xs, v, count, rs, s16, frac, memo):
+    """The last outputs and counts moved block by block, each block of 32
+    taking the least of a few candidate shifts: none, its own and its
+    neighbours' in the frame before, then the shifts around the best."""
+    r, nb, iters = rs[:3]
+    keep_final = len(rs) > 3 and rs[3]
+    b, step, fit = 32, 4, 12
+    bb = memo.get("bb") or 5
+    h, w = xs.shape
+    hb, wb = -(-h // b), -(-w // b)
+    rows = (np.arange(hb * b) % step) == 0
+
+    def block_sums(e):
+        e = np.pad(e, ((0, hb * b - h), (0, wb * b - w)), mode="edge")
+        e = e * rows[:, None]
+        return e.reshape(hb, b, wb, b).sum(axis=(1, 3))
+
+    side = 2 * r + 1
+    table = np.stack([block_sums(np.abs(xs - shifted_by(v, dy, dx, r)))
+                      for dy in range(-r, r + 1) for dx in range(-r, r + 1)],
+                     axis=-1)
+    n = block_sums(np.ones_like(xs))
+    none_sum = table[..., r * side + r] - ((bb * s16 << frac) * n) // 1600
+    last = memo.get("rs")
+    if last is None:
+        last = np.zeros((hb, wb, 2), dtype=np.int64)
+    by, bx = np.meshgrid(np.arange(hb), np.arange(wb), indexing="ij")
+
+    def sums_at(cand):
+        dy, dx = cand[..., 0], cand[..., 1]
+        inside = (np.abs(dy) <= r) & (np.abs(dx) <= r)
+        k = np.clip(dy + r, 0, side - 1) * side + np.clip(dx + r, 0, side - 1)
+        e = table[by, bx, k]
+        e = np.where((dy == 0) & (dx == 0), none_sum, e)
+        return np.where(inside, e, np.iinfo(np.int64).max)
+
+    best_v = np.zeros((hb, wb, 2), dtype=np.int64)
+    best = none_sum.copy()
+    p = np.pad(last, ((1, 1), (1, 1), (0, 0)), mode="edge")
+    cands = [last]
+    offs = {0: [], 4: [(-1, 0), (0, -1), (0, 1), (1, 0)],
+            8: [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1),
+                (1, 0), (1, 1)]}[nb]
+    for oy, ox in offs:
+        cands.append(p[1 + oy:1 + oy + hb, 1 + ox:1 + ox + wb])
+    for c in cands:
+        e = sums_at(c)
+        take = e < best
+        best = np.where(take, e, best)
+        best_v = np.where(take[..., None], c, best_v)
+    for _ in range(iters):
+        centre = best_v.copy()
+        for oy in (-1, 0, 1):
+            for ox in (-1, 0, 1):
+                if oy == 0 and ox == 0:
+                    continue
+                c = centre + np.array([oy, ox])
+                e = sums_at(c)
+                take = e < best
+                best = np.where(take, e, best)
+                best_v = np.where(take[..., None], c, best_v)
+    moved = (best_v != 0).any(axis=-1)
+    fits = best * 16 <= fit * s16 * n
+    final = np.where((moved & fits)[..., None], best_v, 0)
+    memo["rs"] = final if keep_final else best_v
+    memo["rs_stats"] = memo.get("rs_stats", 0) + int((final != 0).any(-1).sum())
+    pick = final[..., 0] * side + final[..., 1]
+    pick = np.repeat(np.repeat(pick, b, 0), b, 1)[:h, :w]
+    bv, bc = v.copy(), count.copy()
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            m = pick == dy * side + dx
+            if dy == 0 and dx == 0 or not m.any():
+                continue
+            bv = np.where(m, shifted_by(v, dy, dx, r), bv)
+            bc = np.where(m, shifted_by(count, dy, dx, r), bc)
+    return bv, bc
+
+
 def global_shift(xs, v, count, gs, s16, frac):
     """The last outputs and counts moved by one shift for the whole frame:
     that within R samples whose sum of |8 x - v| over every 4th sample of
@@ -260,7 +348,7 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(6, 10), sad=(14, 16),
               wsad=None, flat=True, clamp=None, clampx=None, nbcap=None,
               nbk=1, mc=None, bm=None, oracle=False, gs=None, bb=None,
-              cs=None):
+              cs=None, rs=None):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -299,6 +387,9 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
                 v, count = bv, bc
             if gs is not None:
                 v, count = global_shift(x << frac, v, count, gs, s16, frac)
+            if rs is not None:
+                v, count = recursive_search(x << frac, v, count, rs, s16,
+                                            frac, memo)
             if bm is not None:
                 v, count = block_match(x << frac, v, count, bm, s16, frac,
                                        memo)
@@ -397,6 +488,8 @@ def parse_present(parts):
             kw["bb"] = int(part[2:])
         elif part.startswith("gs"):
             kw["gs"] = pair(part[2:])
+        elif part.startswith("rs"):
+            kw["rs"] = tuple(int(a) for a in part[2:].split("_"))
         elif part.startswith("bm"):
             kw["bm"] = tuple(int(a) for a in part[2:].split("_"))
         elif part == "nosad":
