@@ -838,25 +838,35 @@ denoise_search (__global const uchar * in, int in_stride,
   motion[by * blocks_x + bx] = motion_word (pick, best, n, s16);
 }
 #else
-/* GPUs: a work-group of MB x SB work-items takes SB blocks side by side,
- * a work-item a column of one; each shift's column sums are added up in
- * local memory, and every work-item of a block picks the least alike. */
+/* GPUs: a work-group of MB x SB work-items takes SB blocks side by side.
+ * A block's samples (its every MSTEP-th row) and the last outputs that
+ * its shifts reach are first copied to local memory, then each shift's sum
+ * is taken there in PARTS parts, a work-item a part, and the parts added
+ * up; every work-item of a block picks the least alike. */
+#define SROWS (MB / MSTEP)
+#define VROWS (MB - MSTEP + 1 + 2 * MR)
+#define VCOLS (MB + 2 * MR)
+#define PARTS (MB / AROUND)
+#if SROWS % PARTS != 0
+#error "a shift's sum is taken in PARTS parts of whole rows"
+#endif
 
-/* the sum of |8 X - V| down column @x of the block, its samples @X (@rows
- * of them, every MSTEP-th from row @y0) at every @step-th, V shifted by
- * @d */
+/* the sum of |8 X - V| over the rows @r0, @r0 + @dr, ... below @r1 of a
+ * block's samples @xs (its first @cols a row), V the local copy @vs of the
+ * last outputs, shifted by @d */
 static inline int
-column_sum (const int *X, int rows, int step, __global const ushort * last,
-    int width, int height, int x, int y0, int2 d)
+local_sum (__local const short *xs, __local const short *vs, int cols,
+    int r0, int r1, int dr, int2 d)
 {
   int sum = 0;
-  int xx = clamp (x + d.y, 0, width - 1);
 
-#pragma unroll
-  for (int r = 0; r < MB / MSTEP; r++)
-    if (r < rows && r % step == 0)
-      sum += abs (X[r] - (last[clamp (y0 + r * MSTEP + d.x, 0, height - 1) *
-                  width + xx] >> CBITS));
+  for (int r = r0; r < r1; r += dr) {
+    __local const short *xr = xs + r * MB;
+    __local const short *vr = vs + (r * MSTEP + MR + d.x) * VCOLS + MR + d.y;
+
+    for (int c = 0; c < cols; c++)
+      sum += abs (xr[c] - vr[c]);
+  }
   return sum;
 }
 
@@ -866,131 +876,104 @@ denoise_search (__global const uchar * in, int in_stride,
     int level16, __global const int *est, __global const int *before,
     int history, __global int *motion)
 {
-  /* each shift's column sums, then their totals */
-  __local int part[SB][AROUND][MB];
-  __local int total[SB][AROUND];
-  __local int redo_block[SB];
+  __local short xs[SB][SROWS * MB], vs[SB][VROWS * VCOLS];
+  /* the parts of the candidates' sums and of those around the least,
+   * the candidates, and the sparse sums */
+  __local int first[SB][AROUND][PARTS], second[SB][AROUND][PARTS];
+  __local int2 tried[SB][AROUND];
+  __local int sparse_sums[SB][SHIFTS];
   __global const ushort *last = kept + last_at;
   int j = get_local_id (0), b = get_local_id (1);
   int bx = get_group_id (0) * SB + b, by = get_group_id (1);
   int blocks_x = (width + MB - 1) / MB, blocks_y = (height + MB - 1) / MB;
-  int x = bx * MB + j, y0 = by * MB, y1 = min (y0 + MB, height);
-  int rows = (y1 - y0 + MSTEP - 1) / MSTEP;
-  int n = (min (bx * MB + MB, width) - bx * MB) * rows;
-  int ns = (min (bx * MB + MB, width) - bx * MB) * ((rows + MSPARSE - 1) /
-      MSPARSE);
+  int x0 = bx * MB, y0 = by * MB, valid = bx < blocks_x;
+  int cols = valid ? min (width - x0, MB) : 0;
+  int rows = (min (y0 + MB, height) - y0 + MSTEP - 1) / MSTEP;
+  int n = cols * rows, ns = cols * ((rows + MSPARSE - 1) / MSPARSE);
   int s16 = level16 > 0 ? level16 : est[0];
-  bool take = bx < blocks_x && x < width;
-  int X[MB / MSTEP];
-  int2 d[AROUND], pick = (int2) (0), centre;
-  int none, best, least = 0;
-  int2 sparse = (int2) (0);
-  bool redo, any;
+  /* work-item j takes part j / AROUND of shift j % AROUND */
+  int k = j % AROUND, p = j / AROUND;
+  int r0 = p * (SROWS / PARTS), r1 = min (r0 + SROWS / PARTS, rows);
+  int none, best, least, t;
+  int2 d, pick = (int2) (0), sparse = (int2) (0);
+  bool redo;
 
-#pragma unroll
-  for (int r = 0; r < MB / MSTEP; r++)
-    X[r] = take && r < rows ? in[(y0 + r * MSTEP) * in_stride + x] << FRAC :
-        0;
-  /* none and the candidates first (CANDIDATES + 1 <= AROUND) */
-  d[0] = (int2) (0);
-  for (int k = 0; k < CANDIDATES; k++)
-    d[k + 1] = bx < blocks_x ? candidate (before, history, bx, by, blocks_x,
-        blocks_y, k) : (int2) (0);
-  for (int k = 0; k < CANDIDATES + 1; k++)
-    part[b][k][j] = take ? column_sum (X, rows, 1, last, width, height, x, y0,
-        d[k]) : 0;
+  for (int r = 0; r < SROWS; r++)
+    xs[b][r * MB + j] = j < cols && r < rows ?
+        in[(y0 + r * MSTEP) * in_stride + x0 + j] << FRAC : 0;
+  for (int i = j; i < VROWS * VCOLS; i += MB)
+    vs[b][i] = valid ? last[clamp (y0 - MR + i / VCOLS, 0, height - 1) *
+        width + clamp (x0 - MR + i % VCOLS, 0, width - 1)] >> CBITS : 0;
+  /* none and the candidates (CANDIDATES + 1 <= AROUND) */
+  d = k == 0 || k > CANDIDATES || !valid ? (int2) (0) : candidate (before,
+      history, bx, by, blocks_x, blocks_y, k - 1);
+  if (p == 0)
+    tried[b][k] = d;
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (j < CANDIDATES + 1) {
-    int t = 0;
-
-    for (int i = 0; i < MB; i++)
-      t += part[b][j][i];
-    total[b][j] = t;
-  }
+  first[b][k][p] = k <= CANDIDATES ? local_sum (xs[b], vs[b], cols, r0, r1,
+      1, d) : 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  none = total[b][0] - MBIAS * s16 * n / 40;
+  t = 0;
+  for (int q = 0; q < PARTS; q++)
+    t += first[b][0][q];
+  none = t - MBIAS * s16 * n / 40;
   best = none;
-  for (int k = 1; k < CANDIDATES + 1; k++)
-    if (!is_none (d[k]) && total[b][k] < best) {
-      best = total[b][k];
-      pick = d[k];
+  for (int i = 1; i <= CANDIDATES; i++) {
+    t = 0;
+    for (int q = 0; q < PARTS; q++)
+      t += first[b][i][q];
+    if (!is_none (tried[b][i]) && t < best) {
+      best = t;
+      pick = tried[b][i];
     }
+  }
   /* the 8 shifts around the least */
-  centre = pick;
-  for (int k = 0; k < AROUND; k++) {
-    d[k] = around (centre, k);
-    part[b][k][j] = take && within (d[k]) && !is_none (d[k]) ?
-        column_sum (X, rows, 1, last, width, height, x, y0, d[k]) : 0;
-  }
+  d = around (pick, k);
+  second[b][k][p] = within (d) && !is_none (d) ? local_sum (xs[b], vs[b],
+      cols, r0, r1, 1, d) : 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (j < AROUND) {
-    int t = 0;
+  d = pick;
+  for (int i = 0; i < AROUND; i++) {
+    int2 e = around (d, i);
 
-    for (int i = 0; i < MB; i++)
-      t += part[b][j][i];
-    total[b][j] = t;
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  for (int k = 0; k < AROUND; k++) {
-    int sum = is_none (d[k]) ? none : total[b][k];
-
-    if (within (d[k]) && sum < best) {
-      best = sum;
-      pick = d[k];
+    t = 0;
+    for (int q = 0; q < PARTS; q++)
+      t += second[b][i][q];
+    if (within (e) && (is_none (e) ? none : t) < best) {
+      best = is_none (e) ? none : t;
+      pick = e;
     }
   }
-  /* where a block of the work-group asks, every shift by its sparse sum,
-   * none first, AROUND at a time */
-  redo = bx < blocks_x && best * 16 > MFIT * s16 * n;
-  if (j == 0)
-    redo_block[b] = redo;
+  /* where the least does not fit, every shift's sparse sum, none first,
+   * a work-item a shift at a time */
+  redo = valid && best * 16 > MFIT * s16 * n;
+  for (int i = j; i < SHIFTS; i += MB)
+    sparse_sums[b][i] = redo ? local_sum (xs[b], vs[b], cols, 0, rows,
+        MSPARSE, sparse_order (i)) : 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  any = false;
-  for (int i = 0; i < SB; i++)
-    any |= redo_block[i];
-  /* a constant count of rounds, whether or not a block asks: with the
-   * barriers in a loop of a count not constant, PoCL 3.1 gave other sums */
-  for (int i0 = 0; i0 < SHIFTS; i0 += AROUND) {
-    for (int k = 0; k < AROUND; k++) {
-      d[k] = sparse_order (i0 + k);
-      part[b][k][j] = redo && take && i0 + k < SHIFTS ? column_sum (X, rows,
-          MSPARSE, last, width, height, x, y0, d[k]) : 0;
-    }
-    barrier (CLK_LOCAL_MEM_FENCE);
-    if (any && j < AROUND) {
-      int t = 0;
-
-      for (int i = 0; i < MB; i++)
-        t += part[b][j][i];
-      total[b][j] = t;
-    }
-    barrier (CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < AROUND && i0 + k < SHIFTS; k++)
-      if (i0 + k == 0)
-        least = total[b][k] - MBIAS * s16 * ns / 40;
-      else if (total[b][k] < least) {
-        least = total[b][k];
-        sparse = d[k];
+  if (redo) {
+    least = sparse_sums[b][0] - MBIAS * s16 * ns / 40;
+    for (int i = 1; i < SHIFTS; i++)
+      if (sparse_sums[b][i] < least) {
+        least = sparse_sums[b][i];
+        sparse = sparse_order (i);
       }
-    barrier (CLK_LOCAL_MEM_FENCE);
   }
   /* the least so found, by its whole sum */
-  part[b][0][j] = redo && take && !is_none (sparse) ? column_sum (X, rows, 1,
-      last, width, height, x, y0, sparse) : 0;
+  if (k == 0)
+    first[b][0][p] = redo && !is_none (sparse) ? local_sum (xs[b], vs[b],
+        cols, r0, r1, 1, sparse) : 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (j == 0) {
-    int t = 0;
-
-    for (int i = 0; i < MB; i++)
-      t += part[b][0][i];
-    total[b][0] = t;
+  if (redo && !is_none (sparse)) {
+    t = 0;
+    for (int q = 0; q < PARTS; q++)
+      t += first[b][0][q];
+    if (t < best) {
+      best = t;
+      pick = sparse;
+    }
   }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (redo && !is_none (sparse) && total[b][0] < best) {
-    best = total[b][0];
-    pick = sparse;
-  }
-  if (j == 0 && bx < blocks_x)
+  if (j == 0 && valid)
     motion[by * blocks_x + bx] = motion_word (pick, best, n, s16);
 }
 #endif
