@@ -379,6 +379,51 @@ report_estimate (GstClBaseFilter * base, GstClDenoise * self, GError ** error)
       &self->estimate_read, error);
 }
 
+/* With the motion, every plane's state moved by the blocks' @motion, in
+ * one launch, into the MOVED scratch buffer (@moved): each plane's at
+ * half the place of its two in @kept (@kept_size bytes) */
+static gboolean
+move_state (GstClDenoise * self, const gchar * options, guint px,
+    const GstClFrame * in, cl_mem kept, gsize kept_size, cl_mem motion,
+    cl_mem * moved, GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  cl_int4 last_at = { {0} }, moved_at = { {0} }, pwidth = { {0} };
+  cl_int4 pstride = { {1, 1, 1, 1} }, height = { {0} };
+  cl_int2 sub = { {self->xsh, self->ysh} };
+  gint blocks_x = (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK;
+  gsize global[2] = { 0, 0 };
+  gint at = 0;
+  cl_kernel k;
+  guint p;
+
+  /* GRAY8 one plane, the others three at most (packed 4:2:2 as three) */
+  g_assert (in->n_planes <= 3);
+  for (p = 0; p < in->n_planes; p++) {
+    const GstClPlane *src = &in->planes[p];
+    gint size = state_words (src);
+
+    last_at.s[p] = self->swapped ? at + size : at;
+    moved_at.s[p] = at / 2;
+    pwidth.s[p] = src->width;
+    pstride.s[p] = src->pstride;
+    height.s[p] = src->height;
+    global[0] = MAX (global[0], ((gsize) src->width * src->pstride + px - 1)
+        / px);
+    global[1] += src->height;
+    at += 2 * size;
+  }
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
+      "denoise_move", error);
+  *moved = k ? gst_cl_base_filter_get_scratch (base, MOVED, kept_size / 2,
+      error) : NULL;
+  return *moved && gst_cl_kernel_set_args (k, error, 10, GST_CL_ARG (kept),
+      GST_CL_ARG (last_at), GST_CL_ARG (*moved), GST_CL_ARG (moved_at),
+      GST_CL_ARG (pwidth), GST_CL_ARG (pstride), GST_CL_ARG (height),
+      GST_CL_ARG (sub), GST_CL_ARG (motion), GST_CL_ARG (blocks_x)) &&
+      gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
+}
+
 static gboolean
 gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
@@ -387,10 +432,9 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gboolean reset = g_atomic_int_exchange (&self->reset, 0);
   gint first = reset, level16, at = 0;
   gsize kept_size = 0;
-  cl_mem kept, est, motion, moved;
-  cl_kernel k[2];
+  cl_mem kept, est, motion, moved = NULL;
+  cl_kernel k;
   gboolean motion_on, moving;
-  gint blocks_x = (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK;
   guint p, px, ry;
   gchar options[PLAN_OPTIONS];
   GstClPlanQuery q;
@@ -415,50 +459,31 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
           first || !motion_on, &motion, error))
     goto failed;
   moving = motion != NULL;
-  k[0] = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
-  /* with the motion, each plane's state moved first, into MOVED */
-  k[1] = k[0] && moving ? gst_cl_base_filter_get_kernel (base,
-      gst_cl_kernel_denoise, options, "denoise_move", error) : NULL;
-  moved = k[1] ? gst_cl_base_filter_get_scratch (base, MOVED, kept_size / 2,
-      error) : NULL;
-  if (!k[0] || (moving && !moved))
+  if (!k || (moving && !move_state (self, options, px, in, kept, kept_size,
+              motion, &moved, error)))
     goto failed;
   for (p = 0; p < in->n_planes; p++) {
     const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
     gint size = state_words (src);
-    /* a plane's state, and the place of its next: 16-bit words */
+    /* a plane's state, and the place of its next: 16-bit words; with the
+     * motion, the state moved */
     gint last_at = self->swapped ? at + size : at;
     gint next_at = self->swapped ? at : at + size;
     gsize global[2] = { ((gsize) src->width * src->pstride + px - 1) / px,
       (src->height + ry - 1) / ry
     };
-    gint xsh = p > 0 ? self->xsh : 0, ysh = p > 0 ? self->ysh : 0;
-    cl_mem from = kept;
-    gint from_at = last_at;
+    cl_mem from = moving ? moved : kept;
+    gint from_at = moving ? at / 2 : last_at;
 
-    if (moving) {
-      gsize rows[2] = { global[0], src->height };
-
-      from = moved;
-      from_at = at / 2;
-      if (!gst_cl_kernel_set_args (k[1], error, 11, GST_CL_ARG (kept),
-              GST_CL_ARG (last_at), GST_CL_ARG (moved), GST_CL_ARG (from_at),
-              GST_CL_ARG (src->width), GST_CL_ARG (src->pstride),
-              GST_CL_ARG (src->height), GST_CL_ARG (motion),
-              GST_CL_ARG (blocks_x), GST_CL_ARG (xsh), GST_CL_ARG (ysh))
-          || !gst_cl_base_filter_enqueue_kernel (base, k[1], 2, rows, NULL,
-              error))
-        goto failed;
-    }
-    if (!gst_cl_kernel_set_args (k[0], error, 14, GST_CL_ARG (src->mem),
+    if (!gst_cl_kernel_set_args (k, error, 14, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
             GST_CL_ARG (dst->stride), GST_CL_ARG (from), GST_CL_ARG (from_at),
             GST_CL_ARG (kept), GST_CL_ARG (next_at), GST_CL_ARG (src->width),
             GST_CL_ARG (src->pstride), GST_CL_ARG (src->height),
             GST_CL_ARG (level16), GST_CL_ARG (est), GST_CL_ARG (first))
-        || !gst_cl_base_filter_enqueue_kernel (base, k[0], 2, global, NULL,
-            error))
+        || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))
         goto failed;
     at += 2 * size;
   }

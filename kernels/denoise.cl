@@ -578,49 +578,58 @@ denoise_plane (__global const uchar * in, int in_stride,
         height, s16, first, x0, y0);
 }
 
-/* With the motion: a plane's state (@kept at @last_at, @pwidth samples of
- * @pstride words by @height) moved by the luma blocks' (denoise_search's
- * words in @motion, @blocks_x of them a row of blocks) into @moved at
- * @moved_at, which denoise_plane then reads as the last: the word of
+/* With the motion: each plane's state moved by the luma blocks' motion
+ * (denoise_search's words in @motion, @blocks_x of them a row of blocks),
+ * into @moved, which denoise_plane then reads as the last: the word of
  * sample (x, y) from (x + dx, y + dy), clamped to the plane, where the
  * block of the luma position it covers moved, halved (towards zero) along
- * the plane's subsampled axes (@xsh, @ysh 1). PX words a work-item, in a
- * vector on a CPU where they are a block's and stay within the plane. */
+ * a subsampled axis. One launch for the frame's planes, their rows one
+ * after the other: plane i (at most 3) of @pwidth.si samples of
+ * @pstride.si words by @height.si rows, its state in @kept at @last_at.si,
+ * moved to @moved_at.si; the planes after the first subsampled by @sub (x
+ * across, y down; 1: halved). PX words a work-item, in a vector on a CPU
+ * where they are a block's and stay within the plane. */
+#define PLANE_OF(v, i) ((i) == 0 ? (v).s0 : (i) == 1 ? (v).s1 : (v).s2)
 __kernel void
-denoise_move (__global const ushort * kept, int last_at,
-    __global ushort * moved, int moved_at, int pwidth, int pstride,
-    int height, __global const int *motion, int blocks_x, int xsh, int ysh)
+denoise_move (__global const ushort * kept, int4 last_at,
+    __global ushort * moved, int4 moved_at, int4 pwidth, int4 pstride,
+    int4 height, int2 sub, __global const int *motion, int blocks_x)
 {
-  __global const ushort *last = kept + last_at;
-  int width = pwidth * pstride, x0 = get_global_id (0) * PX;
-  int y = get_global_id (1);
-  __global const int *at = motion + ((y << ysh) / MB) * blocks_x;
-  __global ushort *to = moved + moved_at + y * width;
+  int y = get_global_id (1), x0 = get_global_id (0) * PX;
+  int i = y < height.s0 ? 0 : y < height.s0 + height.s1 ? 1 : 2;
+  int pw = PLANE_OF (pwidth, i), ps = PLANE_OF (pstride, i);
+  int h = PLANE_OF (height, i), width = pw * ps;
+  int xsh = i > 0 ? sub.x : 0, ysh = i > 0 ? sub.y : 0;
+  __global const ushort *last = kept + PLANE_OF (last_at, i);
+  __global const int *at;
+  __global ushort *to;
 
-  if (x0 >= width || y >= height)
+  y -= i == 0 ? 0 : i == 1 ? height.s0 : height.s0 + height.s1;
+  if (x0 >= width || y >= h)
     return;
+  at = motion + ((y << ysh) / MB) * blocks_x;
+  to = moved + PLANE_OF (moved_at, i) + y * width;
 #if PX >= 8
-  if (x0 + PX <= width && ((x0 / pstride) << xsh) / MB ==
-      (((x0 + PX - 1) / pstride) << xsh) / MB) {
-    int m = at[((x0 / pstride) << xsh) / MB];
+  if (x0 + PX <= width && ((x0 / ps) << xsh) / MB ==
+      (((x0 + PX - 1) / ps) << xsh) / MB) {
+    int m = at[((x0 / ps) << xsh) / MB];
     int dy = (m >> 16) / (1 << ysh), dx = ((m << 16) >> 16) / (1 << xsh);
 
-    if (x0 + dx * pstride >= 0 && x0 + PX + dx * pstride <= width) {
+    if (x0 + dx * ps >= 0 && x0 + PX + dx * ps <= width) {
       CAT (vstore, PX) (CAT (vload, PX) (0, last + clamp (y + dy, 0,
-                  height - 1) * width + x0 + dx * pstride), 0, to + x0);
+                  h - 1) * width + x0 + dx * ps), 0, to + x0);
       return;
     }
   }
 #endif
   for (int xs = x0; xs < min (x0 + PX, width); xs++) {
-    int px = xs / pstride, m = at[(px << xsh) / MB];
+    int px = xs / ps, m = at[(px << xsh) / MB];
     int dy = (m >> 16) / (1 << ysh), dx = ((m << 16) >> 16) / (1 << xsh);
 
-    to[xs] = last[clamp (y + dy, 0, height - 1) * width + clamp (px + dx, 0,
-            pwidth - 1) * pstride + xs - px * pstride];
+    to[xs] = last[clamp (y + dy, 0, h - 1) * width + clamp (px + dx, 0,
+            pw - 1) * ps + xs - px * ps];
   }
 }
-
 
 /* The motion of each MB x MB block of the luma (@in, @width x @height,
  * @last its state) since the last frame, into @motion (a word a block,
