@@ -50,7 +50,7 @@ present formula:
              only where the block took the same in the frame before, 2: or
              one of its four neighbours; N: none wherever none's sum is at
              most N sigma a sample
-  rsR_N_I[_P]
+  rsR_N_I[_P[_F]]
              motion by blocks of 32 from candidates, not every shift: none,
              the block's own shift in the frame before and its N (0, 4 or
              8) neighbours' there, then I times the 8 shifts a sample
@@ -58,7 +58,9 @@ present formula:
              4th row, none unless beaten by a twentieth of sigma a sample
              (or bb's), none where the least is above 12 sigma a sample;
              P 1: the frame after starts from the shift so kept, not the
-             least found
+             least found; F 1: where the least does not fit, every shift
+             by its sum over every 16th row, and the least so found where
+             its whole sum is less. rs4_4_1_1_1 is the element's motion
   bbN        with bm, none unless beaten by N / 100 sigma a sample
   csN        with bm, the sums over every N-th sample of a row too
   gsR_K      one shift within R samples for the whole frame, by the same
@@ -305,6 +307,33 @@ def recursive_search(xs, v, count, rs, s16, frac, memo):
                 take = e < best
                 best = np.where(take, e, best)
                 best_v = np.where(take[..., None], c, best_v)
+    if len(rs) > 4 and rs[4]:
+        # where the least does not fit, every shift within r by its sum
+        # over every 16th row (none first, less the bias), and the least so
+        # found where its whole sum is less
+        redo = best * 16 > fit * s16 * n
+        sparse_rows = (np.arange(hb * b) % (4 * step)) == 0
+
+        def sparse_sums(e):
+            e = np.pad(e, ((0, hb * b - h), (0, wb * b - w)), mode="edge")
+            return (e * sparse_rows[:, None]).reshape(hb, b, wb, b).sum(
+                axis=(1, 3))
+
+        ns = sparse_sums(np.ones_like(xs))
+        least = sparse_sums(np.abs(xs - v)) - ((bb * s16 << frac) * ns) // 1600
+        least_v = np.zeros((hb, wb, 2), dtype=np.int64)
+        for dy in range(-r, r + 1):
+            for dx in range(-r, r + 1):
+                if dy or dx:
+                    e = sparse_sums(np.abs(xs - shifted_by(v, dy, dx, r)))
+                    take = e < least
+                    least = np.where(take, e, least)
+                    least_v = np.where(take[..., None],
+                                       np.array([dy, dx]), least_v)
+        whole = sums_at(least_v)
+        take = redo & (least_v != 0).any(axis=-1) & (whole < best)
+        best = np.where(take, whole, best)
+        best_v = np.where(take[..., None], least_v, best_v)
     moved = (best_v != 0).any(axis=-1)
     fits = best * 16 <= fit * s16 * n
     final = np.where((moved & fits)[..., None], best_v, 0)
