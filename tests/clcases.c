@@ -192,6 +192,8 @@ static const ClTestElement table[] = {
         .name = "cldenoise",
         /* over time: its own suite runs sequences (tests/test_denoise.c) */
         .stateful = TRUE,
+        /* the motion's search and move among the calls that fail */
+        .fault_settings = "motion=true",
       },
   {
         .name = "clepsilon",
