@@ -1049,15 +1049,72 @@ sample_bins (__global const uchar * in, int stride, int width, int x, int y,
 }
 
 /* HIST_ROWS, a build option: on CPUs, the rows of samples (every 8th row)
- * each work-item takes whole, counting them in a histogram of its own
- * (private memory) that it adds to @hist once; 0 on GPUs, where each
- * work-item takes a sample and a work-group counts in local memory, both
- * by sample_bins (). */
+ * each work-item takes whole, 16 samples at a time in vectors
+ * (sample_bins16 ()), counting them in a histogram of its own (private
+ * memory) that it adds to @hist once; 0 on GPUs, where each work-item
+ * takes a sample and a work-group counts in local memory, by
+ * sample_bins (). */
 #ifndef HIST_ROWS
 #define HIST_ROWS 0
 #endif
 
 #if HIST_ROWS > 0
+/* sample_bins of the 16 samples @x, @x + 4, ... @x + 60 of row @y, in
+ * vectors, each of the three rows' 64 bytes from @x - 1 read whole: the
+ * bins of |L| into @bins 0 to 15, of the change into 16 to 31 */
+#define EVERY4(v, o) ((uchar16) ((v)[0].s##o, (v)[1].s##o, (v)[2].s##o, \
+        (v)[3].s##o))
+static inline void
+sample_bins16 (__global const uchar * in, int stride, int width, int x,
+    int y, __global short *resp, int first, int *bins)
+{
+  __global const uchar *p = in + y * stride + x - 1;
+  __global short *r = resp + y / 8 * ((width + 1) / 4) + x / 4;
+  uchar16 a, b, c, e, f, g, hh, k, dd, lo, hi;
+  short16 l, last = vload16 (0, r);
+  int16 l32, last32, rb, cb;
+
+  {
+    uchar16 up[4], mid[4], dn[4];
+
+    for (int i = 0; i < 4; i++) {
+      up[i] = vload16 (i, p - stride);
+      mid[i] = vload16 (i, p);
+      dn[i] = vload16 (i, p + stride);
+    }
+    a = EVERY4 (up, 048c);
+    b = EVERY4 (up, 159d);
+    c = EVERY4 (up, 26ae);
+    dd = EVERY4 (mid, 048c);
+    e = EVERY4 (mid, 159d);
+    f = EVERY4 (mid, 26ae);
+    g = EVERY4 (dn, 048c);
+    hh = EVERY4 (dn, 159d);
+    k = EVERY4 (dn, 26ae);
+  }
+  lo = min (min (min (a, b), min (c, dd)), min (min (e, f), min (min (g, hh),
+              k)));
+  hi = max (max (max (a, b), max (c, dd)), max (max (e, f), max (max (g, hh),
+              k)));
+  l = convert_short16 (a) + convert_short16 (c) + convert_short16 (g) +
+      convert_short16 (k) - (short) 2 * (convert_short16 (b) +
+      convert_short16 (dd) + convert_short16 (f) + convert_short16 (hh)) +
+      (short) 4 * convert_short16 (e);
+  l = select (l, (short16) (CLIPPED), convert_short16 ((lo == (uchar) 0) |
+          (hi == (uchar) 255)));
+  vstore16 (l, 0, r);
+  l32 = convert_int16 (l);
+  last32 = convert_int16 (last);
+  rb = convert_int16 (min (abs (l32), 255u));
+  cb = 256 + convert_int16 (min ((abs (l32 - last32) * 181 + 128) >> 8,
+          255u));
+  rb = select (rb, (int16) (NO_BIN), l32 == CLIPPED);
+  cb = select (cb, (int16) (NO_BIN), (l32 == CLIPPED) | (last32 == CLIPPED) |
+      (int16) (-first));
+  vstore16 (rb, 0, bins);
+  vstore16 (cb, 1, bins);
+}
+
 __kernel void
 denoise_histogram (__global const uchar * in, int stride, int width,
     int height, __global uint * hist, __global short *resp, int first)
@@ -1068,13 +1125,24 @@ denoise_histogram (__global const uchar * in, int stride, int width,
 
   for (int b = 0; b <= NO_BIN; b++)
     h[b] = 0;
-  for (int y = y0; y < min (y0 + 8 * HIST_ROWS, height - 1); y += 8)
-    for (int x = 1; x < width - 1; x += 4) {
+  for (int y = y0; y < min (y0 + 8 * HIST_ROWS, height - 1); y += 8) {
+    int x = 1;
+
+    /* 16 samples at a time where their 64 bytes lie within the row */
+    for (; x + 64 <= width; x += 64) {
+      int bins[32];
+
+      sample_bins16 (in, stride, width, x, y, resp, first, bins);
+      for (int k = 0; k < 32; k++)
+        h[bins[k]]++;
+    }
+    for (; x < width - 1; x += 4) {
       uint2 bins = sample_bins (in, stride, width, x, y, resp, first);
 
       h[bins.x]++;
       h[bins.y]++;
     }
+  }
   for (int b = 0; b < 512; b++)
     if (h[b])
       atomic_add (&hist[b], h[b]);
