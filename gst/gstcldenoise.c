@@ -48,6 +48,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define RESPONSES 3
 #define MOTION 4                /* and 5: the last frame's, and this one's */
 #define MOVED 6
+#define NEEDED 7
 #define BINS 256
 /* the motion's blocks, in luma samples, and the blocks a work-group of the
  * search takes on a GPU: the kernels' build options MB and SB */
@@ -379,6 +380,30 @@ report_estimate (GstClBaseFilter * base, GstClDenoise * self, GError ** error)
       &self->estimate_read, error);
 }
 
+/* For denoise_move on a CPU: whether each block of the luma has a moved
+ * block within reach, into the NEEDED scratch buffer */
+static cl_mem
+find_needed (GstClDenoise * self, const gchar * options,
+    const GstClFrame * in, cl_mem motion, GError ** error)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  gint blocks[2] = {
+    (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK,
+    (in->planes[0].height + MOTION_BLOCK - 1) / MOTION_BLOCK
+  };
+  gsize global[2] = { blocks[0], blocks[1] };
+  cl_kernel k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise,
+      options, "denoise_needed", error);
+  cl_mem needed = k ? gst_cl_base_filter_get_scratch (base, NEEDED,
+      sizeof (gint32) * global[0] * global[1], error) : NULL;
+
+  if (!needed || !gst_cl_kernel_set_args (k, error, 4, GST_CL_ARG (motion),
+          GST_CL_ARG (blocks[0]), GST_CL_ARG (blocks[1]), GST_CL_ARG (needed))
+      || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))
+      return NULL;
+  return needed;
+}
+
 /* With the motion, every plane's state moved by the blocks' @motion, in
  * one launch, into the MOVED scratch buffer (@moved): each plane's at
  * half the place of its two in @kept (@kept_size bytes) */
@@ -394,6 +419,7 @@ move_state (GstClDenoise * self, const gchar * options, guint px,
   gint blocks_x = (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK;
   gsize global[2] = { 0, 0 };
   gint at = 0;
+  cl_mem needed = NULL;
   cl_kernel k;
   guint p;
 
@@ -413,14 +439,19 @@ move_state (GstClDenoise * self, const gchar * options, guint px,
     global[1] += src->height;
     at += 2 * size;
   }
+  /* on a CPU the blocks that no work-item reads moved are left out: those
+   * with no moved block within reach (denoise_needed) */
+  if (px >= 8 && !(needed = find_needed (self, options, in, motion, error)))
+    return FALSE;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_move", error);
   *moved = k ? gst_cl_base_filter_get_scratch (base, MOVED, kept_size / 2,
       error) : NULL;
-  return *moved && gst_cl_kernel_set_args (k, error, 10, GST_CL_ARG (kept),
+  return *moved && gst_cl_kernel_set_args (k, error, 11, GST_CL_ARG (kept),
       GST_CL_ARG (last_at), GST_CL_ARG (*moved), GST_CL_ARG (moved_at),
       GST_CL_ARG (pwidth), GST_CL_ARG (pstride), GST_CL_ARG (height),
-      GST_CL_ARG (sub), GST_CL_ARG (motion), GST_CL_ARG (blocks_x)) &&
+      GST_CL_ARG (sub), GST_CL_ARG (motion), GST_CL_ARG (blocks_x),
+      GST_CL_ARG (needed)) &&
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
 }
 
@@ -434,6 +465,7 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gsize kept_size = 0;
   cl_mem kept, est, motion, moved = NULL;
   cl_kernel k;
+  gint blocks_x = (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK;
   gboolean motion_on, moving;
   guint p, px, ry;
   gchar options[PLAN_OPTIONS];
@@ -476,13 +508,16 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     };
     cl_mem from = moving ? moved : kept;
     gint from_at = moving ? at / 2 : last_at;
+    gint xsh = p > 0 ? self->xsh : 0, ysh = p > 0 ? self->ysh : 0;
 
-    if (!gst_cl_kernel_set_args (k, error, 14, GST_CL_ARG (src->mem),
+    if (!gst_cl_kernel_set_args (k, error, 19, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
             GST_CL_ARG (dst->stride), GST_CL_ARG (from), GST_CL_ARG (from_at),
-            GST_CL_ARG (kept), GST_CL_ARG (next_at), GST_CL_ARG (src->width),
-            GST_CL_ARG (src->pstride), GST_CL_ARG (src->height),
-            GST_CL_ARG (level16), GST_CL_ARG (est), GST_CL_ARG (first))
+            GST_CL_ARG (kept), GST_CL_ARG (last_at), GST_CL_ARG (next_at),
+            GST_CL_ARG (src->width), GST_CL_ARG (src->pstride),
+            GST_CL_ARG (src->height), GST_CL_ARG (level16), GST_CL_ARG (est),
+            GST_CL_ARG (first), GST_CL_ARG (motion), GST_CL_ARG (blocks_x),
+            GST_CL_ARG (xsh), GST_CL_ARG (ysh))
         || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))
         goto failed;
     at += 2 * size;

@@ -551,24 +551,58 @@ denoise_item (__global const uchar * in, int in_stride,
       height, pstride, col, x0, y0, n, s16, first);
 }
 
-/* @from at @last_at: the plane's state, its last outputs and counts (or,
- * with the motion, the same moved by denoise_move); the next to @kept at
- * @next_at. @level16: the level set, in 1/16 of a step, or 0 for the
- * estimate's in @est (denoise_estimate's). */
+/* The luma blocks' reach from one another that a work-item's footprint
+ * (its samples and 2 beyond them, each way) spans at most, across and
+ * down, on any plane (subsampled at most by 2) */
+#define REACH_X (((PX + 4) * 2 + MB - 1) / MB)
+#define REACH_Y (((RY + 4) * 2 + MB - 1) / MB)
+
+/* Whether no block that the footprint of the work-item at (@x0, @y0) of a
+ * plane (@pwidth samples of @pstride words by @height rows, subsampled by
+ * @xsh and @ysh) covers has moved: denoise_move leaves such blocks out on
+ * a CPU, where the state is read where it is */
+static inline bool
+still_footprint (__global const int *motion, int blocks_x, int xsh,
+    int ysh, int pwidth, int pstride, int height, int x0, int y0)
+{
+  int px0 = max (x0 / pstride - 2, 0);
+  int px1 = min ((x0 + PX - 1) / pstride + 2, pwidth - 1);
+  int py0 = max (y0 - 2, 0), py1 = min (y0 + RY + 1, height - 1);
+
+  for (int by = (py0 << ysh) / MB; by <= (py1 << ysh) / MB; by++)
+    for (int bx = (px0 << xsh) / MB; bx <= (px1 << xsh) / MB; bx++)
+      if (motion[by * blocks_x + bx])
+        return false;
+  return true;
+}
+
+/* @from at @from_at: the plane's state, its last outputs and counts (or,
+ * with the motion, the same moved by denoise_move), which is @kept at
+ * @last_at without it; the next to @kept at @next_at. @level16: the level
+ * set, in 1/16 of a step, or 0 for the estimate's in @est
+ * (denoise_estimate's). @motion (NULL without the motion), @blocks_x,
+ * @xsh and @ysh: the blocks' motion, as denoise_move takes it, and the
+ * plane's subsampling. */
 __kernel void
 denoise_plane (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global const ushort * from,
-    int last_at, __global ushort * kept, int next_at, int pwidth,
-    int pstride, int height, int level16, __global const int *est,
-    int first)
+    int from_at, __global ushort * kept, int last_at, int next_at,
+    int pwidth, int pstride, int height, int level16,
+    __global const int *est, int first, __global const int *motion,
+    int blocks_x, int xsh, int ysh)
 {
-  __global const ushort *last = from + last_at;
+  __global const ushort *last = from + from_at;
   __global ushort *next = kept + next_at;
   int x0 = get_global_id (0) * PX, y0 = get_global_id (1) * RY;
   int s16 = level16 > 0 ? level16 : est[0];
 
   if (x0 >= pwidth * pstride || y0 >= height)
     return;
+#if PX >= 8
+  if (motion && still_footprint (motion, blocks_x, xsh, ysh, pwidth,
+          pstride, height, x0, y0))
+    last = kept + last_at;
+#endif
   /* each pstride its own code, its windows' offsets constants */
   if (pstride == 1)
     denoise_item (in, in_stride, out, out_stride, last, next, pwidth, 1,
@@ -593,7 +627,8 @@ denoise_plane (__global const uchar * in, int in_stride,
 __kernel void
 denoise_move (__global const ushort * kept, int4 last_at,
     __global ushort * moved, int4 moved_at, int4 pwidth, int4 pstride,
-    int4 height, int2 sub, __global const int *motion, int blocks_x)
+    int4 height, int2 sub, __global const int *motion, int blocks_x,
+    __global const int *needed)
 {
   int y = get_global_id (1), x0 = get_global_id (0) * PX;
   int i = y < height.s0 ? 0 : y < height.s0 + height.s1 ? 1 : 2;
@@ -610,6 +645,12 @@ denoise_move (__global const ushort * kept, int4 last_at,
   at = motion + ((y << ysh) / MB) * blocks_x;
   to = moved + PLANE_OF (moved_at, i) + y * width;
 #if PX >= 8
+  /* none of the blocks of the PX words, nor those within reach of them,
+   * moved: no work-item reads them here (still_footprint ()) */
+  if (!needed[((y << ysh) / MB) * blocks_x + ((x0 / ps) << xsh) / MB] &&
+      !needed[((y << ysh) / MB) * blocks_x + ((min (x0 + PX, width) - 1) /
+              ps << xsh) / MB])
+    return;
   if (x0 + PX <= width && ((x0 / ps) << xsh) / MB ==
       (((x0 + PX - 1) / ps) << xsh) / MB) {
     int m = at[((x0 / ps) << xsh) / MB];
@@ -629,6 +670,25 @@ denoise_move (__global const ushort * kept, int4 last_at,
     to[xs] = last[clamp (y + dy, 0, h - 1) * width + clamp (px + dx, 0,
             pw - 1) * ps + xs - px * ps];
   }
+}
+
+/* On a CPU, for denoise_move: whether any block within REACH_X blocks
+ * across and REACH_Y down of each of the @blocks_x x @blocks_y blocks
+ * moved, into @needed */
+__kernel void
+denoise_needed (__global const int *motion, int blocks_x, int blocks_y,
+    __global int *needed)
+{
+  int bx = get_global_id (0), by = get_global_id (1), any = 0;
+
+  if (bx >= blocks_x || by >= blocks_y)
+    return;
+  for (int y = max (by - REACH_Y, 0); y <= min (by + REACH_Y, blocks_y - 1);
+      y++)
+    for (int x = max (bx - REACH_X, 0); x <= min (bx + REACH_X,
+            blocks_x - 1); x++)
+      any |= motion[y * blocks_x + x] != 0;
+  needed[by * blocks_x + bx] = any;
 }
 
 /* The motion of each MB x MB block of the luma (@in, @width x @height,
