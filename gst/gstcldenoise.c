@@ -303,11 +303,40 @@ estimate (GstClBaseFilter * base, const gchar * options, guint rows,
       error);
 }
 
-/* the 16-bit words of @plane's state (its next as many, beside it) */
-static gint
-state_words (const GstClPlane * plane)
+/* The places of each plane's state, in 16-bit words: its last and its
+ * next in the KEPT scratch buffer, and where it is moved to in MOVED, at
+ * half the place of its two */
+typedef struct
 {
-  return plane->width * plane->pstride * plane->height;
+  gint last_at[3], next_at[3], moved_at[3];
+} StatePlaces;
+
+static void
+state_places (GstClDenoise * self, const GstClFrame * in, StatePlaces * sp)
+{
+  gint at = 0;
+  guint p;
+
+  /* GRAY8 one plane, the others three at most (packed 4:2:2 as three) */
+  g_assert (in->n_planes <= 3);
+  for (p = 0; p < in->n_planes; p++) {
+    const GstClPlane *plane = &in->planes[p];
+    /* a 16-bit word a sample's channel */
+    gint size = plane->width * plane->pstride * plane->height;
+
+    sp->last_at[p] = self->swapped ? at + size : at;
+    sp->next_at[p] = self->swapped ? at : at + size;
+    sp->moved_at[p] = at / 2;
+    at += 2 * size;
+  }
+}
+
+/* the luma's blocks of the motion, across and down */
+static void
+luma_blocks (const GstClPlane * luma, gint blocks[2])
+{
+  blocks[0] = (luma->width + MOTION_BLOCK - 1) / MOTION_BLOCK;
+  blocks[1] = (luma->height + MOTION_BLOCK - 1) / MOTION_BLOCK;
 }
 
 /* Each block's motion since the last frame, searched on @luma against its
@@ -324,12 +353,8 @@ search_motion (GstClDenoise * self, const gchar * options,
   /* a work-item a block in vectors (CPUs), else a work-group of a
    * work-item a column of SEARCH_BLOCKS blocks side by side */
   gsize local[2] = { MOTION_BLOCK, SEARCH_BLOCKS };
-  gsize blocks[2] = {
-    (gsize) (luma->width + MOTION_BLOCK - 1) / MOTION_BLOCK,
-    (gsize) (luma->height + MOTION_BLOCK - 1) / MOTION_BLOCK
-  };
-  gsize global[2] = { blocks[0], blocks[1] };
-  gsize size = sizeof (gint32) * blocks[0] * blocks[1];
+  gint blocks[2];
+  gsize global[2], size;
   gint history = self->searched;
   cl_mem before;
   cl_kernel k;
@@ -338,6 +363,10 @@ search_motion (GstClDenoise * self, const gchar * options,
   self->searched = FALSE;
   if (skip)
     return TRUE;
+  luma_blocks (luma, blocks);
+  global[0] = blocks[0];
+  global[1] = blocks[1];
+  size = sizeof (gint32) * blocks[0] * blocks[1];
   if (!vectors) {
     global[0] = (blocks[0] + SEARCH_BLOCKS - 1) / SEARCH_BLOCKS * local[0];
     global[1] = blocks[1] * local[1];
@@ -387,16 +416,18 @@ find_needed (GstClDenoise * self, const gchar * options,
     const GstClFrame * in, cl_mem motion, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  gint blocks[2] = {
-    (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK,
-    (in->planes[0].height + MOTION_BLOCK - 1) / MOTION_BLOCK
-  };
-  gsize global[2] = { blocks[0], blocks[1] };
-  cl_kernel k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise,
-      options, "denoise_needed", error);
-  cl_mem needed = k ? gst_cl_base_filter_get_scratch (base, NEEDED,
-      sizeof (gint32) * global[0] * global[1], error) : NULL;
+  gint blocks[2];
+  gsize global[2];
+  cl_kernel k;
+  cl_mem needed;
 
+  luma_blocks (&in->planes[0], blocks);
+  global[0] = blocks[0];
+  global[1] = blocks[1];
+  k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
+      "denoise_needed", error);
+  needed = k ? gst_cl_base_filter_get_scratch (base, NEEDED,
+      sizeof (gint32) * global[0] * global[1], error) : NULL;
   if (!needed || !gst_cl_kernel_set_args (k, error, 4, GST_CL_ARG (motion),
           GST_CL_ARG (blocks[0]), GST_CL_ARG (blocks[1]), GST_CL_ARG (needed))
       || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))
@@ -405,39 +436,35 @@ find_needed (GstClDenoise * self, const gchar * options,
 }
 
 /* With the motion, every plane's state moved by the blocks' @motion, in
- * one launch, into the MOVED scratch buffer (@moved): each plane's at
- * half the place of its two in @kept (@kept_size bytes) */
+ * one launch, from @kept (@kept_size bytes) into the MOVED scratch buffer
+ * (@moved), at the places @sp */
 static gboolean
 move_state (GstClDenoise * self, const gchar * options, guint px,
-    const GstClFrame * in, cl_mem kept, gsize kept_size, cl_mem motion,
-    cl_mem * moved, GError ** error)
+    const GstClFrame * in, const StatePlaces * sp, cl_mem kept,
+    gsize kept_size, cl_mem motion, cl_mem * moved, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   cl_int4 last_at = { {0} }, moved_at = { {0} }, pwidth = { {0} };
   cl_int4 pstride = { {1, 1, 1, 1} }, height = { {0} };
   cl_int2 sub = { {self->xsh, self->ysh} };
-  gint blocks_x = (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK;
+  gint blocks[2];
   gsize global[2] = { 0, 0 };
-  gint at = 0;
   cl_mem needed = NULL;
   cl_kernel k;
   guint p;
 
-  /* GRAY8 one plane, the others three at most (packed 4:2:2 as three) */
-  g_assert (in->n_planes <= 3);
+  luma_blocks (&in->planes[0], blocks);
   for (p = 0; p < in->n_planes; p++) {
     const GstClPlane *src = &in->planes[p];
-    gint size = state_words (src);
 
-    last_at.s[p] = self->swapped ? at + size : at;
-    moved_at.s[p] = at / 2;
+    last_at.s[p] = sp->last_at[p];
+    moved_at.s[p] = sp->moved_at[p];
     pwidth.s[p] = src->width;
     pstride.s[p] = src->pstride;
     height.s[p] = src->height;
     global[0] = MAX (global[0], ((gsize) src->width * src->pstride + px - 1)
         / px);
     global[1] += src->height;
-    at += 2 * size;
   }
   /* on a CPU the blocks that no work-item reads moved are left out: those
    * with no moved block within reach (denoise_needed) */
@@ -450,7 +477,7 @@ move_state (GstClDenoise * self, const gchar * options, guint px,
   return *moved && gst_cl_kernel_set_args (k, error, 11, GST_CL_ARG (kept),
       GST_CL_ARG (last_at), GST_CL_ARG (*moved), GST_CL_ARG (moved_at),
       GST_CL_ARG (pwidth), GST_CL_ARG (pstride), GST_CL_ARG (height),
-      GST_CL_ARG (sub), GST_CL_ARG (motion), GST_CL_ARG (blocks_x),
+      GST_CL_ARG (sub), GST_CL_ARG (motion), GST_CL_ARG (blocks[0]),
       GST_CL_ARG (needed)) &&
       gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error);
 }
@@ -461,11 +488,11 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
 {
   GstClDenoise *self = GST_CL_DENOISE (base);
   gboolean reset = g_atomic_int_exchange (&self->reset, 0);
-  gint first = reset, level16, at = 0;
+  gint first = reset, level16, blocks[2];
   gsize kept_size = 0;
   cl_mem kept, est, motion, moved = NULL;
   cl_kernel k;
-  gint blocks_x = (in->planes[0].width + MOTION_BLOCK - 1) / MOTION_BLOCK;
+  StatePlaces sp;
   gboolean motion_on, moving;
   guint p, px, ry;
   gchar options[PLAN_OPTIONS];
@@ -483,44 +510,41 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   gst_cl_plan_get_options (&q, 0, options, sizeof (options));
   for (p = 0; p < in->n_planes; p++)
     kept_size += 4 * gst_cl_plane_size (&in->planes[p]);
+  state_places (self, in, &sp);
+  luma_blocks (&in->planes[0], blocks);
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
       || !estimate (base, options, plan_histogram_rows (&q), &in->planes[0],
           reset, &est, error)
       || !search_motion (self, options, px >= 8, &in->planes[0], kept,
-          self->swapped ? state_words (&in->planes[0]) : 0, level16, est,
-          first || !motion_on, &motion, error))
+          sp.last_at[0], level16, est, first || !motion_on, &motion, error))
     goto failed;
   moving = motion != NULL;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
-  if (!k || (moving && !move_state (self, options, px, in, kept, kept_size,
-              motion, &moved, error)))
+  if (!k || (moving && !move_state (self, options, px, in, &sp, kept,
+              kept_size, motion, &moved, error)))
     goto failed;
   for (p = 0; p < in->n_planes; p++) {
     const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
-    gint size = state_words (src);
-    /* a plane's state, and the place of its next: 16-bit words; with the
-     * motion, the state moved */
-    gint last_at = self->swapped ? at + size : at;
-    gint next_at = self->swapped ? at : at + size;
     gsize global[2] = { ((gsize) src->width * src->pstride + px - 1) / px,
       (src->height + ry - 1) / ry
     };
+    /* with the motion, the state moved */
     cl_mem from = moving ? moved : kept;
-    gint from_at = moving ? at / 2 : last_at;
+    gint from_at = moving ? sp.moved_at[p] : sp.last_at[p];
     gint xsh = p > 0 ? self->xsh : 0, ysh = p > 0 ? self->ysh : 0;
 
     if (!gst_cl_kernel_set_args (k, error, 19, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
             GST_CL_ARG (dst->stride), GST_CL_ARG (from), GST_CL_ARG (from_at),
-            GST_CL_ARG (kept), GST_CL_ARG (last_at), GST_CL_ARG (next_at),
+            GST_CL_ARG (kept), GST_CL_ARG (sp.last_at[p]),
+            GST_CL_ARG (sp.next_at[p]),
             GST_CL_ARG (src->width), GST_CL_ARG (src->pstride),
             GST_CL_ARG (src->height), GST_CL_ARG (level16), GST_CL_ARG (est),
-            GST_CL_ARG (first), GST_CL_ARG (motion), GST_CL_ARG (blocks_x),
+            GST_CL_ARG (first), GST_CL_ARG (motion), GST_CL_ARG (blocks[0]),
             GST_CL_ARG (xsh), GST_CL_ARG (ysh))
         || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))
         goto failed;
-    at += 2 * size;
   }
   if (!report_estimate (base, self, error))
     goto failed;

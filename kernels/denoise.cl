@@ -624,6 +624,15 @@ denoise_plane (__global const uchar * in, int in_stride,
  * across, y down; 1: halved). PX words a work-item, in a vector on a CPU
  * where they are a block's and stay within the plane. */
 #define PLANE_OF(v, i) ((i) == 0 ? (v).s0 : (i) == 1 ? (v).s1 : (v).s2)
+
+/* the shift of denoise_search's word @m, (down, across), halved (towards
+ * zero) along a subsampled axis (@xsh, @ysh 1) */
+static inline int2
+word_shift (int m, int xsh, int ysh)
+{
+  return (int2) ((m >> 16) / (1 << ysh), ((m << 16) >> 16) / (1 << xsh));
+}
+
 __kernel void
 denoise_move (__global const ushort * kept, int4 last_at,
     __global ushort * moved, int4 moved_at, int4 pwidth, int4 pstride,
@@ -636,38 +645,38 @@ denoise_move (__global const ushort * kept, int4 last_at,
   int h = PLANE_OF (height, i), width = pw * ps;
   int xsh = i > 0 ? sub.x : 0, ysh = i > 0 ? sub.y : 0;
   __global const ushort *last = kept + PLANE_OF (last_at, i);
-  __global const int *at;
   __global ushort *to;
+  int row, x1, b0, b1;
 
   y -= i == 0 ? 0 : i == 1 ? height.s0 : height.s0 + height.s1;
   if (x0 >= width || y >= h)
     return;
-  at = motion + ((y << ysh) / MB) * blocks_x;
+  /* the row of blocks, and those of the first and last words */
+  row = ((y << ysh) / MB) * blocks_x;
+  x1 = min (x0 + PX, width);
+  b0 = ((x0 / ps) << xsh) / MB;
+  b1 = (((x1 - 1) / ps) << xsh) / MB;
   to = moved + PLANE_OF (moved_at, i) + y * width;
 #if PX >= 8
   /* none of the blocks of the PX words, nor those within reach of them,
    * moved: no work-item reads them here (still_footprint ()) */
-  if (!needed[((y << ysh) / MB) * blocks_x + ((x0 / ps) << xsh) / MB] &&
-      !needed[((y << ysh) / MB) * blocks_x + ((min (x0 + PX, width) - 1) /
-              ps << xsh) / MB])
+  if (!needed[row + b0] && !needed[row + b1])
     return;
-  if (x0 + PX <= width && ((x0 / ps) << xsh) / MB ==
-      (((x0 + PX - 1) / ps) << xsh) / MB) {
-    int m = at[((x0 / ps) << xsh) / MB];
-    int dy = (m >> 16) / (1 << ysh), dx = ((m << 16) >> 16) / (1 << xsh);
+  if (x1 == x0 + PX && b0 == b1) {
+    int2 d = word_shift (motion[row + b0], xsh, ysh);
 
-    if (x0 + dx * ps >= 0 && x0 + PX + dx * ps <= width) {
-      CAT (vstore, PX) (CAT (vload, PX) (0, last + clamp (y + dy, 0,
-                  h - 1) * width + x0 + dx * ps), 0, to + x0);
+    if (x0 + d.y * ps >= 0 && x1 + d.y * ps <= width) {
+      CAT (vstore, PX) (CAT (vload, PX) (0, last + clamp (y + d.x, 0,
+                  h - 1) * width + x0 + d.y * ps), 0, to + x0);
       return;
     }
   }
 #endif
-  for (int xs = x0; xs < min (x0 + PX, width); xs++) {
-    int px = xs / ps, m = at[(px << xsh) / MB];
-    int dy = (m >> 16) / (1 << ysh), dx = ((m << 16) >> 16) / (1 << xsh);
+  for (int xs = x0; xs < x1; xs++) {
+    int px = xs / ps;
+    int2 d = word_shift (motion[row + ((px << xsh) / MB)], xsh, ysh);
 
-    to[xs] = last[clamp (y + dy, 0, h - 1) * width + clamp (px + dx, 0,
+    to[xs] = last[clamp (y + d.x, 0, h - 1) * width + clamp (px + d.y, 0,
             pw - 1) * ps + xs - px * ps];
   }
 }
@@ -745,7 +754,7 @@ candidate (__global const int *before, int history, int bx, int by,
     return (int2) (0);
   m = before[clamp (by - (k == 1) + (k == 4), 0, blocks_y - 1) * blocks_x +
       clamp (bx - (k == 2) + (k == 3), 0, blocks_x - 1)];
-  return (int2) (m >> 16, (m << 16) >> 16);
+  return word_shift (m, 0, 0);
 }
 
 /* the @k-th of the 8 shifts a sample around @d, in rows */

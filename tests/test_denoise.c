@@ -467,10 +467,9 @@ motion_at (gint motion, guint i, guint n)
 
 /* @n frames of @format through one element, the picture panning by @pan
  * (scene_frame), its motion followed where @motion (or MOTION_TOGGLED);
- * at frame @discont a
- * DISCONT buffer, at @flush a flushing seek's events, at @resize new caps
- * of @size[0] x @size[1], each starting afresh. Returns how many blocks
- * the reference found moved, over all frames. */
+ * at frame @discont a DISCONT buffer, at @flush a flushing seek's events,
+ * at @resize new caps of @size[0] x @size[1], each starting afresh.
+ * Returns how many blocks the reference found moved, over all frames. */
 static guint
 check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
     guint stride_pad, guint n, gint sigma, gdouble level, gint pan,
