@@ -81,31 +81,30 @@ typedef gint (*Look) (gpointer data);
  *
  * While it naps, making no call into OpenCL's driver but a look at a
  * command's status, the thread gives its place at the device's gate to
- * the next (gst_cl_gate_step_out()), on GStreamer 1.22, whose CUDA memory
- * names no stream: 16 decoded streams through cldenoise went from 3,800 to
- * 4,400 - 4,500 frames a second on an H200, the gate's places, not the
- * GPU, having set their pace. From 1.24 the copies also wait on the GPU
- * for the decoders' streams, and every stream shares the device's few
- * hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, 8 unless set): with the
- * places given up there, the same streams fell from 4,900 to 1,530 frames
- * a second (5,000 with 32 queues), so the places bound the waits. */
+ * the next (gst_cl_gate_step_out()): 16 decoded streams through cldenoise
+ * on an H200 went from 3,800 to 4,400 - 4,500 frames a second on
+ * GStreamer 1.22, the gate's places, not the GPU, having set their pace,
+ * and on 1.26 from 4,934 - 4,943 to 5,201 (0.95x the decoders alone to
+ * 1.00x; with motion=true 4,323 - 4,394 to 5,188 - 5,192). Before the
+ * copy out's wait was met as it is enqueued (command_wait()), that wait
+ * held one of the device's few hardware queues, which the decoders'
+ * streams share, and with the places given up 1.26 fell to 1,530 frames
+ * a second: then the places bound the waits on the GPU. */
 static gint
 nap_until (Look look, gpointer data, gint64 * took)
 {
   gint64 start = g_get_monotonic_time ();
   gulong nap = 20;
-  gboolean step = !gst_cl_gstcuda.memory_get_stream;
   gboolean first = TRUE, out = FALSE;
   gint res;
 
   if (*took > 40) {
-    if (step)
-      gst_cl_gate_step_out ();
-    out = step;
+    gst_cl_gate_step_out ();
+    out = TRUE;
     g_usleep (*took * 3 / 4);
   }
   while ((res = look (data)) > 0) {
-    if (step && !out) {
+    if (!out) {
       gst_cl_gate_step_out ();
       out = TRUE;
     }

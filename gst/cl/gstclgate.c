@@ -305,8 +305,8 @@ gst_cl_gate_leave (GstClGate * gate)
  * napping between looks, with no call into an OpenCL driver to make (the
  * copies of frames in CUDA memory): gives its place to the next thread,
  * so that a device kept busy by others lets more frames in than there are
- * places (16 decoded streams through cldenoise on GStreamer 1.22: the
- * places, not the GPU, set their pace). Followed by gst_cl_gate_step_in()
+ * places (16 decoded streams through cldenoise: the places, not the GPU,
+ * had set their pace). Followed by gst_cl_gate_step_in()
  * from the same thread; it stays in as many times as it went in.
  */
 void
