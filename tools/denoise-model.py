@@ -67,6 +67,11 @@ present formula:
              sum over every 4th sample of every 8th row
   oracle     the count set to 0 wherever the clean frame moved (by more
              than 8): what a perfect motion test would give
+  pgmS[_F]   each sample's own level, as the sensor model of sigma S (pg
+             noise, --pg) gives it at the 3 x 3 mean of the present frame
+             around it, times F / 10 (10 unless given): a level that
+             follows the noise's rise with the light
+  pgcS[_F]   the same at the clean sample's value (a perfect brightness)
   epsT_R     clepsilon's filter alone, threshold T, window radius R
   noblend    where the count is at most young, the present frame alone
   noflat     no flat areas: the 3 x 3 window within 2 sigma at every count
@@ -377,7 +382,7 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(6, 10), sad=(14, 16),
               wsad=None, flat=True, clamp=None, clampx=None, nbcap=None,
               nbk=1, mc=None, bm=None, oracle=False, gs=None, bb=None,
-              cs=None, rs=None):
+              cs=None, rs=None, pgm=None):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -392,6 +397,14 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
     clean_t = clean
     memo = {"bb": bb, "cs": cs}
     for t, x in enumerate(noisy):
+        if pgm is not None:
+            # the level of each sample, from the sensor model's variance
+            # at its brightness (sigma^2 / 4 + m sigma / 32)
+            sig, f, exact = pgm
+            m = clean[t] if exact else window_sum(x, 1) // 9
+            s16 = np.round(1.6 * f * np.sqrt(sig * sig / 4 + m * sig / 32)
+                           ).astype(np.int64)
+            te, tw = (2 * s16 + 8) >> 4, (twk * s16 + 8) >> 4
         s = epsilon_mean(x, 1, te)
         if v is None:
             count = np.zeros_like(x)
@@ -511,6 +524,9 @@ def parse_present(parts):
             kw["flat"] = False
         elif part == "oracle":
             kw["oracle"] = True
+        elif part.startswith("pgm") or part.startswith("pgc"):
+            a = [int(q) for q in part[3:].split("_")]
+            kw["pgm"] = (a[0], a[1] if len(a) > 1 else 10, part[2] == "c")
         elif part.startswith("cs"):
             kw["cs"] = int(part[2:])
         elif part.startswith("bb"):
