@@ -15,7 +15,8 @@
  * #GstClDenoise:motion it follows a camera that pans or moves, each block's
  * last outputs moved with the picture before they are averaged. Everything
  * it keeps starts afresh at a flushing seek, a DISCONT buffer, a gap, new
- * caps and READY.
+ * caps and READY. It takes the formats cameras give, and those jpegdec
+ * makes of a webcam's MJPEG (Y42B, I420, Y444).
  * The formulas, integer throughout: docs/cldenoise.md.
  *
  * ## Example launch line
@@ -35,7 +36,7 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define GST_CAT_DEFAULT gst_cl_denoise_debug
 
-#define FORMATS "{ GRAY8, NV12, I420, YUY2, UYVY, YVYU }"
+#define FORMATS "{ GRAY8, NV12, NV21, I420, YV12, Y42B, Y444, YUY2, UYVY, YVYU }"
 
 #define DEFAULT_NOISE_LEVEL 0.0
 #define DEFAULT_MOTION FALSE

@@ -46,6 +46,9 @@ def runnable(line, tmp, jpeg):
     """The line with a display, camera and endless sources swapped out."""
     line = re.sub(r"\b(autovideosink|xvimagesink|ximagesink|glimagesink)\b",
                   "fakesink", line)
+    # a webcam's MJPEG: JPEG frames of 4:2:2, as most webcams send
+    line = re.sub(r"\bv4l2src ! image/jpeg\b", "videotestsrc ! "
+                  "video/x-raw,format=Y42B ! jpegenc ! image/jpeg", line)
     line = re.sub(r"\bv4l2src\b", "videotestsrc", line)
     line = line.replace("location=in.jpg", f"location={jpeg}")
     # what a line writes goes to the temporary folder, not the tree

@@ -215,9 +215,36 @@ uploads (GstVideoFormat format)
   return takes;
 }
 
+/* whether GStreamer's own CUDA elements carry the frames of @src through
+ * CUDA memory and back (1.26's cudaupload fails NV21 at 7x5 on its own:
+ * "Failed to copy plane 1") */
+static gboolean
+round_trips (const gchar * src)
+{
+  gchar *desc = g_strdup_printf ("%s ! cudaupload ! " CUDA " ! cudadownload "
+      "! fakesink", src);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstMessage *msg;
+  gboolean ok;
+
+  fail_unless (pipeline != NULL, "%s", desc);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  if (!ok)
+    g_printerr ("%s: fails without a cl element: left out\n", desc);
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  return ok;
+}
+
 /* Every format a filter takes that cudaupload uploads, at odd sizes, in
  * CUDA memory in and out: equal to the element on the same frames in
- * system memory. Some layouts (I420 at 7x5: its V plane 3,328 bytes in)
+ * system memory (where cudaupload and cudadownload carry them alone). Some layouts (I420 at 7x5: its V plane 3,328 bytes in)
  * put a plane where no sub-buffer may start, so that each plane crosses in
  * a copy of its own. Packed 4:2:2 takes even widths: GStreamer 1.22's
  * CUDA copies (cudaupload's, cudadownload's) carry a row's width x 2
@@ -255,14 +282,17 @@ GST_START_TEST (test_uploaded_formats_and_sizes)
             "%s %s ! " CUDA " ! cudadownload ! video/x-raw ! appsink "
             "name=out sync=false", src, names[i],
             e.settings ? e.settings : "");
-        GPtrArray *want = run_frames (want_desc);
+        GPtrArray *want;
 
-        check_pipeline (cuda_desc, want);
-        g_ptr_array_unref (want);
+        if (round_trips (src)) {
+          want = run_frames (want_desc);
+          check_pipeline (cuda_desc, want);
+          g_ptr_array_unref (want);
+          cases++;
+        }
         g_free (want_desc);
         g_free (cuda_desc);
         g_free (src);
-        cases++;
       }
     }
   }

@@ -543,8 +543,9 @@ check_sequence (GstVideoFormat format, gint width, gint height,
 GST_START_TEST (test_formats_and_sizes)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
-    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YUY2,
-    GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_YVYU
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+    GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_YVYU
   };
   static const gint sizes[][2] = { {1, 1}, {7, 5}, {66, 37} };
 
