@@ -244,9 +244,10 @@ round_trips (const gchar * src)
 
 /* Every format a filter takes that cudaupload uploads, at odd sizes, in
  * CUDA memory in and out: equal to the element on the same frames in
- * system memory (where cudaupload and cudadownload carry them alone). Some layouts (I420 at 7x5: its V plane 3,328 bytes in)
- * put a plane where no sub-buffer may start, so that each plane crosses in
- * a copy of its own. Packed 4:2:2 takes even widths: GStreamer 1.22's
+ * system memory (where cudaupload and cudadownload carry them alone).
+ * Some layouts (I420 at 7x5: its V plane 3,328 bytes in) put a plane
+ * where no sub-buffer may start, so that each plane crosses in a copy of
+ * its own. Packed 4:2:2 takes even widths: GStreamer 1.22's
  * CUDA copies (cudaupload's, cudadownload's) carry a row's width x 2
  * bytes, so of an odd width the last macropixel's V sample never reaches
  * the element. */
