@@ -222,7 +222,7 @@ static gboolean
 round_trips (const gchar * src)
 {
   gchar *desc = g_strdup_printf ("%s ! cudaupload ! " CUDA " ! cudadownload "
-      "! fakesink", src);
+      "! video/x-raw ! fakesink", src);
   GstElement *pipeline = gst_parse_launch (desc, NULL);
   GstMessage *msg;
   gboolean ok;
