@@ -209,9 +209,14 @@ gst_cl_frame_fits_device (GstElement * element, GstClContext * ctx,
   guint p;
 
   for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, p,
+    gint comp[GST_VIDEO_MAX_COMPONENTS], rows;
+    guint64 bytes;
+
+    /* a plane's rows, as its first component's (YV12's plane 1 is V) */
+    gst_video_format_info_component (info->finfo, p, comp);
+    rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, comp[0],
         GST_VIDEO_INFO_HEIGHT (info));
-    guint64 bytes = (guint64) GST_VIDEO_INFO_PLANE_STRIDE (info, p) * rows;
+    bytes = (guint64) GST_VIDEO_INFO_PLANE_STRIDE (info, p) * rows;
 
     if (bytes > limit) {
       ensure_debug_category ();
