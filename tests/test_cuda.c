@@ -215,6 +215,25 @@ uploads (GstVideoFormat format)
   return takes;
 }
 
+/* whether @pipeline plays to EOS within @seconds, with no error; it is
+ * stopped and unreffed */
+static gboolean
+plays_to_eos (GstElement * pipeline, guint seconds)
+{
+  GstMessage *msg;
+  gboolean ok;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      seconds * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  return ok;
+}
+
 /* whether GStreamer's own CUDA elements carry the frames of @src through
  * CUDA memory and back (1.26's cudaupload fails NV21 at 7x5 on its own:
  * "Failed to copy plane 1") */
@@ -224,20 +243,12 @@ round_trips (const gchar * src)
   gchar *desc = g_strdup_printf ("%s ! cudaupload ! " CUDA " ! cudadownload "
       "! video/x-raw ! fakesink", src);
   GstElement *pipeline = gst_parse_launch (desc, NULL);
-  GstMessage *msg;
   gboolean ok;
 
   fail_unless (pipeline != NULL, "%s", desc);
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
-      30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  ok = plays_to_eos (pipeline, 30);
   if (!ok)
     g_printerr ("%s: fails without a cl element: left out\n", desc);
-  if (msg)
-    gst_message_unref (msg);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (pipeline);
   g_free (desc);
   return ok;
 }
@@ -685,20 +696,11 @@ find_clips (void)
         (int) (strchr (sizes[i], 'x') - sizes[i]), sizes[i],
         strchr (sizes[i], 'x') + 1, path);
     GstElement *p = gst_parse_launch (desc, NULL);
-    GstMessage *msg;
 
     g_free (desc);
     g_free (path);
-    if (!p)
+    if (!p || !plays_to_eos (p, 60))
       return FALSE;
-    gst_element_set_state (p, GST_STATE_PLAYING);
-    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-    gst_element_set_state (p, GST_STATE_NULL);
-    gst_object_unref (p);
-    if (!msg || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
-      return FALSE;
-    gst_message_unref (msg);
   }
   return TRUE;
 }
