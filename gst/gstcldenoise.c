@@ -306,10 +306,12 @@ estimate (GstClBaseFilter * base, const gchar * options, guint rows,
 
 /* The places of each plane's state, in 16-bit words: its last and its
  * next in the KEPT scratch buffer, and where it is moved to in MOVED, at
- * half the place of its two */
+ * half the place of its two; @words: KEPT's size, in words (MOVED's half
+ * of it) */
 typedef struct
 {
   gint last_at[3], next_at[3], moved_at[3];
+  gsize words;
 } StatePlaces;
 
 static void
@@ -330,6 +332,7 @@ state_places (GstClDenoise * self, const GstClFrame * in, StatePlaces * sp)
     sp->moved_at[p] = at / 2;
     at += 2 * size;
   }
+  sp->words = at;
 }
 
 /* the luma's blocks of the motion, across and down */
@@ -437,12 +440,12 @@ find_needed (GstClDenoise * self, const gchar * options,
 }
 
 /* With the motion, every plane's state moved by the blocks' @motion, in
- * one launch, from @kept (@kept_size bytes) into the MOVED scratch buffer
- * (@moved), at the places @sp */
+ * one launch, from @kept into the MOVED scratch buffer (@moved), at the
+ * places @sp */
 static gboolean
 move_state (GstClDenoise * self, const gchar * options, guint px,
     const GstClFrame * in, const StatePlaces * sp, cl_mem kept,
-    gsize kept_size, cl_mem motion, cl_mem * moved, GError ** error)
+    cl_mem motion, cl_mem * moved, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   cl_int4 last_at = { {0} }, moved_at = { {0} }, pwidth = { {0} };
@@ -473,8 +476,8 @@ move_state (GstClDenoise * self, const gchar * options, guint px,
     return FALSE;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_move", error);
-  *moved = k ? gst_cl_base_filter_get_scratch (base, MOVED, kept_size / 2,
-      error) : NULL;
+  *moved = k ? gst_cl_base_filter_get_scratch (base, MOVED,
+      sizeof (guint16) * sp->words / 2, error) : NULL;
   return *moved && gst_cl_kernel_set_args (k, error, 11, GST_CL_ARG (kept),
       GST_CL_ARG (last_at), GST_CL_ARG (*moved), GST_CL_ARG (moved_at),
       GST_CL_ARG (pwidth), GST_CL_ARG (pstride), GST_CL_ARG (height),
@@ -490,7 +493,6 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   GstClDenoise *self = GST_CL_DENOISE (base);
   gboolean reset = g_atomic_int_exchange (&self->reset, 0);
   gint first = reset, level16, blocks[2];
-  gsize kept_size = 0;
   cl_mem kept, est, motion, moved = NULL;
   cl_kernel k;
   StatePlaces sp;
@@ -509,11 +511,10 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   px = plan_samples (&q);
   ry = plan_rows (&q);
   gst_cl_plan_get_options (&q, 0, options, sizeof (options));
-  for (p = 0; p < in->n_planes; p++)
-    kept_size += 4 * gst_cl_plane_size (&in->planes[p]);
   state_places (self, in, &sp);
   luma_blocks (&in->planes[0], blocks);
-  if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT, kept_size, error))
+  if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT,
+              sizeof (guint16) * sp.words, error))
       || !estimate (base, options, plan_histogram_rows (&q), &in->planes[0],
           reset, &est, error)
       || !search_motion (self, options, px >= 8, &in->planes[0], kept,
@@ -523,7 +524,7 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
       "denoise_plane", error);
   if (!k || (moving && !move_state (self, options, px, in, &sp, kept,
-              kept_size, motion, &moved, error)))
+              motion, &moved, error)))
     goto failed;
   for (p = 0; p < in->n_planes; p++) {
     const GstClPlane *src = &in->planes[p], *dst = &out->planes[p];
