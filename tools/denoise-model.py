@@ -36,6 +36,9 @@ present formula:
              deviation 3)
   clampxK    the output held within K / 10 sigma of the present sample
   clampK     the output held within K / 10 sigma of its epsilon mean S
+  clampsK    the same, the state held there too (the next frame's last output)
+  clampwK    the output held within K / 10 sigma of the 5 x 5 window's mean
+             within 3 sigma (clepsilon's best); clampwsK the state too
   nbcapN     the count held at N where a sample of the 3 x 3 had a count
              of 0 in the frame before; +nbkK: where K of them had
   mcK        motion compensated: each sample's last output and count taken
@@ -382,7 +385,8 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
               twk=3, ps=None, noblend=False, st=(6, 10), sad=(14, 16),
               wsad=None, flat=True, clamp=None, clampx=None, nbcap=None,
               nbk=1, mc=None, bm=None, oracle=False, gs=None, bb=None,
-              cs=None, rs=None, pgm=None):
+              cs=None, rs=None, pgm=None, clamps=None, clampw=None,
+              clampws=None):
     """The same in integers, the last output kept in fixed point with @frac
     bits below the 8-bit step: the motion tests compare the sums of the
     kept values with the present frame's, in those units."""
@@ -484,10 +488,15 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
         # the output, not the state, held within some sigma of the present
         # sample (clampx) or of its epsilon mean (clamp)
         o = v
-        for k, around in ((clampx, x), (clamp, s)):
+        wide = epsilon_mean(x, 2, tw) if (clampw or clampws) else None
+        for k, around, state in ((clampx, x, False), (clamp, s, False),
+                                 (clamps, s, True), (clampw, wide, False),
+                                 (clampws, wide, True)):
             if k:
                 o = np.clip(o, (around << frac) - (k * s16 << frac) // 160,
                             (around << frac) + (k * s16 << frac) // 160)
+                if state:
+                    v = o
         score.add(t, (o + one // 2) >> frac)
     return score.result(count)
 
@@ -553,6 +562,9 @@ def parse_present(parts):
                                       ("nbcap", "nbcap", int),
                                       ("nbk", "nbk", int),
                                       ("mc", "mc", int),
+                                      ("clampws", "clampws", int),
+                                      ("clampw", "clampw", int),
+                                      ("clamps", "clamps", int),
                                       ("clamp", "clamp", int)):
                 if part.startswith(prefix):
                     kw[key] = read(part[len(prefix):])
