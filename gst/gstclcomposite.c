@@ -26,8 +26,9 @@
  * W x H, the overlay's pixel at column x of the scaled picture is its
  * column floor ((2 x + 1) w / (2 W)) of w, and likewise for rows: the
  * nearest to the scaled pixel's centre. In subsampled chroma planes the
- * overlay starts at (floor (xpos / 2), floor (ypos / 2)), and is scaled
- * from its chroma size to that of a W x H frame.
+ * overlay starts at xpos and ypos divided by the plane's subsampling,
+ * rounded down ((floor (xpos / 2), floor (ypos / 2)) in I420), and is
+ * scaled from its chroma size to that of a W x H frame.
  *
  * `sink_1` is always drawn over `sink_0`; their zorders, 0 and 1, say so,
  * and setting them changes nothing. The element's #GstClComposite:alpha,
@@ -62,7 +63,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_composite_debug);
 #define DEFAULT_GAMMA 0
 #define DEFAULT_OPERATOR GST_CL_COMPOSITE_OPERATOR_BLEND
 
-#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, NV12, I420, YUY2, UYVY, YVYU }"
+#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, NV12, NV21, I420, YV12, Y42B, Y444, YUY2, UYVY, YVYU }"
 
 /* the pads: the background's has no property of its own, as it always
  * fills the output from 0, 0 at its own size, weighted by what the overlay

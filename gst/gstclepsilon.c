@@ -42,7 +42,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_epsilon_debug);
 #define DEFAULT_DIAMETER 9
 #define MAX_DIAMETER 15
 
-#define FORMATS "{ NV12, I420, GRAY8, YUY2, UYVY, YVYU }"
+#define FORMATS "{ NV12, NV21, I420, YV12, Y42B, Y444, GRAY8, YUY2, UYVY, YVYU }"
 
 enum
 {

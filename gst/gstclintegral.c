@@ -54,7 +54,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 
 #define DEFAULT_SQUARED FALSE
 
-#define FORMATS "{ GRAY8, NV12, I420, YUY2, UYVY, YVYU }"
+#define FORMATS "{ GRAY8, NV12, NV21, I420, YV12, Y42B, Y444, YUY2, UYVY, YVYU }"
 
 enum
 {

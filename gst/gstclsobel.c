@@ -35,7 +35,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_sobel_debug);
 #define CHROMA_GREY 128
 #define MAX_TILE_H 16
 
-#define FORMATS "{ GRAY8, NV12, I420, YUY2, UYVY, YVYU }"
+#define FORMATS "{ GRAY8, NV12, NV21, I420, YV12, Y42B, Y444, YUY2, UYVY, YVYU }"
 
 enum
 {

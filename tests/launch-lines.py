@@ -99,8 +99,11 @@ def main():
         source = (["videotestsrc", "num-buffers=1", "!",
                    "video/x-raw,width=640,height=480"] if no_photos else
                   ["filesrc", f"location={photo}", "!", "decodebin"])
+        # 4:2:0 YCbCr, as a camera's or a photo's JPEG (from RGB, jpegenc
+        # would write RGB, which jpegdec gives back)
         subprocess.run(["gst-launch-1.0", "-q"] + source + [
-                        "!", "videoconvert", "!", "jpegenc", "quality=30", "!",
+                        "!", "videoconvert", "!", "video/x-raw,format=I420",
+                        "!", "jpegenc", "quality=30", "!",
                         "filesink", f"location={jpeg}"], check=True)
         for where, line in launch_lines(root):
             if no_photos and "data/photos/" in line:

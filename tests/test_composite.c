@@ -15,6 +15,8 @@ static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
   GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_NV12,
   GST_VIDEO_FORMAT_I420,
+  GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_Y42B,
+  GST_VIDEO_FORMAT_Y444,
   GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_YVYU,
 };
 
@@ -1179,7 +1181,7 @@ GST_START_TEST (test_caps_rejected)
   fail_unless (msg != NULL, "GRAY8 refused without a word");
   gst_message_parse_warning (msg, &err, NULL);
   fail_unless (strstr (err->message, "RGBA BGRA ARGB ABGR RGBx BGRx xRGB "
-          "xBGR NV12 I420"), "\"%s\" does not name the formats", err->message);
+          "xBGR NV12 NV21 I420 YV12 Y42B Y444"), "\"%s\" does not name the formats", err->message);
   g_error_free (err);
   gst_message_unref (msg);
   gst_element_set_state (c, GST_STATE_NULL);
