@@ -9,7 +9,8 @@
 # sources that would run for ever. A line that fails to parse, link or run
 # fails the test. Lines of NVIDIA's decoders (docs/nvidia.md) run on H.264
 # clips made here with x264enc where nvh264dec is there, and are skipped,
-# saying so, where it is not.
+# saying so, where it is not; so are lines of an encoder from a package the
+# tests do not install (OPTIONAL), where it is missing.
 #
 #   tests/launch-lines.py SOURCE_ROOT PHOTO
 import glob
@@ -63,6 +64,8 @@ def runnable(line, tmp, jpeg):
 
 NVIDIA = re.compile(r"\b(nvh26[45](device\d+)?dec|cudadownload|cudaupload)\b")
 CLIPS = re.compile(r"location=(clip|a|b)\.h264\b")
+# elements of packages tools/setup.sh leaves out, and those packages
+OPTIONAL = {"x264enc": "gstreamer1.0-plugins-ugly"}
 
 
 def has_element(name):
@@ -109,6 +112,12 @@ def main():
             if no_photos and "data/photos/" in line:
                 skipped += 1
                 print(f"skip {where}: {no_photos}")
+                continue
+            missing = [f"no {e} ({p})" for e, p in OPTIONAL.items()
+                       if re.search(rf"\b{e}\b", line) and not has_element(e)]
+            if missing:
+                skipped += 1
+                print(f"skip {where}: {', '.join(missing)}")
                 continue
             if NVIDIA.search(line):
                 if no_nvidia is False:

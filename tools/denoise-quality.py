@@ -26,7 +26,14 @@ Prints a Markdown table a clip and noise: luma PSNR and SSIM, chroma PSNR
 value changed by more than 8 from the frame before: where trails and smear
 show), frames/s (the whole process: decoding the raw input, filtering,
 writing), and the settings. The noisy input's own row comes
-first. --quick: 30 frames, one sigma, the fast methods."""
+first. --quick: 30 frames, one sigma, the fast methods.
+
+--encode CRF: each method's best output, and the noisy and clean frames,
+also encoded by x264 (FFmpeg's libx264, preset veryfast, as a live
+camera's encoder runs, at that constant rate factor): two more columns,
+the stream's kbit/s at 25 frames/s and the luma PSNR of its decoded frames
+against the clean ones. Noise costs an encoder bits; a denoiser before it
+saves them."""
 
 import argparse
 import os
@@ -244,7 +251,24 @@ def grid(method, sigma):
     raise SystemExit(f"no such method: {method}")
 
 
-def run_method(method, sigma, w, h, noisy_path, clean, tmp, slow_frames):
+def encoded(src, w, h, n, crf, clean_y, tmp):
+    """@src's @n I420 frames through x264 at @crf: (kbit/s at 25 frames/s,
+    the decoded luma's PSNR against @clean_y)."""
+    stream = os.path.join(tmp, "enc.h264")
+    back = os.path.join(tmp, "dec.yuv")
+    raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{w}x{h}"]
+    subprocess.run(["ffmpeg", "-v", "error", "-y"] + raw + [
+        "-framerate", "25", "-i", src, "-frames:v", str(n), "-c:v", "libx264",
+        "-preset", "veryfast", "-crf", str(crf), stream], check=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", stream, "-f",
+                    "rawvideo", "-pix_fmt", "yuv420p", back], check=True)
+    got = np.fromfile(back, np.uint8).reshape(n, -1)
+    kbps = os.path.getsize(stream) * 8 / 1000 / (n / 25)
+    return kbps, psnr(planes(got, w, h)[0], clean_y[:n])
+
+
+def run_method(method, sigma, w, h, noisy_path, clean, tmp, slow_frames,
+               crf=None):
     best = None
     y0, uv0 = planes(clean, w, h)
     for label, make in grid(method, sigma):
@@ -275,10 +299,15 @@ def run_method(method, sigma, w, h, noisy_path, clean, tmp, slow_frames):
                moving_psnr(y, y0[:n]))
         if best is None or row[0] > best[0]:
             best = row + (y,)
+            if crf is not None:
+                os.replace(out, os.path.join(tmp, "best.yuv"))
     if best is None:
         return None
-    # psnr, chroma psnr, frames/s, label, frames, ssim, luma, moving psnr
-    return best[:5] + (ssim(best[6], y0[:best[4]]), best[6], best[5])
+    enc = encoded(os.path.join(tmp, "best.yuv"), w, h, best[4], crf, y0,
+                  tmp) if crf is not None else ()
+    # psnr, chroma psnr, frames/s, label, frames, ssim, luma, moving psnr,
+    # and with crf, x264's kbit/s and PSNR
+    return best[:5] + (ssim(best[6], y0[:best[4]]), best[6], best[5]) + enc
 
 
 def main():
@@ -294,6 +323,8 @@ def main():
                     help="frames for nlmeans, bm3d and fftdnoiz, which take "
                     "seconds a frame (20)")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--encode", type=int, metavar="CRF",
+                    help="also encode each best output with x264 at CRF")
     ap.add_argument("--picture", metavar="PNG",
                     help="crops of the first clip's frame 100, at the first "
                     "noise: clean, noisy, cldenoise, the best peer")
@@ -328,15 +359,30 @@ def main():
                 name = ("sigma %g" if noise[0] == "gauss" else "pg%g") % \
                     noise[1]
                 print(f"\n{clip}, {w}x{h}, {len(clean)} frames, {name}\n")
+                crf = args.encode
+                enc_head = "" if crf is None else \
+                    f" x264 crf {crf} kbit/s | its PSNR |"
                 print("| method | luma PSNR | luma SSIM | chroma PSNR | "
-                      "moving luma PSNR | frames/s | settings |")
-                print("|---|---:|---:|---:|---:|---:|---|")
+                      "moving luma PSNR | frames/s | settings |" + enc_head)
+                print("|---|---:|---:|---:|---:|---:|---|" +
+                      ("" if crf is None else "---:|---:|"))
+
+                def enc_cols(r):
+                    return "" if crf is None else \
+                        f" {r[0]:.0f} | {r[1]:.2f} |"
+                n = len(clean)
+                if crf is not None:
+                    clean_path = os.path.join(tmp, "clean.yuv")
+                    clean.tofile(clean_path)
+                    print("| clean input | | | | | | |" + enc_cols(
+                        encoded(clean_path, w, h, n, crf, y0, tmp)))
                 print(f"| noisy input | {psnr(y, y0):.2f} | {ssim(y, y0):.4f}"
                       f" | {psnr(uv, uv0):.2f} | {moving_psnr(y, y0):.2f} | "
-                      "| |")
+                      "| |" + ("" if crf is None else enc_cols(
+                          encoded(noisy_path, w, h, n, crf, y0, tmp))))
                 for m in args.methods.split(","):
                     r = run_method(m, noise[1], w, h, noisy_path, clean, tmp,
-                                   args.slow_frames)
+                                   args.slow_frames, crf)
                     if r is None:
                         print(f"| {m} | failed | | | | | |")
                         continue
@@ -346,8 +392,8 @@ def main():
                     frames = "" if r[4] == len(clean) else \
                         f" (first {r[4]} frames)"
                     print(f"| {m} | {r[0]:.2f} | {r[5]:.4f} | {r[1]:.2f} | "
-                          f"{r[7]:.2f} | {r[2]:.1f} | `{r[3]}`{frames} |",
-                          flush=True)
+                          f"{r[7]:.2f} | {r[2]:.1f} | `{r[3]}`{frames} |" +
+                          enc_cols(r[8:10]), flush=True)
                 if args.picture and ci == 0 and ni == 0 and \
                         "cldenoise" in results:
                     peers = [m for m in results if not m.startswith("cl")]
