@@ -240,11 +240,22 @@ GST_START_TEST (test_clipping)
     {0.5, 5, FALSE, 40, 0, 0, 0},
   };
 
-  for (guint f = 0; f < G_N_ELEMENTS (formats); f += 3)
+  /* the alpha's three places, and every chroma subsampling, where the
+   * overlay's chroma lands by its own (NV21 and YV12 are NV12 and I420 with
+   * the chroma planes' order changed) */
+  static const GstVideoFormat clip_formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+    GST_VIDEO_FORMAT_YVYU
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (clip_formats); f++)
     for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
       for (guint v = 0; v < G_N_ELEMENTS (variants); v++) {
-        check_composite (formats[f], 37, 23, 50, 41, &settings[i], variants[v]);
-        check_composite (formats[f], 37, 23, 7, 5, &settings[i], variants[v]);
+        check_composite (clip_formats[f], 37, 23, 50, 41, &settings[i],
+            variants[v]);
+        check_composite (clip_formats[f], 37, 23, 7, 5, &settings[i],
+            variants[v]);
       }
 }
 
@@ -1181,7 +1192,8 @@ GST_START_TEST (test_caps_rejected)
   fail_unless (msg != NULL, "GRAY8 refused without a word");
   gst_message_parse_warning (msg, &err, NULL);
   fail_unless (strstr (err->message, "RGBA BGRA ARGB ABGR RGBx BGRx xRGB "
-          "xBGR NV12 NV21 I420 YV12 Y42B Y444"), "\"%s\" does not name the formats", err->message);
+          "xBGR NV12 NV21 I420 YV12 Y42B Y444"),
+      "\"%s\" does not name the formats", err->message);
   g_error_free (err);
   gst_message_unref (msg);
   gst_element_set_state (c, GST_STATE_NULL);
