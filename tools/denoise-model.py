@@ -38,7 +38,8 @@ present formula:
   clampK     the output held within K / 10 sigma of its epsilon mean S
   clampsK    the same, the state held there too (the next frame's last output)
   clampwK    the output held within K / 10 sigma of the 5 x 5 window's mean
-             within 3 sigma (clepsilon's best); clampwsK the state too
+             within the wide threshold (3 sigma unless twN: clepsilon's
+             best); clampwsK the state too
   nbcapN     the count held at N where a sample of the 3 x 3 had a count
              of 0 in the frame before; +nbkK: where K of them had
   mcK        motion compensated: each sample's last output and count taken
@@ -493,10 +494,11 @@ def run_fixed(noisy, clean, s16, frac=3, young=1, motion5=(6, 12), cmax=31,
                                  (clamps, s, True), (clampw, wide, False),
                                  (clampws, wide, True)):
             if k:
-                o = np.clip(o, (around << frac) - (k * s16 << frac) // 160,
-                            (around << frac) + (k * s16 << frac) // 160)
+                lo = (around << frac) - (k * s16 << frac) // 160
+                hi = (around << frac) + (k * s16 << frac) // 160
+                o = np.clip(o, lo, hi)
                 if state:
-                    v = o
+                    v = np.clip(v, lo, hi)
         score.add(t, (o + one // 2) >> frac)
     return score.result(count)
 
