@@ -29,11 +29,13 @@ writing), and the settings. The noisy input's own row comes
 first. --quick: 30 frames, one sigma, the fast methods.
 
 --encode CRF: each method's best output, and the noisy and clean frames,
-also encoded by x264 (FFmpeg's libx264, preset veryfast, as a live
-camera's encoder runs, at that constant rate factor): two more columns,
-the stream's kbit/s at 25 frames/s and the luma PSNR of its decoded frames
-against the clean ones. Noise costs an encoder bits; a denoiser before it
-saves them."""
+also encoded by x264 (FFmpeg's libx264, preset veryfast, tune zerolatency:
+no B-frames and no look-ahead, as a live camera's encoder runs, and as
+x264enc tune=zerolatency does, at that constant rate factor): two more
+columns, the stream's kbit/s at 25 frames/s and the luma PSNR of its
+decoded frames against the clean ones; left empty for a method run on the
+first frames alone, whose stream's first frame would weigh more. Noise
+costs an encoder bits; a denoiser before it saves them."""
 
 import argparse
 import os
@@ -259,7 +261,8 @@ def encoded(src, w, h, n, crf, clean_y, tmp):
     raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{w}x{h}"]
     subprocess.run(["ffmpeg", "-v", "error", "-y"] + raw + [
         "-framerate", "25", "-i", src, "-frames:v", str(n), "-c:v", "libx264",
-        "-preset", "veryfast", "-crf", str(crf), stream], check=True)
+        "-preset", "veryfast", "-tune", "zerolatency", "-crf", str(crf),
+        stream], check=True)
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", stream, "-f",
                     "rawvideo", "-pix_fmt", "yuv420p", back], check=True)
     got = np.fromfile(back, np.uint8).reshape(n, -1)
@@ -303,8 +306,8 @@ def run_method(method, sigma, w, h, noisy_path, clean, tmp, slow_frames,
                 os.replace(out, os.path.join(tmp, "best.yuv"))
     if best is None:
         return None
-    enc = encoded(os.path.join(tmp, "best.yuv"), w, h, best[4], crf, y0,
-                  tmp) if crf is not None else ()
+    enc = () if crf is None else (None, None) if best[4] < len(clean) else \
+        encoded(os.path.join(tmp, "best.yuv"), w, h, best[4], crf, y0, tmp)
     # psnr, chroma psnr, frames/s, label, frames, ssim, luma, moving psnr,
     # and with crf, x264's kbit/s and PSNR
     return best[:5] + (ssim(best[6], y0[:best[4]]), best[6], best[5]) + enc
@@ -368,8 +371,8 @@ def main():
                       ("" if crf is None else "---:|---:|"))
 
                 def enc_cols(r):
-                    return "" if crf is None else \
-                        f" {r[0]:.0f} | {r[1]:.2f} |"
+                    return "" if crf is None else " | |" if r[0] is None \
+                        else f" {r[0]:.0f} | {r[1]:.2f} |"
                 n = len(clean)
                 if crf is not None:
                     clean_path = os.path.join(tmp, "clean.yuv")
