@@ -1,15 +1,20 @@
-/* gstclfilters example: live denoising with clepsilon, from C
+/* gstclfilters example: live denoising with clepsilon or cldenoise, from C
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A camera (or a video file) through clepsilon, which smooths the ringing
- * that cheap cameras and lossy codecs leave around edges, to the screen:
+ * that cheap cameras and lossy codecs leave around edges, or with
+ * --temporal through cldenoise, which takes a camera's own noise away over
+ * time, to the screen:
  *
  *   denoise                      # the first camera, /dev/video0
  *   denoise clip.avi             # a video file instead
+ *   denoise --temporal           # the camera's noise, its level printed
  *   denoise --sink fakesink --sweep clip.avi
  *
  * What an application does around such a pipeline: it changes the
- * filter's threshold while PLAYING (--sweep: every second), reports errors
+ * filter's settings while PLAYING (--sweep: every second, clepsilon's
+ * threshold or cldenoise's noise level), follows what the filter measures
+ * (cldenoise's estimated-noise, notified where it changes), reports errors
  * from the bus, and stops cleanly on Ctrl-C: an EOS first, so that a file
  * being written is finished, then the NULL state.
  *
@@ -25,6 +30,7 @@ typedef struct
   GMainLoop *loop;
   GstElement *pipeline;
   GstElement *filter;
+  gboolean temporal;
   guint frames;
   gboolean stopping;
   gint status;
@@ -58,18 +64,40 @@ on_sigint (gpointer data)
 }
 
 /* While PLAYING, the application may change the filter's properties from
- * any thread; the next frame takes them. */
+ * any thread; the next frame takes them. cldenoise's noise level 0 goes
+ * back to its own estimate. */
 static gboolean
-sweep_threshold (gpointer data)
+sweep_settings (gpointer data)
 {
   App *app = data;
   static const guint thresholds[] = { 8, 20, 40, 20 };
+  static const gdouble levels[] = { 10, 20, 0 };
   static guint i;
-  guint t = thresholds[i++ % G_N_ELEMENTS (thresholds)];
 
-  g_object_set (app->filter, "threshold", t, NULL);
-  g_print ("threshold %u\n", t);
+  if (app->temporal) {
+    gdouble level = levels[i++ % G_N_ELEMENTS (levels)];
+
+    g_object_set (app->filter, "noise-level", level, NULL);
+    g_print ("noise level %g\n", level);
+  } else {
+    guint t = thresholds[i++ % G_N_ELEMENTS (thresholds)];
+
+    g_object_set (app->filter, "threshold", t, NULL);
+    g_print ("threshold %u\n", t);
+  }
   return G_SOURCE_CONTINUE;
+}
+
+/* cldenoise measures the noise of the stream it takes, and notifies its
+ * estimated-noise where a new value arrives: from the streaming thread,
+ * so nothing here may block (g_print is safe from any thread). */
+static void
+on_estimate (GObject * filter, GParamSpec * pspec, gpointer data)
+{
+  gdouble level;
+
+  g_object_get (filter, "estimated-noise", &level, NULL);
+  g_print ("noise estimated %.2f\n", level);
 }
 
 static gboolean
@@ -108,15 +136,18 @@ int
 main (int argc, char **argv)
 {
   gchar *sink = NULL, *source, *desc;
-  gboolean sweep = FALSE;
+  gboolean sweep = FALSE, temporal = FALSE;
   guint threshold = 20;
   GOptionEntry entries[] = {
     {"sink", 0, 0, G_OPTION_ARG_STRING, &sink,
         "Where the frames go (autovideosink)", "ELEMENT"},
     {"threshold", 't', 0, G_OPTION_ARG_INT, &threshold,
         "clepsilon's threshold to start with (20)", "N"},
+    {"temporal", 0, 0, G_OPTION_ARG_NONE, &temporal,
+        "cldenoise, a camera's noise over time, in place of clepsilon", NULL},
     {"sweep", 0, 0, G_OPTION_ARG_NONE, &sweep,
-        "Change the threshold every second while playing", NULL},
+          "Change the threshold (or noise level) every second while playing",
+        NULL},
     {NULL}
   };
   GOptionContext *options = g_option_context_new ("[VIDEO-FILE]");
@@ -145,10 +176,15 @@ main (int argc, char **argv)
     g_printerr ("no camera (/dev/video0): give a video file\n");
     return 2;
   }
-  /* clepsilon filters the luma of NV12; videoconvert gets it there */
-  desc = g_strdup_printf ("%s ! videoconvert ! video/x-raw,format=NV12 ! "
-      "clepsilon name=filter threshold=%u ! videoconvert ! %s", source,
-      threshold, sink ? sink : "autovideosink");
+  /* both take a camera's formats; videoconvert converts only what they do
+   * not take */
+  if (temporal)
+    desc = g_strdup_printf ("%s ! videoconvert ! cldenoise name=filter ! "
+        "videoconvert ! %s", source, sink ? sink : "autovideosink");
+  else
+    desc = g_strdup_printf ("%s ! videoconvert ! clepsilon name=filter "
+        "threshold=%u ! videoconvert ! %s", source, threshold,
+        sink ? sink : "autovideosink");
   app.pipeline = gst_parse_launch (desc, &err);
   g_free (desc);
   g_free (source);
@@ -157,6 +193,10 @@ main (int argc, char **argv)
     return 1;
   }
   app.filter = gst_bin_get_by_name (GST_BIN (app.pipeline), "filter");
+  app.temporal = temporal;
+  if (temporal)
+    g_signal_connect (app.filter, "notify::estimated-noise",
+        G_CALLBACK (on_estimate), NULL);
   pad = gst_element_get_static_pad (app.filter, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, &app, NULL);
   gst_object_unref (pad);
@@ -166,7 +206,7 @@ main (int argc, char **argv)
   gst_bus_add_watch (bus, on_message, &app);
   g_unix_signal_add (SIGINT, on_sigint, &app);
   if (sweep)
-    g_timeout_add_seconds (1, sweep_threshold, &app);
+    g_timeout_add_seconds (1, sweep_settings, &app);
 
   if (gst_element_set_state (app.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {

@@ -27,6 +27,15 @@ case $1 in
       >"$tmp/out" 2>&1
     expect "^30 frames denoised$"
     ;;
+  denoise-temporal-c)
+    # cldenoise: the clip's noise measured, notified, then the level set
+    make_clip 60
+    "$EXAMPLES_BUILD/denoise" --temporal --sink "fakesink sync=true" \
+      --sweep "$tmp/clip.avi" >"$tmp/out" 2>&1
+    expect "^60 frames denoised$"
+    expect "^noise estimated [0-9]"
+    expect "^noise level 10$"
+    ;;
   denoise-stop-c)
     # played in real time for 10 s; Ctrl-C after 2: an EOS, then NULL
     make_clip 300

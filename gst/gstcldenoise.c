@@ -91,6 +91,9 @@ struct _GstClDenoise
   GstClPlanner *planner;
 };
 
+/* notified from the streaming thread where a new estimate arrives */
+static GParamSpec *estimated_noise_pspec;
+
 G_DEFINE_TYPE (GstClDenoise, gst_cl_denoise, GST_TYPE_CL_BASE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cldenoise, "cldenoise", GST_RANK_NONE,
     GST_TYPE_CL_DENOISE);
@@ -394,21 +397,24 @@ search_motion (GstClDenoise * self, const gchar * options,
   return TRUE;
 }
 
-/* estimated-noise: the last estimate read back that has arrived; a new
- * read where none is under way */
+/* estimated-noise: the last estimate read back that has arrived, notified
+ * where it changed; a new read where none is under way */
 static gboolean
 report_estimate (GstClBaseFilter * base, GstClDenoise * self, GError ** error)
 {
-  gboolean arrived;
+  gboolean arrived, changed = FALSE;
 
   if (!gst_cl_base_filter_read_poll (base, &arrived))
     return TRUE;
   if (arrived) {
     GST_OBJECT_LOCK (self);
+    changed = self->estimate16 != self->estimate_read;
     self->estimate16 = self->estimate_read;
     GST_OBJECT_UNLOCK (self);
     GST_LOG_OBJECT (self, "noise estimated %.2f", self->estimate_read / 16.0);
   }
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), estimated_noise_pspec);
   return gst_cl_base_filter_read_scratch (base, ESTIMATE, sizeof (gint32),
       &self->estimate_read, error);
 }
@@ -665,11 +671,22 @@ gst_cl_denoise_class_init (GstClDenoiseClass * klass)
           0, MAX_NOISE_LEVEL, DEFAULT_NOISE_LEVEL, G_PARAM_READWRITE |
           GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
+  /**
+   * GstClDenoise:estimated-noise:
+   *
+   * The noise level measured from the luma of the last frames, whether or
+   * not #GstClDenoise:noise-level overrides it: the last value read back
+   * from the device, a frame or two behind the stream. Notified (from the
+   * streaming thread) where a value read back differs from the one
+   * before, so that an application can follow a camera's gain without
+   * polling.
+   */
+  estimated_noise_pspec = g_param_spec_double ("estimated-noise",
+      "Estimated noise", "The noise level measured from the luma of the last "
+      "frames, in 8-bit units, a step of 1/16; notified where it changes",
+      0, 1000, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_property (gobject_class, PROP_ESTIMATED_NOISE,
-      g_param_spec_double ("estimated-noise", "Estimated noise",
-          "The noise level measured from the luma of the last frames, in "
-          "8-bit units, a step of 1/16", 0, 1000, 0,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+      estimated_noise_pspec);
   /**
    * GstClDenoise:motion:
    *

@@ -714,6 +714,64 @@ GST_START_TEST (test_estimate)
 
 GST_END_TEST;
 
+/* notify::estimated-noise: each value notified differs from the one before,
+ * is what the property reads in the handler, and the notifies follow the
+ * steps of the noise; frames that leave the estimate as it is notify
+ * nothing */
+typedef struct
+{
+  GstElement *element;
+  guint n;
+  gdouble last;
+} Notified;
+
+static void
+estimate_notified (GObject * object, GParamSpec * pspec, gpointer data)
+{
+  Notified *seen = data;
+  gdouble est;
+
+  g_object_get (object, "estimated-noise", &est, NULL);
+  fail_unless (object == G_OBJECT (seen->element));
+  fail_unless (est != seen->last, "%g notified again", est);
+  seen->last = est;
+  seen->n++;
+}
+
+GST_START_TEST (test_estimate_notified)
+{
+  EstimateRun e;
+  Notified seen = { NULL, 0, 0 };
+  guint after_first;
+  GstBuffer *in;
+
+  estimate_run_init (&e, 9);
+  memset (e.base, 128, 320 * 240);
+  seen.element = e.h->element;
+  g_signal_connect (e.h->element, "notify::estimated-noise",
+      G_CALLBACK (estimate_notified), &seen);
+  fail_unless (fabs (push_noisy (&e, 8, 11) - 8) < 1.0);
+  fail_unless (seen.n >= 1 && seen.n <= 11, "%u notifies", seen.n);
+  fail_unless (fabs (seen.last - 8) < 1.0, "%g notified last", seen.last);
+  after_first = seen.n;
+  fail_unless (fabs (push_noisy (&e, 20, 11) - 20) < 1.6);
+  fail_unless (seen.n > after_first, "a new level notified nothing");
+  fail_unless (fabs (seen.last - 20) < 1.6, "%g notified last", seen.last);
+  /* the same frame again and again: the estimate stays, nothing notified */
+  in = noisy_frame (&e, 20);
+  for (guint i = 0; i < 3; i++)
+    push_estimate (&e, gst_buffer_copy_deep (in));
+  after_first = seen.n;
+  for (guint i = 0; i < 6; i++)
+    push_estimate (&e, gst_buffer_copy_deep (in));
+  fail_unless (seen.n == after_first, "%u notifies of a repeated frame",
+      seen.n - after_first);
+  gst_buffer_unref (in);
+  estimate_run_clear (&e);
+}
+
+GST_END_TEST;
+
 /* A still texture whose |L| reads as noise of 3 times sigma: the estimate,
  * from the change of the responses from frame to frame, reads sigma; a
  * frame repeated (a source that repeats frames) leaves it there. */
@@ -807,6 +865,7 @@ denoise_suite (void)
   tcase_add_test (tc, test_fixed_levels);
   tcase_add_test (tc, test_large_odd_frame);
   tcase_add_test (tc, test_estimate);
+  tcase_add_test (tc, test_estimate_notified);
   tcase_add_test (tc, test_estimate_texture);
   tcase_add_test (tc, test_estimate_clipped);
   tcase_add_test (tc, test_estimate_through_black);
