@@ -28,6 +28,7 @@ static gchar *only;
 static gboolean startup_only;
 static gboolean sweep;
 static gdouble min_seconds = 0.4;
+static gint batch = 64;
 
 static GOptionEntry entries[] = {
   {"quick", 'q', 0, G_OPTION_ARG_NONE, &quick, "Fewer and smaller cases", NULL},
@@ -39,6 +40,10 @@ static GOptionEntry entries[] = {
       "Also time every work-item shape of the optimized kernels", NULL},
   {"seconds", 's', 0, G_OPTION_ARG_DOUBLE, &min_seconds,
       "Time each case for at least this long", "S"},
+  {"batch", 'b', 0, G_OPTION_ARG_INT, &batch,
+        "Calls enqueued together in each round of the device timing (64): "
+        "fewer, as a pipeline's frames come, keep the device's queue short",
+      "N"},
   {NULL}
 };
 
@@ -147,8 +152,8 @@ device_frame_new (GstClContext * ctx, const GstVideoInfo * info,
 /* What one call of an enqueue function costs: the mean wall time of as
  * many calls as fit in min_seconds, with a finish every 8 calls as a
  * pipeline would leave the queue busy, and the mean time its kernels ran on
- * the device, launches left out (the best of up to 8 rounds of up to 64
- * calls). */
+ * the device, launches left out (the best of up to 8 rounds of up to
+ * --batch calls, 64 unless set). */
 typedef struct
 {
   gdouble wall_ms, device_ms;
@@ -177,7 +182,7 @@ time_enqueues (GstClContext * ctx, GstClQueue * own,
   t.wall_ms = 1000.0 * elapsed / n;
 
   /* the best of a few rounds: a shared device is sometimes busy elsewhere */
-  n = MIN (n, 64);
+  n = CLAMP (n, 1, (guint) MAX (batch, 1));
   t.device_ms = G_MAXDOUBLE;
   start = now ();
   for (round = 0; round < 8; round++) {
