@@ -192,10 +192,14 @@ def gst_cmd(element, w, h, src, dst):
             f"location={dst}"]
 
 
+def raw_i420(w, h):
+    """FFmpeg's options of raw I420 frames of @w x @h, read or written."""
+    return ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{w}x{h}"]
+
+
 def ffmpeg_cmd(vf, w, h, src, dst):
-    return ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt",
-            "yuv420p", "-s", f"{w}x{h}", "-i", src, "-vf", vf, "-f",
-            "rawvideo", "-pix_fmt", "yuv420p", dst]
+    return ["ffmpeg", "-v", "error", "-y"] + raw_i420(w, h) + [
+            "-i", src, "-vf", vf] + raw_i420(w, h) + [dst]
 
 
 def grid(method, sigma):
@@ -258,8 +262,7 @@ def encoded(src, w, h, n, crf, clean_y, tmp):
     the decoded luma's PSNR against @clean_y)."""
     stream = os.path.join(tmp, "enc.h264")
     back = os.path.join(tmp, "dec.yuv")
-    raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{w}x{h}"]
-    subprocess.run(["ffmpeg", "-v", "error", "-y"] + raw + [
+    subprocess.run(["ffmpeg", "-v", "error", "-y"] + raw_i420(w, h) + [
         "-framerate", "25", "-i", src, "-frames:v", str(n), "-c:v", "libx264",
         "-preset", "veryfast", "-tune", "zerolatency", "-crf", str(crf),
         stream], check=True)
@@ -345,6 +348,14 @@ def main():
     noises = [("pg", float(s[2:])) if s.startswith("pg") else
               ("gauss", float(s)) for s in args.sigmas.split(",")]
     plotted = []
+    crf = args.encode
+    enc_head = "" if crf is None else f" x264 crf {crf} kbit/s | its PSNR |"
+
+    def enc_cols(r):
+        """x264's columns of (kbit/s, PSNR), empty for (None, None)"""
+        return "" if crf is None else " | |" if r[0] is None \
+            else f" {r[0]:.0f} | {r[1]:.2f} |"
+
     with tempfile.TemporaryDirectory() as tmp:
         for ci, clip in enumerate(args.clips.split(",")):
             path = os.path.join(FOOTAGE, clip)
@@ -353,6 +364,12 @@ def main():
             w, h = probe(path)
             clean = decode(path, args.frames, w, h)
             y0, uv0 = planes(clean, w, h)
+            n = len(clean)
+            if crf is not None:
+                # the clean clip's own stream, the same at every noise
+                clean_path = os.path.join(tmp, "clean.yuv")
+                clean.tofile(clean_path)
+                clean_enc = encoded(clean_path, w, h, n, crf, y0, tmp)
             for ni, noise in enumerate(noises):
                 results = {}
                 noisy = add_noise(clean, noise)
@@ -362,23 +379,12 @@ def main():
                 name = ("sigma %g" if noise[0] == "gauss" else "pg%g") % \
                     noise[1]
                 print(f"\n{clip}, {w}x{h}, {len(clean)} frames, {name}\n")
-                crf = args.encode
-                enc_head = "" if crf is None else \
-                    f" x264 crf {crf} kbit/s | its PSNR |"
                 print("| method | luma PSNR | luma SSIM | chroma PSNR | "
                       "moving luma PSNR | frames/s | settings |" + enc_head)
                 print("|---|---:|---:|---:|---:|---:|---|" +
                       ("" if crf is None else "---:|---:|"))
-
-                def enc_cols(r):
-                    return "" if crf is None else " | |" if r[0] is None \
-                        else f" {r[0]:.0f} | {r[1]:.2f} |"
-                n = len(clean)
                 if crf is not None:
-                    clean_path = os.path.join(tmp, "clean.yuv")
-                    clean.tofile(clean_path)
-                    print("| clean input | | | | | | |" + enc_cols(
-                        encoded(clean_path, w, h, n, crf, y0, tmp)))
+                    print("| clean input | | | | | | |" + enc_cols(clean_enc))
                 print(f"| noisy input | {psnr(y, y0):.2f} | {ssim(y, y0):.4f}"
                       f" | {psnr(uv, uv0):.2f} | {moving_psnr(y, y0):.2f} | "
                       "| |" + ("" if crf is None else enc_cols(
