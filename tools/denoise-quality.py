@@ -19,7 +19,8 @@ column), and the best by luma PSNR is shown, so a method is never judged on
 settings made for another noise. cldenoise runs twice: measuring the noise
 itself ("cldenoise"), and told it ("cldenoise-set", the best of 0.8, 1 and
 1.25 times the noise's sigma); "cldenoise-motion", asked for, measures it
-with motion=true.
+with motion=true; "cldenoise:PROPS" runs it with the properties PROPS
+(space-separated, as gst-launch-1.0 takes them: "cldenoise:strength=2").
 
 Prints a Markdown table a clip and noise: luma PSNR and SSIM, chroma PSNR
 (U and V together), luma PSNR over the samples that moved (whose clean
@@ -218,6 +219,11 @@ def grid(method, sigma):
         return [("motion=true, the level estimated",
                  lambda w, h, i, o: gst_cmd("cldenoise motion=true", w, h, i,
                                             o))]
+    if method.startswith("cldenoise:"):
+        # the properties given, as they are
+        props = method.split(":", 1)[1]
+        return [(props, lambda w, h, i, o: gst_cmd("cldenoise " + props, w,
+                                                   h, i, o))]
     if method == "cldenoise-set":
         # the noise's own level, and the best of a few around it
         return [(f"noise-level={a:g}",
