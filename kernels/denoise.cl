@@ -23,10 +23,12 @@
  * last frame there; @hist holds 2 x 256 counts, zeroed first.
  *
  * denoise_estimate: one work-group of 256: the noise level the histograms
- * say, in 1/16 of an 8-bit step, and the estimate in @est moved half
+ * say, in 1/16 of an 8-bit step, and the estimate in @est[0] moved half
  * of the way to it (set to it where @first), all on the device: the host
- * never waits for it. It clears the histograms for the next frame (the
- * element clears them where a frame starts afresh).
+ * never waits for it; in @est[1] the level the other kernels take where
+ * none is set, the estimate times the element's strength. It clears the
+ * histograms for the next frame (the element clears them where a frame
+ * starts afresh).
  */
 
 /* the longest memory, in frames: the count's largest (CBITS below) */
@@ -72,6 +74,14 @@
 #define MSTEP 4
 #define MBIAS 1
 #define MFIT 12
+/* The level the formulas take, in 1/16 of a step: @level16, the level set
+ * times the strength (the element's), or where it is -1 the estimate's,
+ * @est[1] (denoise_estimate's, scaled the same way) */
+#define LEVEL16(level16, est) ((level16) >= 0 ? (level16) : (est)[1])
+/* the largest level the formulas take, the estimate's largest: the bounds
+ * below hold up to it */
+#define LEVEL_MAX 1008
+
 /* the last output's bits below the 8-bit step, and the count's */
 #define FRAC 3
 #define CBITS 5
@@ -204,10 +214,10 @@ store_samples (uP o, uP v, __global uchar * po, __global ushort * pn,
  * 6048 + 4) / 3 = 10081), so the tests hold. Likewise three rows' f3 add up
  * to 5 P3 - 3 P35, at most 3 x 6 x 2047 = 36846 in size, which reads at
  * least 2^16 - 36846 = 28690 where it is not exact, beyond the flat test's
- * threshold (at most (FLAT x 1008 + 16) >> 5 = 1418, the estimate's largest
- * level 1008). DECL (q), ROW (q), the row's first sample, FETCH (q, yy),
- * which fills slot q with row yy (clamped), and LC (yy), the state's words
- * of row yy, are each instantiation's. */
+ * threshold (at most (FLAT x 1008 + 16) >> 5 = 1418, at LEVEL_MAX 1008).
+ * DECL (q), ROW (q), the row's first sample, FETCH (q, yy), which fills
+ * slot q with row yy (clamped), and LC (yy), the state's words of row yy,
+ * are each instantiation's. */
 #define NB(q, dx) LOAD (ROW (q) + (dx) * pstride)
 #define LV(p, dx) (LOAD ((p) + (dx) * pstride) >> U (CBITS))
 #if PX >= 8
@@ -317,9 +327,9 @@ sabs (uP v)
  *   s += m * e                  the sum of n - X over the window
  *   k += m                      its count
  * Halves hold every integer up to 2048: the inner 8 taps' s at most 8 x
- * 180 (t at most 3 x 60 in 8-bit steps), the ring's in two accumulators of
- * 7 and 9 taps. The window's sum is then s + (k + 1) X, the centre
- * counted once. */
+ * 189 (t at most (3 x LEVEL_MAX + 8) >> 4 in 8-bit steps), the ring's in
+ * two accumulators of 7 and 9 taps. The window's sum is then s + (k + 1)
+ * X, the centre counted once. */
 #include "halves.cl"
 
 #define HTAP(s, k, q, i) { \
@@ -578,11 +588,10 @@ still_footprint (__global const int *motion, int blocks_x, int xsh,
 
 /* @from at @from_at: the plane's state, its last outputs and counts (or,
  * with the motion, the same moved by denoise_move), which is @kept at
- * @last_at without it; the next to @kept at @next_at. @level16: the level
- * set, in 1/16 of a step, or 0 for the estimate's in @est
- * (denoise_estimate's). @motion (NULL without the motion), @blocks_x,
- * @xsh and @ysh: the blocks' motion, as denoise_move takes it, and the
- * plane's subsampling. */
+ * @last_at without it; the next to @kept at @next_at. @level16 and @est:
+ * the level, as LEVEL16 () takes them. @motion (NULL without the motion),
+ * @blocks_x, @xsh and @ysh: the blocks' motion, as denoise_move takes it,
+ * and the plane's subsampling. */
 __kernel void
 denoise_plane (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global const ushort * from,
@@ -594,7 +603,7 @@ denoise_plane (__global const uchar * in, int in_stride,
   __global const ushort *last = from + from_at;
   __global ushort *next = kept + next_at;
   int x0 = get_global_id (0) * PX, y0 = get_global_id (1) * RY;
-  int s16 = level16 > 0 ? level16 : est[0];
+  int s16 = LEVEL16 (level16, est);
 
   if (x0 >= pwidth * pstride || y0 >= height)
     return;
@@ -846,7 +855,7 @@ denoise_search (__global const uchar * in, int in_stride,
   int bx = get_global_id (0), by = get_global_id (1);
   int blocks_x = (width + MB - 1) / MB, blocks_y = (height + MB - 1) / MB;
   int x0 = bx * MB, y0 = by * MB, y1 = min (y0 + MB, height);
-  int x1 = min (x0 + MB, width), s16 = level16 > 0 ? level16 : est[0];
+  int x1 = min (x0 + MB, width), s16 = LEVEL16 (level16, est);
   int n = (x1 - x0) * ((y1 - y0 + MSTEP - 1) / MSTEP), none, best;
   int2 pick = (int2) (0), centre;
 
@@ -968,7 +977,7 @@ denoise_search (__global const uchar * in, int in_stride,
   int cols = valid ? min (width - x0, MB) : 0;
   int rows = (min (y0 + MB, height) - y0 + MSTEP - 1) / MSTEP;
   int n = cols * rows, ns = cols * ((rows + MSPARSE - 1) / MSPARSE);
-  int s16 = level16 > 0 ? level16 : est[0];
+  int s16 = LEVEL16 (level16, est);
   /* work-item j takes part j / AROUND of shift j % AROUND */
   int k = j % AROUND, p = j / AROUND;
   int r0 = p * (SROWS / PARTS), r1 = min (r0 + SROWS / PARTS, rows);
@@ -1252,9 +1261,12 @@ denoise_histogram (__global const uchar * in, int stride, int width,
  * repeats the last (the change's median 0, or no change counted), |L|'s
  * where it is lower than the estimate, else the estimate; a frame with no
  * response counted leaves the estimate as it is (0 where it starts
- * afresh). Each work-item clears its bins for the next frame. */
+ * afresh). Each work-item clears its bins for the next frame. The level
+ * the other kernels take, @est[1]: the estimate times @gain / 256 (the
+ * element's strength), rounded, at most LEVEL_MAX. */
 __kernel void
-denoise_estimate (__global uint * hist, __global int *est, int first)
+denoise_estimate (__global uint * hist, __global int *est, int first,
+    int gain)
 {
   __local uint run[2][256];
   __local int median[2];
@@ -1290,6 +1302,8 @@ denoise_estimate (__global uint * hist, __global int *est, int first)
       m16 = (median[1] * 16000 + 2023) / 4047;
     else if (!first)
       m16 = median[0] < 0 ? est[0] : min (m16, est[0]);
-    est[0] = first ? m16 : est[0] + (m16 - est[0]) / 2;
+    m16 = first ? m16 : est[0] + (m16 - est[0]) / 2;
+    est[0] = m16;
+    est[1] = min ((m16 * gain + 128) >> 8, LEVEL_MAX);
   }
 }

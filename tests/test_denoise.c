@@ -40,6 +40,7 @@ typedef struct
   gint *state[3], *count[3];
   gint est16, s16;
   gdouble level;                /* the element's noise-level */
+  gdouble strength;             /* the element's strength */
   gboolean motion;              /* the element's motion */
   gboolean reset;
   /* the frame's histograms of |L| and of its change since the last frame,
@@ -303,8 +304,10 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
   if (plane == 0) {
     luma_histograms (r, &p);
     r->est16 = r->reset ? sigma16 (r) : r->est16 + (sigma16 (r) - r->est16) / 2;
-    level = (gint) (r->level * 16 + 0.5);
-    r->s16 = level > 0 ? level : r->est16;
+    /* the level set (0 below 1/32, not the estimate), or the estimate,
+     * times the strength */
+    level = r->level > 0 ? (gint) (r->level * 16 + 0.5) : r->est16;
+    r->s16 = MIN ((level * (gint) (r->strength * 256 + 0.5) + 128) >> 8, 1008);
     for (guint i = 0; i < 3; i++) {
       if (r->reset) {
         g_free (r->state[i]);
@@ -465,15 +468,29 @@ motion_at (gint motion, guint i, guint n)
   return motion == MOTION_TOGGLED ? i < n / 3 || i >= n / 3 + 2 : motion;
 }
 
+/* the element's strength at frame @i of @n: STRENGTH_STEPPED is 1 for
+ * the first third of the sequence, 2.5 for the second and 0.25 after */
+#define STRENGTH_STEPPED -1
+
+static gdouble
+strength_at (gdouble strength, guint i, guint n)
+{
+  if (strength != STRENGTH_STEPPED)
+    return strength;
+  return i < n / 3 ? 1 : i < 2 * n / 3 ? 2.5 : 0.25;
+}
+
 /* @n frames of @format through one element, the picture panning by @pan
- * (scene_frame), its motion followed where @motion (or MOTION_TOGGLED);
+ * (scene_frame), its motion followed where @motion (or MOTION_TOGGLED),
+ * its level @level and its strength @strength (or STRENGTH_STEPPED);
  * at frame @discont a DISCONT buffer, at @flush a flushing seek's events,
  * at @resize new caps of @size[0] x @size[1], each starting afresh.
  * Returns how many blocks the reference found moved, over all frames. */
 static guint
 check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
-    guint stride_pad, guint n, gint sigma, gdouble level, gint pan,
-    gint motion, guint discont, guint flush, guint resize, const gint * size)
+    guint stride_pad, guint n, gint sigma, gdouble level, gdouble strength,
+    gint pan, gint motion, guint discont, guint flush, guint resize,
+    const gint * size)
 {
   guint moved;
   GstHarness *h = cl_test_harness_new ("cldenoise", format, width, height);
@@ -490,7 +507,8 @@ check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
     gchar *why = NULL;
 
     r.motion = motion_at (motion, i, n);
-    g_object_set (h->element, "motion", r.motion, NULL);
+    r.strength = strength_at (strength, i, n);
+    g_object_set (h->element, "motion", r.motion, "strength", r.strength, NULL);
     if (i == flush) {
       fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
       GstSegment segment;
@@ -537,7 +555,7 @@ check_sequence (GstVideoFormat format, gint width, gint height,
     guint discont, guint flush)
 {
   check_sequence_with_caps (format, width, height, stride_pad, n, sigma,
-      level, 0, motion, discont, flush, G_MAXUINT, NULL);
+      level, 1, 0, motion, discont, flush, G_MAXUINT, NULL);
 }
 
 GST_START_TEST (test_formats_and_sizes)
@@ -570,15 +588,16 @@ GST_END_TEST;
 
 /* 100 frames, long enough for the still samples to reach the longest
  * memory (31 frames) twice, with a flushing seek at 40, new caps at 75
- * and a DISCONT buffer at 88; the level estimated, then set */
+ * and a DISCONT buffer at 88; the level estimated, then set, its
+ * strength changed at 33 and 66 */
 GST_START_TEST (test_long_sequences)
 {
   static const gint smaller[] = { 77, 45 };
 
-  check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 64, 5, 100, 6, 0, 0,
-      TRUE, 88, 40, 75, smaller);
-  check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 70, 40, 0, 100, 8, 9, 0,
-      FALSE, 88, 40, 75, smaller);
+  check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 64, 5, 100, 6, 0, 1,
+      0, TRUE, 88, 40, 75, smaller);
+  check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 70, 40, 0, 100, 8, 9,
+      STRENGTH_STEPPED, 0, FALSE, 88, 40, 75, smaller);
 }
 
 GST_END_TEST;
@@ -592,28 +611,49 @@ GST_END_TEST;
 GST_START_TEST (test_panning)
 {
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 70, 3,
-          24, 6, 0, 1, TRUE, G_MAXUINT, 12, G_MAXUINT, NULL) > 0);
+          24, 6, 0, 1, 1, TRUE, G_MAXUINT, 12, G_MAXUINT, NULL) > 0);
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_I420, 77, 45, 0,
-          16, 8, 8, 2, MOTION_TOGGLED, G_MAXUINT, G_MAXUINT, G_MAXUINT,
+          16, 8, 8, 1, 2, MOTION_TOGGLED, G_MAXUINT, G_MAXUINT, G_MAXUINT,
           NULL) > 0);
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_YUY2, 48, 40, 0, 16,
-          4, 0, 2, TRUE, 9, G_MAXUINT, G_MAXUINT, NULL) > 0);
+          4, 0, 1, 2, TRUE, 9, G_MAXUINT, G_MAXUINT, NULL) > 0);
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_GRAY8, 131, 67, 0, 12,
-          10, 10, 2, TRUE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
+          10, 10, 1, 2, TRUE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) > 0);
   fail_unless (check_sequence_with_caps (GST_VIDEO_FORMAT_NV12, 96, 70, 3, 12,
-          6, 0, 1, FALSE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) == 0);
+          6, 0, 1, 1, FALSE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL) == 0);
 }
 
 GST_END_TEST;
 
-/* noise-level set: every frame at that level, whatever the estimate */
+/* noise-level set: every frame at that level, whatever the estimate; a
+ * level below 1/32 is 0, not the estimate's */
 GST_START_TEST (test_fixed_levels)
 {
-  static const gdouble levels[] = { 0.5, 4, 12.25, 60 };
+  static const gdouble levels[] = { 0.01, 0.5, 4, 12.25, 60 };
 
   for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
     check_sequence (GST_VIDEO_FORMAT_I420, 40, 30, 0, 6, 8, levels[i],
         i % 2, G_MAXUINT, G_MAXUINT);
+}
+
+GST_END_TEST;
+
+/* strength: the level, estimated or set, taken times it, and at most 63
+ * (the estimate of noise of sigma 24 times 4, 60 times 1.7 or 4); 0, the
+ * frames nearly as they come; changed while playing */
+GST_START_TEST (test_strengths)
+{
+  static const gdouble strengths[] = { 0, 0.5, 1.7, 4 };
+  static const gdouble levels[] = { 0, 7.5, 60 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (strengths); i++)
+    for (guint l = 0; l < G_N_ELEMENTS (levels); l++)
+      check_sequence_with_caps (l % 2 ? GST_VIDEO_FORMAT_NV12 :
+          GST_VIDEO_FORMAT_YUY2, 40, 30, 3, 8, levels[l] > 0 ? 10 : 24,
+          levels[l], strengths[i], 0, (i + l) % 2, G_MAXUINT, G_MAXUINT,
+          G_MAXUINT, NULL);
+  check_sequence_with_caps (GST_VIDEO_FORMAT_I420, 40, 30, 0, 15, 10, 0,
+      STRENGTH_STEPPED, 1, TRUE, G_MAXUINT, G_MAXUINT, G_MAXUINT, NULL);
 }
 
 GST_END_TEST;
@@ -864,6 +904,7 @@ denoise_suite (void)
   tcase_add_test (tc, test_panning);
   tcase_add_test (tc, test_fixed_levels);
   tcase_add_test (tc, test_large_odd_frame);
+  tcase_add_test (tc, test_strengths);
   tcase_add_test (tc, test_estimate);
   tcase_add_test (tc, test_estimate_notified);
   tcase_add_test (tc, test_estimate_texture);
