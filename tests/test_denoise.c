@@ -231,8 +231,10 @@ search_motion (Ref * r, const ClRefPlane * p)
       if (best * 16 > MFIT * r->s16 * n) {
         gint ns, least, sy = 0, sx = 0;
 
-        least = block_cost (r, p, bx, by, 0, 0, MSTEP * MSPARSE, &ns) -
-            MBIAS * r->s16 * ns / 40;
+        /* the cost first: it counts ns, which the bias then reads (in one
+         * expression, the two are unsequenced) */
+        least = block_cost (r, p, bx, by, 0, 0, MSTEP * MSPARSE, &ns);
+        least -= MBIAS * r->s16 * ns / 40;
         for (gint ty = -MR; ty <= MR; ty++)
           for (gint tx = -MR; tx <= MR; tx++) {
             gint cost = ty || tx ? block_cost (r, p, bx, by, ty, tx,
@@ -537,9 +539,9 @@ check_sequence_with_caps (GstVideoFormat format, gint width, gint height,
     }
     out = cl_test_push_pull (h, gst_buffer_ref (in));
     fail_unless (cl_test_check_output (in, out, &info, ref_denoise, &r,
-            &why), "%s %dx%d (pad %u) frame %u, sigma %d, level %g: %s",
-        gst_video_format_to_string (format), width, height, stride_pad, i,
-        sigma, level, why);
+            &why), "%s %dx%d (pad %u) frame %u, sigma %d, level %g, "
+        "strength %g, motion %d: %s", gst_video_format_to_string (format),
+        width, height, stride_pad, i, sigma, level, r.strength, r.motion, why);
     gst_buffer_unref (out);
     gst_buffer_unref (in);
   }
