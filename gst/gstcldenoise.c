@@ -44,8 +44,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_denoise_debug);
 #define DEFAULT_MOTION FALSE
 #define MAX_NOISE_LEVEL 60.0
 #define MAX_STRENGTH 4.0
-/* the largest level the kernels take, in 1/16 of a step (LEVEL_MAX there) */
-#define LEVEL_MAX 1008
 /* the scratch buffers: what is kept from frame to frame, the histograms,
  * the estimate and the luma's sampled responses (kept too, on the device) */
 #define KEPT 0
@@ -257,12 +255,12 @@ gst_cl_denoise_set_info (GstClBaseFilter * base, const GstVideoInfo * in_info,
 /* The frame's noise, measured on the device: the histograms of @luma's
  * |L| and of its change since the last frame (unless @first), then the
  * estimate moved towards what they say (or set to it where @first), in
- * the estimate's scratch buffer, and beside it the level the kernels take
- * where none is set, the estimate times @gain / 256 (level_taken ()). */
+ * the estimate's scratch buffer, and beside it the level the other kernels
+ * take: @level16 (-1 for none set: the estimate) times @gain / 256. */
 static gboolean
 estimate (GstClBaseFilter * base, const gchar * options, guint rows,
-    const GstClPlane * luma, gboolean first, gint gain, cl_mem * est,
-    GError ** error)
+    const GstClPlane * luma, gboolean first, gint level16, gint gain,
+    cl_mem * est, GError ** error)
 {
   GstClPlane bins = { 0, };
   /* every 4th sample of every 8th row, off the border: a sample a
@@ -282,7 +280,7 @@ estimate (GstClBaseFilter * base, const gchar * options, guint rows,
 
   bins.mem = gst_cl_base_filter_get_scratch (base, HISTOGRAM,
       2 * BINS * sizeof (guint32), error);
-  /* the estimate, and the level the kernels take from it */
+  /* the estimate, and the level the kernels take */
   *est = gst_cl_base_filter_get_scratch (base, ESTIMATE, 2 * sizeof (gint32),
       error);
   /* a response (16 bits) for each sample counted, at least one */
@@ -311,8 +309,9 @@ estimate (GstClBaseFilter * base, const gchar * options, guint rows,
   if (global[0] > 0 && global[1] > 0 &&
       !gst_cl_base_filter_enqueue_kernel (base, hk, 2, global, NULL, error))
       return FALSE;
-  return gst_cl_kernel_set_args (ek, error, 4, GST_CL_ARG (bins.mem),
-      GST_CL_ARG (*est), GST_CL_ARG (first_arg), GST_CL_ARG (gain)) &&
+  return gst_cl_kernel_set_args (ek, error, 5, GST_CL_ARG (bins.mem),
+      GST_CL_ARG (*est), GST_CL_ARG (first_arg), GST_CL_ARG (level16),
+      GST_CL_ARG (gain)) &&
       gst_cl_base_filter_enqueue_kernel (base, ek, 1, &bins_size, &bins_size,
       error);
 }
@@ -364,7 +363,7 @@ luma_blocks (const GstClPlane * luma, gint blocks[2])
 static gboolean
 search_motion (GstClDenoise * self, const gchar * options,
     gboolean vectors, const GstClPlane * luma, cl_mem kept, gint last_at,
-    gint level16, cl_mem est, gboolean skip, cl_mem * motion, GError ** error)
+    cl_mem est, gboolean skip, cl_mem * motion, GError ** error)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   /* a work-item a block in vectors (CPUs), else a work-group of a
@@ -394,10 +393,10 @@ search_motion (GstClDenoise * self, const gchar * options,
       MOTION + !self->motion_at, size, error) : NULL;
   k = *motion ? gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise,
       options, "denoise_search", error) : NULL;
-  if (!k || !gst_cl_kernel_set_args (k, error, 11, GST_CL_ARG (luma->mem),
+  if (!k || !gst_cl_kernel_set_args (k, error, 10, GST_CL_ARG (luma->mem),
           GST_CL_ARG (luma->stride), GST_CL_ARG (kept), GST_CL_ARG (last_at),
           GST_CL_ARG (luma->width), GST_CL_ARG (luma->height),
-          GST_CL_ARG (level16), GST_CL_ARG (est), GST_CL_ARG (before),
+          GST_CL_ARG (est), GST_CL_ARG (before),
           GST_CL_ARG (history), GST_CL_ARG (*motion))
       || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global,
           vectors ? NULL : local, error))
@@ -405,19 +404,6 @@ search_motion (GstClDenoise * self, const gchar * options,
   self->motion_at = !self->motion_at;
   self->searched = TRUE;
   return TRUE;
-}
-
-/* The level the kernels take (LEVEL16 () in kernels/denoise.cl), in 1/16
- * of a step: @noise_level's, rounded, times the strength, @gain / 256,
- * rounded, at most LEVEL_MAX; -1 where no level is set (a level set below
- * 1/32 is 0, not none): the kernels then take the estimate, scaled on the
- * device the same way. */
-static gint
-level_taken (gdouble noise_level, gint gain)
-{
-  if (noise_level <= 0)
-    return -1;
-  return MIN (((gint) (noise_level * 16 + 0.5) * gain + 128) >> 8, LEVEL_MAX);
 }
 
 /* estimated-noise: the last estimate read back that has arrived, notified
@@ -531,8 +517,10 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   GstClPlanQuery q;
 
   GST_OBJECT_LOCK (self);
+  /* in 1/16 of a step, -1 for none set (a level below 1/32 is 0); the
+   * strength in 1/256: denoise_estimate scales the level by it */
+  level16 = self->noise_level > 0 ? (gint) (self->noise_level * 16 + 0.5) : -1;
   gain = (gint) (self->strength * 256 + 0.5);
-  level16 = level_taken (self->noise_level, gain);
   motion_on = self->motion;
   GST_OBJECT_UNLOCK (self);
   gst_cl_plan_query_init (&q, self->planner,
@@ -546,9 +534,9 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
   if (!(kept = gst_cl_base_filter_get_scratch (base, KEPT,
               sizeof (guint16) * sp.words, error))
       || !estimate (base, options, plan_histogram_rows (&q), &in->planes[0],
-          reset, gain, &est, error)
+          reset, level16, gain, &est, error)
       || !search_motion (self, options, px >= 8, &in->planes[0], kept,
-          sp.last_at[0], level16, est, first || !motion_on, &motion, error))
+          sp.last_at[0], est, first || !motion_on, &motion, error))
     goto failed;
   moving = motion != NULL;
   k = gst_cl_base_filter_get_kernel (base, gst_cl_kernel_denoise, options,
@@ -566,13 +554,13 @@ gst_cl_denoise_dispatch (GstClBaseFilter * base, const GstClFrame * in,
     gint from_at = moving ? sp.moved_at[p] : sp.last_at[p];
     gint xsh = p > 0 ? self->xsh : 0, ysh = p > 0 ? self->ysh : 0;
 
-    if (!gst_cl_kernel_set_args (k, error, 19, GST_CL_ARG (src->mem),
+    if (!gst_cl_kernel_set_args (k, error, 18, GST_CL_ARG (src->mem),
             GST_CL_ARG (src->stride), GST_CL_ARG (dst->mem),
             GST_CL_ARG (dst->stride), GST_CL_ARG (from), GST_CL_ARG (from_at),
             GST_CL_ARG (kept), GST_CL_ARG (sp.last_at[p]),
             GST_CL_ARG (sp.next_at[p]),
             GST_CL_ARG (src->width), GST_CL_ARG (src->pstride),
-            GST_CL_ARG (src->height), GST_CL_ARG (level16), GST_CL_ARG (est),
+            GST_CL_ARG (src->height), GST_CL_ARG (est),
             GST_CL_ARG (first), GST_CL_ARG (motion), GST_CL_ARG (blocks[0]),
             GST_CL_ARG (xsh), GST_CL_ARG (ysh))
         || !gst_cl_base_filter_enqueue_kernel (base, k, 2, global, NULL, error))

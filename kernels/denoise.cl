@@ -25,8 +25,8 @@
  * denoise_estimate: one work-group of 256: the noise level the histograms
  * say, in 1/16 of an 8-bit step, and the estimate in @est[0] moved half
  * of the way to it (set to it where @first), all on the device: the host
- * never waits for it; in @est[1] the level the other kernels take where
- * none is set, the estimate times the element's strength. It clears the
+ * never waits for it; in @est[1] the level the other kernels take, the
+ * level set or the estimate, times the element's strength. It clears the
  * histograms for the next frame (the element clears them where a frame
  * starts afresh).
  */
@@ -74,12 +74,8 @@
 #define MSTEP 4
 #define MBIAS 1
 #define MFIT 12
-/* The level the formulas take, in 1/16 of a step: @level16, the level set
- * times the strength (the element's), or where it is -1 the estimate's,
- * @est[1] (denoise_estimate's, scaled the same way) */
-#define LEVEL16(level16, est) ((level16) >= 0 ? (level16) : (est)[1])
-/* the largest level the formulas take, the estimate's largest: the bounds
- * below hold up to it */
+/* the largest level the formulas take (denoise_estimate's @est[1]), the
+ * estimate's largest: the bounds below hold up to it */
 #define LEVEL_MAX 1008
 
 /* the last output's bits below the 8-bit step, and the count's */
@@ -588,22 +584,22 @@ still_footprint (__global const int *motion, int blocks_x, int xsh,
 
 /* @from at @from_at: the plane's state, its last outputs and counts (or,
  * with the motion, the same moved by denoise_move), which is @kept at
- * @last_at without it; the next to @kept at @next_at. @level16 and @est:
- * the level, as LEVEL16 () takes them. @motion (NULL without the motion),
+ * @last_at without it; the next to @kept at @next_at. @est[1]: the level
+ * (denoise_estimate's). @motion (NULL without the motion),
  * @blocks_x, @xsh and @ysh: the blocks' motion, as denoise_move takes it,
  * and the plane's subsampling. */
 __kernel void
 denoise_plane (__global const uchar * in, int in_stride,
     __global uchar * out, int out_stride, __global const ushort * from,
     int from_at, __global ushort * kept, int last_at, int next_at,
-    int pwidth, int pstride, int height, int level16,
-    __global const int *est, int first, __global const int *motion,
+    int pwidth, int pstride, int height, __global const int *est,
+    int first, __global const int *motion,
     int blocks_x, int xsh, int ysh)
 {
   __global const ushort *last = from + from_at;
   __global ushort *next = kept + next_at;
   int x0 = get_global_id (0) * PX, y0 = get_global_id (1) * RY;
-  int s16 = LEVEL16 (level16, est);
+  int s16 = est[1];
 
   if (x0 >= pwidth * pstride || y0 >= height)
     return;
@@ -848,14 +844,14 @@ block_sum (__global const uchar * in, int in_stride,
 __kernel void
 denoise_search (__global const uchar * in, int in_stride,
     __global const ushort * kept, int last_at, int width, int height,
-    int level16, __global const int *est, __global const int *before,
+    __global const int *est, __global const int *before,
     int history, __global int *motion)
 {
   __global const ushort *last = kept + last_at;
   int bx = get_global_id (0), by = get_global_id (1);
   int blocks_x = (width + MB - 1) / MB, blocks_y = (height + MB - 1) / MB;
   int x0 = bx * MB, y0 = by * MB, y1 = min (y0 + MB, height);
-  int x1 = min (x0 + MB, width), s16 = LEVEL16 (level16, est);
+  int x1 = min (x0 + MB, width), s16 = est[1];
   int n = (x1 - x0) * ((y1 - y0 + MSTEP - 1) / MSTEP), none, best;
   int2 pick = (int2) (0), centre;
 
@@ -960,7 +956,7 @@ local_sum (__local const short *xs, __local const short *vs, int cols,
 __kernel void
 denoise_search (__global const uchar * in, int in_stride,
     __global const ushort * kept, int last_at, int width, int height,
-    int level16, __global const int *est, __global const int *before,
+    __global const int *est, __global const int *before,
     int history, __global int *motion)
 {
   __local short xs[SB][SROWS * MB], vs[SB][VROWS * VCOLS];
@@ -977,7 +973,7 @@ denoise_search (__global const uchar * in, int in_stride,
   int cols = valid ? min (width - x0, MB) : 0;
   int rows = (min (y0 + MB, height) - y0 + MSTEP - 1) / MSTEP;
   int n = cols * rows, ns = cols * ((rows + MSPARSE - 1) / MSPARSE);
-  int s16 = LEVEL16 (level16, est);
+  int s16 = est[1];
   /* work-item j takes part j / AROUND of shift j % AROUND */
   int k = j % AROUND, p = j / AROUND;
   int r0 = p * (SROWS / PARTS), r1 = min (r0 + SROWS / PARTS, rows);
@@ -1262,11 +1258,12 @@ denoise_histogram (__global const uchar * in, int stride, int width,
  * where it is lower than the estimate, else the estimate; a frame with no
  * response counted leaves the estimate as it is (0 where it starts
  * afresh). Each work-item clears its bins for the next frame. The level
- * the other kernels take, @est[1]: the estimate times @gain / 256 (the
- * element's strength), rounded, at most LEVEL_MAX. */
+ * the other kernels take, @est[1]: the level set, @level16 (-1 for none),
+ * or the estimate, times @gain / 256 (the element's strength), rounded,
+ * at most LEVEL_MAX. */
 __kernel void
 denoise_estimate (__global uint * hist, __global int *est, int first,
-    int gain)
+    int level16, int gain)
 {
   __local uint run[2][256];
   __local int median[2];
@@ -1304,6 +1301,7 @@ denoise_estimate (__global uint * hist, __global int *est, int first,
       m16 = median[0] < 0 ? est[0] : min (m16, est[0]);
     m16 = first ? m16 : est[0] + (m16 - est[0]) / 2;
     est[0] = m16;
-    est[1] = min ((m16 * gain + 128) >> 8, LEVEL_MAX);
+    est[1] = min (((level16 >= 0 ? level16 : m16) * gain + 128) >> 8,
+        LEVEL_MAX);
   }
 }

@@ -32,6 +32,7 @@
 #define MBIAS 1
 #define MFIT 12
 #define MSPARSE 4
+#define LEVEL_MAX 1008
 
 typedef struct
 {
@@ -309,7 +310,8 @@ ref_denoise (const GstVideoFrame * in, guint plane, guint8 * out,
     /* the level set (0 below 1/32, not the estimate), or the estimate,
      * times the strength */
     level = r->level > 0 ? (gint) (r->level * 16 + 0.5) : r->est16;
-    r->s16 = MIN ((level * (gint) (r->strength * 256 + 0.5) + 128) >> 8, 1008);
+    r->s16 = MIN ((level * (gint) (r->strength * 256 + 0.5) + 128) >> 8,
+        LEVEL_MAX);
     for (guint i = 0; i < 3; i++) {
       if (r->reset) {
         g_free (r->state[i]);
