@@ -18,6 +18,7 @@ bindings; GST_PLUGIN_PATH_1_0 and GST_REGISTRY_1_0 say which plugin."""
 
 import json
 import re
+import subprocess
 import sys
 
 # name: {key: value}; the keys, and their defaults:
@@ -53,6 +54,12 @@ EXTRAS = {
 }
 
 PLUGIN = "clfilters"
+
+
+def has_element(name):
+    """Whether the GStreamer on PATH has element @name (any plugin's)."""
+    return subprocess.run(["gst-inspect-1.0", "--exists", name]).returncode \
+        == 0
 
 
 def extra(described, name, key):

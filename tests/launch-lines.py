@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+import clcases
+
 
 def launch_lines(root):
     """(where, command) of every launch line, continuations joined."""
@@ -68,16 +70,12 @@ CLIPS = re.compile(r"location=(clip|a|b)\.h264\b")
 OPTIONAL = {"x264enc": "gstreamer1.0-plugins-ugly"}
 
 
-def has_element(name):
-    return subprocess.run(["gst-inspect-1.0", "--exists", name]).returncode == 0
-
-
 def nvidia_lines_runnable(tmp):
     """Why lines of NVIDIA's decoders cannot run here, or None."""
     for name in ("nvh264dec", "cudadownload", "h264parse"):
-        if not has_element(name):
+        if not clcases.has_element(name):
             return f"no {name} (NVIDIA's GPU, driver and gst-plugins-bad)"
-    if not has_element("x264enc"):
+    if not clcases.has_element("x264enc"):
         return "no x264enc to make the clips (gstreamer1.0-plugins-ugly)"
     for clip in ("clip", "a", "b"):
         subprocess.run(["gst-launch-1.0", "-q", "videotestsrc",
@@ -114,7 +112,8 @@ def main():
                 print(f"skip {where}: {no_photos}")
                 continue
             missing = [f"no {e} ({p})" for e, p in OPTIONAL.items()
-                       if re.search(rf"\b{e}\b", line) and not has_element(e)]
+                       if re.search(rf"\b{e}\b", line)
+                       and not clcases.has_element(e)]
             if missing:
                 skipped += 1
                 print(f"skip {where}: {', '.join(missing)}")

@@ -99,17 +99,12 @@ def ms(t):
 
 # ---------------------------------------------------------------- clips
 
-def have_element(name):
-    return subprocess.run(["gst-inspect-1.0", "--exists", name]).returncode \
-        == 0
-
-
 def clip_encoding():
     """The clips' extension and encoder: VP8 in WebM, a keyframe every
     KEY_DIST frames; where this GStreamer has no VP8 (built without
     libvpx), JPEG in Matroska, every frame a keyframe, which the peers
     then play too."""
-    if have_element("vp8enc") and have_element("vp8dec"):
+    if clcases.has_element("vp8enc") and clcases.has_element("vp8dec"):
         return "webm", ["vp8enc", "keyframe-max-dist=%d" % KEY_DIST,
                         "deadline=1", "!", "webmmux"]
     print("no VP8 in this GStreamer: the clips are JPEG in Matroska, "
